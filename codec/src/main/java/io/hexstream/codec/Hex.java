@@ -1,0 +1,366 @@
+package io.hexstream.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import org.apache.tuweni.bytes.Bytes;
+
+/**
+ * Lowercase hex encoding into bytes ({@code byte[]} or any {@link ByteBuf}) and strict decoding of
+ * Engine API {@code DATA} (execution-apis {@code src/engine/common.md}, "Encoding": {@code 0x} then two
+ * hex digits per byte).
+ *
+ * <p>Each input byte {@code b} becomes the two ASCII digits {@code TABLE[2*b]}, {@code TABLE[2*b+1]}
+ * of a 512-entry table built once: that loop is the portable kernel, and it encodes every tail. When
+ * the JVM runs with {@code --add-modules jdk.incubator.vector}, the bulk goes through SIMD lanes
+ * instead ({@link HexVector}), about five times faster: at the speed of a memory copy. Nothing here
+ * uses {@code sun.misc.Unsafe}.
+ *
+ * <p>Every encode method writes exactly {@link #encodedLength(int, boolean) encodedLength(n, prefix)}
+ * bytes: {@code "0x"} when {@code prefix} is true, then {@code 2n} digits. No method moves a source's
+ * indices or changes a reference count.
+ */
+public final class Hex {
+    private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    /** Entry {@code 2*b} and {@code 2*b+1}: the high and low ASCII digit of byte {@code b}. */
+    private static final byte[] TABLE = new byte[512];
+
+    /** ASCII code point to digit value, {@code -1} for anything that is not {@code [0-9a-fA-F]}. */
+    private static final byte[] DIGIT_VALUES = new byte[128];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            TABLE[2 * b] = DIGITS[b >>> 4];
+            TABLE[2 * b + 1] = DIGITS[b & 0xF];
+        }
+        java.util.Arrays.fill(DIGIT_VALUES, (byte) -1);
+        for (int d = 0; d < 16; d++) {
+            DIGIT_VALUES[DIGITS[d]] = (byte) d;
+            DIGIT_VALUES[Character.toUpperCase(DIGITS[d])] = (byte) d;
+        }
+    }
+
+    /**
+     * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules
+     * jdk.incubator.vector}) and the CPU has vectors of 256 bits or more; then the bulk of every input
+     * goes through {@link HexVector}, which runs at memory speed. Otherwise the table loop does all.
+     * {@code -Dio.hexstream.codec.vector=false} forces the table loop.
+     */
+    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+            && !"false".equals(System.getProperty("io.hexstream.codec.vector"))
+            && HexVector.usable();
+
+    /**
+     * Bytes of heap scratch, per thread, through which hex reaches destinations that are not one
+     * array (direct and composite buffers): encode into L1-resident scratch, then one bulk copy. This
+     * measured as fast as storing into a direct {@code ByteBuffer} through a {@code VarHandle}, and it
+     * works for every kind of {@code ByteBuf} alike. Half as many bytes stage a direct source.
+     */
+    private static final int SCRATCH = 8192;
+
+    private static final FastThreadLocal<byte[]> OUT_SCRATCH = scratch(SCRATCH);
+    private static final FastThreadLocal<byte[]> IN_SCRATCH = scratch(SCRATCH / 2);
+
+    private Hex() {}
+
+    /**
+     * Number of ASCII bytes that encoding {@code byteLength} bytes produces: {@code 2 * byteLength},
+     * plus 2 for the {@code 0x} prefix.
+     *
+     * @throws IllegalArgumentException if {@code byteLength} is negative or the result exceeds
+     *     {@link Integer#MAX_VALUE}
+     */
+    public static int encodedLength(int byteLength, boolean prefix) {
+        if (byteLength < 0 || byteLength > (Integer.MAX_VALUE - 2) / 2) {
+            throw new IllegalArgumentException("cannot hex-encode " + byteLength + " bytes");
+        }
+        return 2 * byteLength + (prefix ? 2 : 0);
+    }
+
+    // ---------------------------------------------------------------- encode to String
+
+    /** {@code src} as lowercase hex, {@code 0x}-prefixed when {@code prefix}. */
+    public static String encodeToString(byte[] src, boolean prefix) {
+        return encodeToString(src, 0, src.length, prefix);
+    }
+
+    /** {@code src[offset, offset + length)} as lowercase hex, {@code 0x}-prefixed when {@code prefix}. */
+    public static String encodeToString(byte[] src, int offset, int length, boolean prefix) {
+        byte[] ascii = new byte[encodedLength(length, prefix)];
+        encode(src, offset, length, ascii, 0, prefix);
+        // Latin-1 bytes become the String's compact representation with one copy, no char[] stage.
+        return new String(ascii, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The remaining bytes of {@code src} (position and limit untouched) as lowercase hex. */
+    public static String encodeToString(ByteBuffer src, boolean prefix) {
+        byte[] ascii = new byte[encodedLength(src.remaining(), prefix)];
+        encode(src, ascii, 0, prefix);
+        return new String(ascii, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The readable bytes of {@code src} (indices untouched) as lowercase hex. */
+    public static String encodeToString(ByteBuf src, boolean prefix) {
+        return encodeToString(src.nioBuffer(), prefix);
+    }
+
+    /** A tuweni {@link Bytes} as lowercase hex: one {@code toArrayUnsafe()}, then array code only. */
+    public static String encodeToString(Bytes src, boolean prefix) {
+        return encodeToString(src.toArrayUnsafe(), prefix);
+    }
+
+    // ---------------------------------------------------------------- encode to byte[]
+
+    /**
+     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} from {@code dstOffset}.
+     *
+     * @return the number of ASCII bytes written, {@code encodedLength(length, prefix)}
+     * @throws IndexOutOfBoundsException if either region is out of bounds (nothing is written)
+     */
+    public static int encode(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset,
+            boolean prefix) {
+        int n = encodedLength(length, prefix);
+        Objects.checkFromIndexSize(srcOffset, length, src.length);
+        Objects.checkFromIndexSize(dstOffset, n, dst.length);
+        int d = dstOffset;
+        if (prefix) {
+            dst[d++] = '0';
+            dst[d++] = 'x';
+        }
+        encodeDigits(src, srcOffset, length, dst, d);
+        return n;
+    }
+
+    /**
+     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex
+     * into {@code dst} from {@code dstOffset}.
+     *
+     * @return the number of ASCII bytes written
+     */
+    public static int encode(ByteBuffer src, byte[] dst, int dstOffset, boolean prefix) {
+        if (src.hasArray()) {
+            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, dstOffset,
+                    prefix);
+        }
+        int n = encodedLength(src.remaining(), prefix);
+        return encode(src, Unpooled.wrappedBuffer(dst, dstOffset, n).writerIndex(0), prefix);
+    }
+
+    // ---------------------------------------------------------------- encode to ByteBuf
+
+    /**
+     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} at its writer index and
+     * advances it by the returned count. Heap, direct, pooled and composite buffers are all accepted;
+     * {@code dst} grows if needed (within its max capacity). Only the bytes
+     * {@code [writerIndex, writerIndex + encodedLength)} are touched.
+     *
+     * @return the number of ASCII bytes written, {@code encodedLength(length, prefix)}
+     * @throws IndexOutOfBoundsException if the source region is out of bounds or {@code dst} cannot
+     *     grow enough (nothing is written)
+     */
+    public static int encode(byte[] src, int srcOffset, int length, ByteBuf dst, boolean prefix) {
+        int n = encodedLength(length, prefix);
+        Objects.checkFromIndexSize(srcOffset, length, src.length);
+        dst.ensureWritable(n);
+        int w = dst.writerIndex();
+        if (dst.hasArray()) {
+            encode(src, srcOffset, length, dst.array(), dst.arrayOffset() + w, prefix);
+        } else {
+            int d = w;
+            if (prefix) {
+                dst.setShortLE(d, '0' | 'x' << 8);
+                d += 2;
+            }
+            byte[] scratch = OUT_SCRATCH.get();
+            int perBlock = scratch.length / 2;
+            for (int done = 0; done < length; done += perBlock) {
+                int k = Math.min(perBlock, length - done);
+                encodeDigits(src, srcOffset + done, k, scratch, 0);
+                dst.setBytes(d, scratch, 0, 2 * k);
+                d += 2 * k;
+            }
+        }
+        dst.writerIndex(w + n);
+        return n;
+    }
+
+    /**
+     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex
+     * into {@code dst} at its writer index, as {@link #encode(byte[], int, int, ByteBuf, boolean)}.
+     *
+     * @return the number of ASCII bytes written
+     */
+    public static int encode(ByteBuffer src, ByteBuf dst, boolean prefix) {
+        if (src.hasArray()) {
+            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, prefix);
+        }
+        int length = src.remaining();
+        int n = encodedLength(length, prefix);
+        dst.ensureWritable(n);
+        if (prefix) {
+            dst.writeShortLE('0' | 'x' << 8);
+        }
+        byte[] staged = IN_SCRATCH.get();
+        for (int done = 0; done < length; done += staged.length) {
+            int k = Math.min(staged.length, length - done);
+            src.get(src.position() + done, staged, 0, k);
+            encode(staged, 0, k, dst, false);
+        }
+        return n;
+    }
+
+    /**
+     * Writes the readable bytes of {@code src} (its indices untouched) as hex into {@code dst} at its
+     * writer index, as {@link #encode(byte[], int, int, ByteBuf, boolean)}.
+     *
+     * @return the number of ASCII bytes written
+     */
+    public static int encode(ByteBuf src, ByteBuf dst, boolean prefix) {
+        if (src.hasArray()) {
+            return encode(src.array(), src.arrayOffset() + src.readerIndex(), src.readableBytes(), dst,
+                    prefix);
+        }
+        return encode(src.nioBuffer(), dst, prefix);
+    }
+
+    /** A tuweni {@link Bytes} into {@code dst}: one {@code toArrayUnsafe()}, then array code only. */
+    public static int encode(Bytes src, ByteBuf dst, boolean prefix) {
+        byte[] array = src.toArrayUnsafe();
+        return encode(array, 0, array.length, dst, prefix);
+    }
+
+    // ---------------------------------------------------------------- kernels
+
+    /** The digits of {@code src[srcOffset, srcOffset + length)}, no prefix. Bounds are the caller's. */
+    private static void encodeDigits(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
+        int bulk = VECTOR ? HexVector.encode(src, srcOffset, length, dst, dstOffset) : 0;
+        encodeTable(src, srcOffset + bulk, length - bulk, dst, dstOffset + 2 * bulk);
+    }
+
+    /** The portable kernel: two table loads and two stores per byte. Bounds are the caller's. */
+    static void encodeTable(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
+        final byte[] table = TABLE;
+        for (int i = srcOffset, end = srcOffset + length, d = dstOffset; i < end; i++, d += 2) {
+            int t = (src[i] & 0xFF) << 1;
+            dst[d] = table[t];
+            dst[d + 1] = table[t + 1];
+        }
+    }
+
+    private static FastThreadLocal<byte[]> scratch(int size) {
+        return new FastThreadLocal<>() {
+            @Override
+            protected byte[] initialValue() {
+                return new byte[size];
+            }
+        };
+    }
+
+    // ---------------------------------------------------------------- strict decode
+
+    /**
+     * Decodes strict {@code DATA}: {@code 0x}, then an even number of {@code [0-9a-fA-F]}.
+     *
+     * @throws HexFormatException naming the first offending index and character, or the length fault;
+     *     also for {@code null}
+     */
+    public static byte[] decode(CharSequence hex) {
+        return decode(hex, -1);
+    }
+
+    /**
+     * Decodes strict {@code DATA} of exactly {@code expectedBytes} bytes (e.g. 32 for a versioned hash),
+     * as {@link #decode(CharSequence)}; a negative {@code expectedBytes} accepts any length.
+     *
+     * @throws HexFormatException if the text is malformed or decodes to another length
+     */
+    public static byte[] decode(CharSequence hex, int expectedBytes) {
+        if (hex == null) {
+            throw new HexFormatException("hex DATA is null", -1);
+        }
+        int length = hex.length();
+        checkPrefix(length, length > 0 ? hex.charAt(0) : 0, length > 1 ? hex.charAt(1) : 0);
+        int byteCount = checkedByteCount(length, expectedBytes);
+        for (int i = 2; i < length; i++) {
+            checkDigit(hex.charAt(i), i);
+        }
+        byte[] out = new byte[byteCount];
+        for (int i = 2, o = 0; i < length; i += 2, o++) {
+            out[o] = digitPair(hex.charAt(i), hex.charAt(i + 1));
+        }
+        return out;
+    }
+
+    /**
+     * Decodes the ASCII text {@code src[index, index + length)} (strict {@code DATA}, {@code 0x}
+     * included) straight into {@code dst} from {@code dstOffset}, without a {@code String}. The whole
+     * text is validated before the first byte of {@code dst} is written. Indices in errors are relative
+     * to {@code index}. {@code src}'s indices are not moved.
+     *
+     * @return the number of bytes written, {@code (length - 2) / 2}
+     * @throws HexFormatException if the text is malformed (nothing is written)
+     * @throws IndexOutOfBoundsException if either region is out of bounds (nothing is written)
+     */
+    public static int decode(ByteBuf src, int index, int length, byte[] dst, int dstOffset) {
+        Objects.checkFromIndexSize(index, length, src.capacity());
+        checkPrefix(length, length > 0 ? src.getUnsignedByte(index) : 0,
+                length > 1 ? src.getUnsignedByte(index + 1) : 0);
+        int byteCount = checkedByteCount(length, -1);
+        Objects.checkFromIndexSize(dstOffset, byteCount, dst.length);
+        for (int i = 2; i < length; i++) {
+            checkDigit((char) src.getUnsignedByte(index + i), i);
+        }
+        for (int i = index + 2, o = dstOffset, end = index + length; i < end; i += 2, o++) {
+            dst[o] = digitPair(src.getByte(i), src.getByte(i + 1));
+        }
+        return byteCount;
+    }
+
+    /** Two validated digits as one byte. */
+    private static byte digitPair(int high, int low) {
+        return (byte) (DIGIT_VALUES[high] << 4 | DIGIT_VALUES[low]);
+    }
+
+    private static void checkPrefix(int length, int first, int second) {
+        if (length < 2) {
+            throw new HexFormatException("expected 0x prefix, but the text has " + length
+                    + " character" + (length == 1 ? "" : "s"), length == 1 && first != '0' ? 0 : -1);
+        }
+        if (first != '0') {
+            throw new HexFormatException("expected '0' of the 0x prefix at index 0, found "
+                    + describe(first), 0);
+        }
+        if (second != 'x') {
+            throw new HexFormatException("expected 'x' of the 0x prefix at index 1, found "
+                    + describe(second), 1);
+        }
+    }
+
+    private static int checkedByteCount(int length, int expectedBytes) {
+        int digits = length - 2;
+        if (expectedBytes >= 0 && digits != 2 * expectedBytes) {
+            throw new HexFormatException("expected " + expectedBytes + " bytes (" + (2 + 2 * expectedBytes)
+                    + " characters with 0x), got " + length + " characters", -1);
+        }
+        if ((digits & 1) != 0) {
+            throw new HexFormatException("expected an even number of hex digits after 0x, got " + digits,
+                    -1);
+        }
+        return digits / 2;
+    }
+
+    private static void checkDigit(char c, int index) {
+        if (c >= 128 || DIGIT_VALUES[c] < 0) {
+            throw new HexFormatException("invalid hex character " + describe(c) + " at index " + index,
+                    index);
+        }
+    }
+
+    private static String describe(int c) {
+        return c >= 0x20 && c < 0x7F ? "'" + (char) c + "'" : String.format("U+%04X", c);
+    }
+}

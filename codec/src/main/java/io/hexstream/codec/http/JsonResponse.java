@@ -1,0 +1,73 @@
+package io.hexstream.codec.http;
+
+import io.hexstream.codec.json.JsonBody;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCounted;
+
+/**
+ * An HTTP response whose content is a {@link JsonBody}, written to a channel with a
+ * {@link JsonResponseEncoder}. Reference-counted through its body: writing it hands the body on, and
+ * whoever drops it releases it (Netty does so for messages it discards).
+ *
+ * @param version the request's protocol version
+ * @param status the response status
+ * @param keepAlive whether the connection stays open after this response
+ * @param body the content, {@code Content-Length} = {@link JsonBody#length()}
+ */
+public record JsonResponse(HttpVersion version, HttpResponseStatus status, boolean keepAlive, JsonBody body)
+        implements ReferenceCounted {
+
+    /** The response to {@code request}: same version, keep-alive as the request asks. */
+    public static JsonResponse of(HttpRequest request, HttpResponseStatus status, JsonBody body) {
+        return new JsonResponse(request.protocolVersion(), status, HttpUtil.isKeepAlive(request), body);
+    }
+
+    /** Adds the headers this response implies: content type, exact length, connection. */
+    void setHeaders(HttpHeaders headers) {
+        headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        headers.set(HttpHeaderNames.CONTENT_LENGTH, body.length());
+    }
+
+    @Override
+    public int refCnt() {
+        return body.refCnt();
+    }
+
+    @Override
+    public JsonResponse retain() {
+        body.retain();
+        return this;
+    }
+
+    @Override
+    public JsonResponse retain(int increment) {
+        body.retain(increment);
+        return this;
+    }
+
+    @Override
+    public JsonResponse touch() {
+        return this;
+    }
+
+    @Override
+    public JsonResponse touch(Object hint) {
+        return this;
+    }
+
+    @Override
+    public boolean release() {
+        return body.release();
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        return body.release(decrement);
+    }
+}

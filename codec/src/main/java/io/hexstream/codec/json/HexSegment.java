@@ -1,0 +1,83 @@
+package io.hexstream.codec.json;
+
+/**
+ * {@code count} hex string values of {@code size} bytes each, lying back to back in one source:
+ * {@code "0x…"} alone when {@code count} is 1 and not bracketed, else a JSON array
+ * {@code ["0x…","0x…",…]}. 128 cell proofs of 48 bytes are one segment, not 128.
+ */
+final class HexSegment extends Segment {
+    private static final byte[] OPEN = {'"', '0', 'x'};
+
+    private final HexSource source;
+    private final int size;
+    private final int count;
+    private final boolean bracketed;
+    /** Bytes of one element with the comma that follows it: {@code "0x} + digits + {@code ",}. */
+    private final int stride;
+    private final long length;
+
+    HexSegment(HexSource source, int size, int count, boolean bracketed) {
+        this.source = source;
+        this.size = size;
+        this.count = count;
+        this.bracketed = bracketed;
+        this.stride = 2 * size + 5;
+        this.length = (bracketed ? 2 : 0) + (count == 0 ? 0 : (long) count * stride - 1);
+    }
+
+    @Override
+    long length() {
+        return length;
+    }
+
+    @Override
+    int write(long position, byte[] out, int offset, int room) {
+        int written = 0;
+        long p = position;
+        while (written < room && p < length) {
+            int n = writeStep(p, out, offset + written, room - written);
+            if (n == 0) {
+                break;
+            }
+            written += n;
+            p += n;
+        }
+        return written;
+    }
+
+    /** Writes from {@code p} up to the end of the current token (bracket, opening, digits, closing). */
+    private int writeStep(long p, byte[] out, int offset, int room) {
+        if (bracketed && (p == 0 || p == length - 1)) {
+            out[offset] = (byte) (p == 0 ? '[' : ']');
+            return 1;
+        }
+        long inElements = p - (bracketed ? 1 : 0);
+        int element = (int) (inElements / stride);
+        int within = (int) (inElements % stride);
+        if (within < OPEN.length) {
+            int n = Math.min(room, OPEN.length - within);
+            System.arraycopy(OPEN, within, out, offset, n);
+            return n;
+        }
+        int digits = 2 * size;
+        if (within < OPEN.length + digits) {
+            int done = (within - OPEN.length) / 2;
+            int bytes = Math.min(size - done, room / 2);
+            if (bytes > 0) {
+                source.encode(element * size + done, bytes, out, offset);
+            }
+            return 2 * bytes;
+        }
+        if (within == OPEN.length + digits) {
+            out[offset] = '"';
+            return 1;
+        }
+        out[offset] = ',';
+        return 1;
+    }
+
+    @Override
+    void release() {
+        source.release();
+    }
+}

@@ -1,0 +1,53 @@
+package io.hexstream.codec.json;
+
+import io.hexstream.codec.Hex;
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+
+/** Bytes a {@link HexSegment} references rather than copies: a {@code byte[]}, a {@link ByteBuf} or a {@link ByteBuffer}. */
+abstract class HexSource {
+
+    /** Writes {@code count} bytes from {@code index} (relative to the source) as bare hex digits into {@code out}. */
+    abstract void encode(int index, int count, byte[] out, int outOffset);
+
+    /** Releases the reference the body took, if the source is reference-counted. */
+    void release() {}
+
+    static HexSource of(byte[] array, int offset) {
+        return new HexSource() {
+            @Override
+            void encode(int index, int count, byte[] out, int outOffset) {
+                Hex.encode(array, offset + index, count, out, outOffset, false);
+            }
+        };
+    }
+
+    /** Takes ownership of one reference to {@code buf}: the caller has retained it for the body. */
+    static HexSource of(ByteBuf buf, int index) {
+        return new HexSource() {
+            @Override
+            void encode(int i, int count, byte[] out, int outOffset) {
+                if (buf.hasArray()) {
+                    Hex.encode(buf.array(), buf.arrayOffset() + index + i, count, out, outOffset, false);
+                } else {
+                    Hex.encode(buf.nioBuffer(index + i, count), out, outOffset, false);
+                }
+            }
+
+            @Override
+            void release() {
+                buf.release();
+            }
+        };
+    }
+
+    /** {@code buffer} is a private duplicate, so the caller's position and limit are never touched. */
+    static HexSource of(ByteBuffer buffer) {
+        return new HexSource() {
+            @Override
+            void encode(int index, int count, byte[] out, int outOffset) {
+                Hex.encode(buffer.slice(index, count), out, outOffset, false);
+            }
+        };
+    }
+}

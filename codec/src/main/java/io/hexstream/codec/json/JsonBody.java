@@ -1,0 +1,63 @@
+package io.hexstream.codec.json;
+
+import io.netty.util.AbstractReferenceCounted;
+
+/**
+ * A JSON document described once and produced later, in chunks: structural tokens and names as
+ * bytes, hex string values as references to their source bytes. Its exact byte {@link #length()} is
+ * known before the first byte is produced, and it never exists whole in memory.
+ *
+ * <p>Reference-counted: the body holds one reference to every {@code ByteBuf} it references and
+ * releases them when its own count reaches zero. Hand it to a {@link JsonBodyInput} (which releases it
+ * on close) or release it yourself. Build one with {@link #builder()}.
+ */
+public final class JsonBody extends AbstractReferenceCounted {
+    private final Segment[] segments;
+    private final long length;
+
+    JsonBody(Segment[] segments) {
+        this.segments = segments;
+        long total = 0;
+        for (Segment segment : segments) {
+            total += segment.length();
+        }
+        this.length = total;
+    }
+
+    /** A builder for a new body; close it if you abandon it before {@link JsonBodyBuilder#build()}. */
+    public static JsonBodyBuilder builder() {
+        return new JsonBodyBuilder();
+    }
+
+    /** Exact number of bytes (UTF-8, compact JSON) the body produces. */
+    public long length() {
+        return length;
+    }
+
+    Segment[] segments() {
+        return segments;
+    }
+
+    @Override
+    protected void deallocate() {
+        for (Segment segment : segments) {
+            segment.release();
+        }
+    }
+
+    @Override
+    public JsonBody touch(Object hint) {
+        return this;
+    }
+
+    @Override
+    public JsonBody retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public JsonBody touch() {
+        return this;
+    }
+}

@@ -1,0 +1,128 @@
+package io.hexstream.codec.http;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hexstream.codec.json.JsonBody;
+import io.hexstream.codec.testing.BlobFixtures;
+import io.hexstream.codec.testing.BlobFixtures.Entry;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class JsonResponseEncoderTest {
+    private static final int CHUNK = 64 * 1024;
+
+    /** Everything the channel wrote, concatenated; every outbound buffer is read and released. */
+    private static byte[] written(EmbeddedChannel channel) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object msg; (msg = channel.readOutbound()) != null; ) {
+            ByteBuf buf = (ByteBuf) msg;
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.readBytes(bytes).release();
+            out.writeBytes(bytes);
+        }
+        return out.toByteArray();
+    }
+
+    private static int headEnd(byte[] response) {
+        for (int i = 3; i < response.length; i++) {
+            if (response[i - 3] == '\r' && response[i - 2] == '\n' && response[i - 1] == '\r' && response[i] == '\n') {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("no end of headers");
+    }
+
+    @Test
+    void keepAliveResponseHasExactLengthAndJsonType() {
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(9), 3, 0.3);
+        byte[] expected = BlobFixtures.jackson(7L, entries);
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
+                new JsonResponseEncoder(CHUNK));
+        var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
+        channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(7L, entries)));
+        request.release();
+
+        byte[] response = written(channel);
+        int bodyStart = headEnd(response);
+        String head = new String(response, 0, bodyStart, US_ASCII);
+        assertEquals("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + expected.length
+                + "\r\n\r\n", head);
+        assertArrayEquals(expected, Arrays.copyOfRange(response, bodyStart, response.length));
+        assertTrue(channel.isOpen());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void closeIsHonouredAfterTheLastByte() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
+                new JsonResponseEncoder(CHUNK));
+        JsonBody body = BlobFixtures.body("a", List.of());
+        ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.BAD_REQUEST, false, body));
+        byte[] response = written(channel);
+        assertTrue(done.isSuccess());
+        assertEquals("HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 38\r\n"
+                + "connection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":[]}",
+                new String(response, US_ASCII));
+        assertFalse(channel.isOpen());
+        assertEquals(0, body.refCnt());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void http10KeepAliveIsSaidExplicitly() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
+                new JsonResponseEncoder(CHUNK));
+        var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.POST, "/");
+        request.headers().set("connection", "keep-alive");
+        channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(null, List.of())));
+        request.release();
+        String response = new String(written(channel), US_ASCII);
+        assertTrue(response.startsWith("HTTP/1.0 200 OK\r\n"), response);
+        assertTrue(response.contains("\r\nconnection: keep-alive\r\n"), response);
+        assertTrue(response.endsWith("\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":[]}"), response);
+        assertTrue(channel.isOpen());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void withoutChunkedWriteHandlerTheWriteFailsAndTheBodyIsReleased() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new JsonResponseEncoder(CHUNK));
+        JsonBody body = BlobFixtures.body(1L, List.of());
+        ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                true, body));
+        assertFalse(done.isSuccess());
+        assertEquals("JsonResponseEncoder needs a ChunkedWriteHandler before it", done.cause().getMessage());
+        assertEquals(0, body.refCnt());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aResponseWrittenToAClosedChannelIsReleased() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
+                new JsonResponseEncoder(CHUNK));
+        channel.close();
+        JsonBody body = BlobFixtures.body(1L, BlobFixtures.randomEntries(new Random(1), 1, 0));
+        ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                true, body));
+        assertFalse(done.isSuccess());
+        assertEquals(0, body.refCnt());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+}

@@ -1,0 +1,120 @@
+package io.hexstream.codec.json;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+class JsonBodyBuilderTest {
+
+    /** Produces the whole body through a {@link JsonBodyInput} and releases it. */
+    static String render(JsonBody body) {
+        JsonBodyInput input = new JsonBodyInput(body, JsonBodyInput.MIN_CHUNK_SIZE);
+        StringBuilder text = new StringBuilder();
+        try {
+            for (ByteBuf chunk; (chunk = input.readChunk(UnpooledByteBufAllocator.DEFAULT)) != null; ) {
+                text.append(chunk.toString(UTF_8));
+                chunk.release();
+            }
+        } finally {
+            input.close();
+        }
+        return text.toString();
+    }
+
+    @Test
+    void commasNamesAndNesting() {
+        JsonBody body = JsonBody.builder().beginObject()
+                .name("a").beginArray().raw("1").nullValue().string("x").beginArray().endArray()
+                .beginObject().endObject().endArray()
+                .name("b").hex(new byte[] {1, (byte) 0xfe})
+                .name("c").hexArray(new byte[] {9, 8, 7, 6, 5, 4}, 1, 2, 2)
+                .name("d").hexArray(new byte[0], 0, 48, 0)
+                .name("e").hex(new byte[0])
+                .name("f").raw("{\"é\":\"\\\"\"}")
+                .endObject().build();
+        String expected = "{\"a\":[1,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
+                + "\"d\":[],\"e\":\"0x\",\"f\":{\"é\":\"\\\"\"}}";
+        assertEquals(expected.getBytes(UTF_8).length, body.length());
+        assertEquals(expected, render(body));
+    }
+
+    @Test
+    void aTopLevelHexValueOrArray() {
+        assertEquals("\"0xff\"", render(JsonBody.builder().hex(new byte[] {-1}).build()));
+        assertEquals("[\"0x0a\"]", render(JsonBody.builder().hexArray(new byte[] {10}, 0, 1, 1).build()));
+    }
+
+    @Test
+    void misuseIsRefused() {
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().raw("1"));
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().name("a"));
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().name("a").name("b"));
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().name("a").endObject());
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().endObject());
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().raw("1").raw("2"));
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().build());
+        assertThrows(IllegalStateException.class, () -> JsonBody.builder().build());
+        IllegalArgumentException quote = assertThrows(IllegalArgumentException.class,
+                () -> JsonBody.builder().beginObject().name("a\"b"));
+        assertEquals("character 34 at index 1 needs escaping; pass the value as raw JSON instead", quote.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> JsonBody.builder().string("line\n"));
+        assertThrows(IndexOutOfBoundsException.class, () -> JsonBody.builder().hex(new byte[4], 2, 3));
+        assertThrows(IndexOutOfBoundsException.class, () -> JsonBody.builder().hexArray(new byte[95], 0, 48, 2));
+    }
+
+    @Test
+    void byteBufSourcesAreRetainedUntilTheBodyIsReleased() {
+        ByteBuf direct = Unpooled.directBuffer().writeBytes(new byte[] {0, 1, 2, 3}).skipBytes(1);
+        ByteBuf heap = Unpooled.buffer().writeBytes(new byte[] {(byte) 0xab});
+        JsonBody body = JsonBody.builder().beginArray().hex(direct).hex(heap).endArray().build();
+        assertEquals(2, direct.refCnt());
+        assertEquals(1, direct.readerIndex());
+        direct.release();
+        heap.release();
+        assertEquals("[\"0x010203\",\"0xab\"]", render(body));
+        assertEquals(0, body.refCnt());
+        assertEquals(0, direct.refCnt());
+        assertEquals(0, heap.refCnt());
+    }
+
+    @Test
+    void anAbandonedBuilderReleasesWhatItRetained() {
+        ByteBuf source = Unpooled.directBuffer().writeLong(7);
+        try (JsonBodyBuilder b = JsonBody.builder()) {
+            b.beginArray().hex(source);
+            assertEquals(2, source.refCnt());
+            assertThrows(IllegalStateException.class, b::build);
+        }
+        assertEquals(1, source.refCnt());
+        source.release();
+    }
+
+    @Test
+    void closingAfterBuildLeavesTheBodyAlone() {
+        ByteBuf source = Unpooled.directBuffer().writeLong(7);
+        JsonBody body;
+        try (JsonBodyBuilder b = JsonBody.builder()) {
+            body = b.hex(source).build();
+        }
+        source.release();
+        assertEquals(1, source.refCnt());
+        assertEquals("\"0x0000000000000007\"", render(body));
+        assertEquals(0, source.refCnt());
+    }
+
+    @Test
+    void byteBufferSourcesKeepPositionAndLimit() {
+        ByteBuffer direct = ByteBuffer.allocateDirect(8).put(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        direct.position(2).limit(5);
+        JsonBody body = JsonBody.builder().hex(direct).build();
+        assertEquals(2, direct.position());
+        assertEquals(5, direct.limit());
+        assertEquals("\"0x030405\"", render(body));
+    }
+}

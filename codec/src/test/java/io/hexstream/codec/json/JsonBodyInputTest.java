@@ -1,0 +1,179 @@
+package io.hexstream.codec.json;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hexstream.codec.testing.BlobFixtures;
+import io.hexstream.codec.testing.BlobFixtures.Entry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ResourceLeakDetector;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledDirectByteBuf;
+import java.nio.ByteBuffer;
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class JsonBodyInputTest {
+    private static final Object[] IDS = {1L, 9_007_199_254_740_993L, "req-\u00e9\"7", null, 0L};
+
+    /**
+     * Random getBlobsV2 bodies through an EmbeddedChannel with ChunkedWriteHandler: the chunks,
+     * concatenated, are Jackson's bytes, and no chunk exceeds the configured size.
+     */
+    @Test
+    void chunksConcatenateToJacksonsSerialisation() {
+        Random random = new Random(20261130);
+        for (int round = 0; round < 12; round++) {
+            List<Entry> entries = BlobFixtures.randomEntries(random, random.nextInt(10), 0.25);
+            Object id = IDS[round % IDS.length];
+            int chunkSize = round % 3 == 0 ? JsonBodyInput.DEFAULT_CHUNK_SIZE : 16 + random.nextInt(300_000);
+            byte[] expected = BlobFixtures.jackson(id, entries);
+            JsonBody body = BlobFixtures.body(id, entries);
+            assertEquals(expected.length, body.length(), "exact length before the first byte");
+
+            EmbeddedChannel channel = new EmbeddedChannel(new ChunkedWriteHandler());
+            JsonBodyInput input = new JsonBodyInput(body, chunkSize);
+            assertTrue(channel.writeOutbound(input));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(expected.length);
+            for (ByteBuf chunk; (chunk = channel.readOutbound()) != null; ) {
+                try {
+                    assertTrue(chunk.readableBytes() <= chunkSize, chunk.readableBytes() + " > " + chunkSize);
+                    assertTrue(chunk.isDirect());
+                    chunk.readBytes(out, chunk.readableBytes());
+                } catch (java.io.IOException e) {
+                    throw new AssertionError(e);
+                } finally {
+                    chunk.release();
+                }
+            }
+            assertArrayEquals(expected, out.toByteArray(), "round " + round);
+            assertEquals(expected.length, input.progress());
+            assertEquals(0, body.refCnt(), "ChunkedWriteHandler closed the input at the end");
+            assertFalse(channel.finishAndReleaseAll());
+        }
+    }
+
+    @Test
+    void everyChunkSizeResumesMidTokenAndMidHex() {
+        List<Entry> entries = new ArrayList<>(Collections.nCopies(1, BlobFixtures.randomEntry(new Random(3))));
+        entries.add(null);
+        byte[] expected = BlobFixtures.jackson("x", entries);
+        for (int chunkSize : new int[] {16, 17, 31, 97, 4096, 16_385}) {
+            JsonBodyInput input = new JsonBodyInput(BlobFixtures.body("x", entries), chunkSize);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int chunks = 0;
+            for (ByteBuf chunk; (chunk = input.readChunk(PooledByteBufAllocator.DEFAULT)) != null; chunks++) {
+                assertTrue(chunk.readableBytes() >= chunkSize - 1 || input.isEndOfInput(),
+                        "only the last chunk is short by more than one byte");
+                byte[] bytes = new byte[chunk.readableBytes()];
+                chunk.readBytes(bytes).release();
+                out.writeBytes(bytes);
+            }
+            input.close();
+            assertArrayEquals(expected, out.toByteArray(), "chunk size " + chunkSize);
+            assertTrue(chunks >= expected.length / chunkSize);
+        }
+    }
+
+    @Test
+    void closeIsIdempotentAndEndsTheInput() {
+        JsonBody body = BlobFixtures.body(1L, List.of());
+        JsonBodyInput input = new JsonBodyInput(body, 64);
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[]}".length(), input.length());
+        input.close();
+        input.close();
+        assertEquals(0, body.refCnt());
+        assertTrue(input.isEndOfInput());
+        assertNull(input.readChunk(PooledByteBufAllocator.DEFAULT));
+    }
+
+    @Test
+    void aChunkSizeTooSmallIsRefusedAndTheBodyReleased() {
+        JsonBody body = BlobFixtures.body(1L, List.of());
+        assertThrows(IllegalArgumentException.class, () -> new JsonBodyInput(body, 15));
+        assertEquals(0, body.refCnt());
+    }
+
+    /** A source that fails while being read: the chunk in hand is released, the input closed, the error surfaces. */
+    @Test
+    void aFailingSourceLeavesNothingBehind() {
+        ByteBuf source = new UnpooledDirectByteBuf(UnpooledByteBufAllocator.DEFAULT, 100_000, 100_000) {
+            @Override
+            public ByteBuffer nioBuffer(int index, int length) {
+                if (index > 40_000) {
+                    throw new IllegalStateException("source failed at " + index);
+                }
+                return super.nioBuffer(index, length);
+            }
+        }.writeZero(100_000);
+        JsonBody body = JsonBody.builder().beginArray().hex(source).endArray().build();
+        source.release();
+        EmbeddedChannel channel = new EmbeddedChannel(new ChunkedWriteHandler());
+        JsonBodyInput input = new JsonBodyInput(body, 65_536);
+        var future = channel.writeAndFlush(input);
+        assertTrue(future.isDone());
+        assertEquals("source failed at 40958", future.cause().getMessage());
+        assertTrue(input.isEndOfInput(), "ChunkedWriteHandler closed the input");
+        ByteBuf first = channel.readOutbound();
+        assertEquals(65_536, first.readableBytes(), "the chunk before the failure was written");
+        first.release();
+        assertNull(channel.readOutbound());
+        assertFalse(channel.finishAndReleaseAll());
+        assertEquals(0, body.refCnt());
+        assertEquals(0, source.refCnt());
+    }
+
+    /** Building and producing every chunk of a 128-blob body builds no String and no full-size array. */
+    @Test
+    void aWholeWorstCaseBodyAllocatesUnderOneMebibyteOfHeap() {
+        Random random = new Random(128);
+        List<Entry> entries = BlobFixtures.randomEntries(random, 128, 0);
+        // First-use costs stay out of the measure: classes, thread-locals, pools, and C2 compiling the
+        // SIMD kernel (interpreted or C1-compiled, Vector API code allocates its vectors on the heap).
+        for (int warm = 0; warm < 5; warm++) {
+            drain(BlobFixtures.body(1L, entries.subList(0, 16)));
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+
+        // Paranoid leak tracking records a stack trace at every buffer access (5 MiB here): heap of the
+        // test harness, not of the code measured. It is off for this block only; every buffer
+        // allocated in it is released in it, and the other tests cover the same paths with tracking.
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        long allocated;
+        long bytes;
+        try {
+            long before = threads.getThreadAllocatedBytes(thread);
+            bytes = drain(BlobFixtures.body(1L, entries));
+            allocated = threads.getThreadAllocatedBytes(thread) - before;
+        } finally {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        }
+        assertTrue(allocated < 1 << 20, "allocated " + allocated + " bytes of heap");
+        assertEquals(BlobFixtures.jackson(1L, entries).length, bytes);
+    }
+
+    private static long drain(JsonBody body) {
+        JsonBodyInput input = new JsonBodyInput(body);
+        long total = 0;
+        for (ByteBuf chunk; (chunk = input.readChunk(PooledByteBufAllocator.DEFAULT)) != null; ) {
+            total += chunk.readableBytes();
+            chunk.release();
+        }
+        input.close();
+        return total;
+    }
+}

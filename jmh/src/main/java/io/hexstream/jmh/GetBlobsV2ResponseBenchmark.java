@@ -1,0 +1,107 @@
+package io.hexstream.jmh;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.json.JsonBody;
+import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.codec.json.JsonBodyInput;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A whole {@code engine_getBlobsV2} response for {@code blobs} blobs (each with 128 cell proofs):
+ * Besu's path (every blob and proof a {@code String} by the {@code char[]} method, the result list
+ * serialised by Jackson to bytes) against hexstream producing every chunk of the same response into
+ * pooled direct buffers (released as the socket would). Run with {@code --gc} for allocation.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 3, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "--add-modules", "jdk.incubator.vector"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class GetBlobsV2ResponseBenchmark {
+    static final int BLOB_SIZE = 131_072;
+    static final int CELL_PROOFS = 128;
+    static final int PROOF_SIZE = 48;
+
+    /** Besu's JSON shape: {@code BlobAndProofV2}. */
+    public record BlobAndProofV2(String blob, List<String> proofs) {}
+
+    /** A JSON-RPC success response. */
+    public record Response(String jsonrpc, Object id, List<BlobAndProofV2> result) {}
+
+    @Param({"1", "9", "21", "72", "128"})
+    public int blobs;
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
+    private byte[][] blobBytes;
+    private byte[][] proofBytes;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Random random = new Random(0x5EED_0000L + blobs);
+        blobBytes = new byte[blobs][BLOB_SIZE];
+        proofBytes = new byte[blobs][CELL_PROOFS * PROOF_SIZE];
+        for (int i = 0; i < blobs; i++) {
+            random.nextBytes(blobBytes[i]);
+            random.nextBytes(proofBytes[i]);
+        }
+    }
+
+    @Benchmark
+    public byte[] jacksonStrings() throws JsonProcessingException {
+        List<BlobAndProofV2> result = new ArrayList<>(blobs);
+        for (int i = 0; i < blobs; i++) {
+            List<String> proofs = new ArrayList<>(CELL_PROOFS);
+            for (int p = 0; p < CELL_PROOFS; p++) {
+                byte[] proof = java.util.Arrays.copyOfRange(proofBytes[i], p * PROOF_SIZE, (p + 1) * PROOF_SIZE);
+                proofs.add(BesuHex.toFastHex(proof, true));
+            }
+            result.add(new BlobAndProofV2(BesuHex.toFastHex(blobBytes[i], true), proofs));
+        }
+        return mapper.writeValueAsBytes(new Response("2.0", 1, result));
+    }
+
+    @Benchmark
+    public long hexstreamChunks() {
+        JsonBody body;
+        try (JsonBodyBuilder b = JsonBody.builder()) {
+            b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
+            for (int i = 0; i < blobs; i++) {
+                b.beginObject().name("blob").hex(blobBytes[i])
+                        .name("proofs").hexArray(proofBytes[i], 0, PROOF_SIZE, CELL_PROOFS).endObject();
+            }
+            body = b.endArray().endObject().build();
+        }
+        JsonBodyInput input = new JsonBodyInput(body);
+        long last = 0;
+        try {
+            for (ByteBuf chunk; (chunk = input.readChunk(pooled)) != null; ) {
+                last += chunk.getByte(chunk.writerIndex() - 1);
+                chunk.release();
+            }
+        } finally {
+            input.close();
+        }
+        return last + input.progress();
+    }
+}
