@@ -6,7 +6,6 @@ import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import org.apache.tuweni.bytes.Bytes;
 
 /**
  * Lowercase hex encoding into bytes ({@code byte[]} or any {@link ByteBuf}) and strict decoding of
@@ -106,11 +105,6 @@ public final class Hex {
     /** The readable bytes of {@code src} (indices untouched) as lowercase hex. */
     public static String encodeToString(ByteBuf src, boolean prefix) {
         return encodeToString(src.nioBuffer(), prefix);
-    }
-
-    /** A tuweni {@link Bytes} as lowercase hex: one {@code toArrayUnsafe()}, then array code only. */
-    public static String encodeToString(Bytes src, boolean prefix) {
-        return encodeToString(src.toArrayUnsafe(), prefix);
     }
 
     // ---------------------------------------------------------------- encode to byte[]
@@ -225,12 +219,6 @@ public final class Hex {
                     prefix);
         }
         return encode(src.nioBuffer(), dst, prefix);
-    }
-
-    /** A tuweni {@link Bytes} into {@code dst}: one {@code toArrayUnsafe()}, then array code only. */
-    public static int encode(Bytes src, ByteBuf dst, boolean prefix) {
-        byte[] array = src.toArrayUnsafe();
-        return encode(array, 0, array.length, dst, prefix);
     }
 
     // ---------------------------------------------------------------- kernels

@@ -226,10 +226,10 @@ class HexEncodeTest {
         for (Bytes bytes : new Bytes[] {Bytes.wrap(data), Bytes.wrap(data, 10, 900),
                 Bytes.wrapByteBuffer(ByteBuffer.wrap(data)), Bytes.repeat((byte) 0xab, 77),
                 Bytes.concatenate(Bytes.wrap(data), Bytes.of(1, 2, 3))}) {
-            assertEquals(bytes.toHexString(), Hex.encodeToString(bytes, true));
+            assertEquals(bytes.toHexString(), TuweniHex.encodeToString(bytes, true));
             ByteBuf dst = Unpooled.directBuffer();
             try {
-                Hex.encode(bytes, dst, false);
+                TuweniHex.encode(bytes, dst, false);
                 assertEquals(bytes.toUnprefixedHexString(), dst.toString(US_ASCII));
             } finally {
                 dst.release();

@@ -110,6 +110,8 @@ class StreamingSocketTest {
                 peak = Math.max(peak, pendingOnEventLoop(connection));
                 Thread.sleep(10);
             }
+            System.out.println("stalled reader: peak outstanding " + peak + " bytes (high water mark "
+                    + HIGH_WATER_MARK + ", chunk " + CHUNK + ")");
             assertTrue(peak <= HIGH_WATER_MARK + 2L * CHUNK, "peak outstanding " + peak);
             assertTrue(peak > 0, "the stalled reader left chunks waiting");
             assertFalse(connection.isWritable());

@@ -162,6 +162,7 @@ class JsonBodyInputTest {
         } finally {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         }
+        System.out.println("building and producing a 128-blob body allocated " + allocated + " bytes of heap");
         assertTrue(allocated < 1 << 20, "allocated " + allocated + " bytes of heap");
         assertEquals(BlobFixtures.jackson(1L, entries).length, bytes);
     }

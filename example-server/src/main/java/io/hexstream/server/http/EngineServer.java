@@ -1,0 +1,79 @@
+package io.hexstream.server.http;
+
+import io.hexstream.codec.http.JsonResponseEncoder;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Engine API's HTTP server. Per connection:
+ * {@code HttpServerCodec → HttpObjectAggregator (413 above the limit, before reading the body) →
+ * ChunkedWriteHandler → JsonResponseEncoder → EngineApiHandler}. No compression: responses are sent
+ * as they are whatever the client's {@code Accept-Encoding}. I/O threads are named
+ * {@code hexstream-io-*}.
+ */
+public final class EngineServer implements AutoCloseable {
+    /** Prefix of the I/O threads' names. */
+    public static final String IO_THREADS = "hexstream-io";
+
+    private final EventLoopGroup group;
+    private final Channel channel;
+
+    private EngineServer(EventLoopGroup group, Channel channel) {
+        this.group = group;
+        this.channel = channel;
+    }
+
+    /**
+     * Binds and starts serving.
+     *
+     * @param maxRequestBytes the largest request body accepted; larger ones get {@code 413}
+     */
+    public static EngineServer start(String host, int port, int maxRequestBytes, EngineApiHandler handler)
+            throws InterruptedException {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
+                NioIoHandler.newFactory());
+        try {
+            Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(maxRequestBytes),
+                                    new ChunkedWriteHandler(), new JsonResponseEncoder(), handler);
+                        }
+                    })
+                    .bind(host, port).sync().channel();
+            return new EngineServer(group, channel);
+        } catch (InterruptedException | RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Blocks until the server is closed. */
+    public void awaitClose() throws InterruptedException {
+        channel.closeFuture().sync();
+    }
+
+    /** Stops accepting, closes every connection (releasing what they stream), and stops the threads. */
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,45 @@
+package io.hexstream.server.pool;
+
+/**
+ * A blob in the pool with its KZG commitment and the proofs it came with: a blob proof (EIP-4844
+ * network form, {@code BlobAndProofV1}), 128 cell proofs (EIP-7594 form, {@code BlobAndProofV2}), or
+ * both. Arrays are never modified once in an entry, so a response streaming them needs no copy and
+ * keeps them alive after eviction.
+ *
+ * @param blob 131,072 bytes
+ * @param commitment 48 bytes
+ * @param blobProof 48 bytes, or {@code null}
+ * @param cellProofs 128 × 48 = 6,144 bytes back to back, or {@code null}
+ */
+public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[] cellProofs) {
+    public static final int BLOB_SIZE = 131_072;
+    public static final int COMMITMENT_SIZE = 48;
+    public static final int PROOF_SIZE = 48;
+    public static final int CELLS_PER_EXT_BLOB = 128;
+    public static final int CELL_PROOFS_SIZE = CELLS_PER_EXT_BLOB * PROOF_SIZE;
+
+    public BlobEntry {
+        check("blob", blob, BLOB_SIZE);
+        check("commitment", commitment, COMMITMENT_SIZE);
+        if (blobProof != null) {
+            check("blob proof", blobProof, PROOF_SIZE);
+        }
+        if (cellProofs != null) {
+            check("cell proofs", cellProofs, CELL_PROOFS_SIZE);
+        }
+        if (blobProof == null && cellProofs == null) {
+            throw new IllegalArgumentException("a pooled blob needs a blob proof or cell proofs");
+        }
+    }
+
+    private static void check(String what, byte[] bytes, int size) {
+        if (bytes == null || bytes.length != size) {
+            throw new IllegalArgumentException(what + " must be " + size + " bytes, got "
+                    + (bytes == null ? "null" : bytes.length));
+        }
+    }
+
+    public VersionedHash versionedHash() {
+        return VersionedHash.ofCommitment(commitment);
+    }
+}

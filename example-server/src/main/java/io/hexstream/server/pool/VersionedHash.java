@@ -1,0 +1,64 @@
+package io.hexstream.server.pool;
+
+import io.hexstream.codec.Hex;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+
+/**
+ * A blob versioned hash (EIP-4844): 32 bytes, {@code 0x01 ‖ sha256(commitment)[1..32]} for KZG
+ * commitments. Any 32 bytes are a valid key for a lookup; an unknown one is simply missing.
+ */
+public final class VersionedHash {
+    public static final int LENGTH = 32;
+    /** {@code VERSIONED_HASH_VERSION_KZG}. */
+    public static final byte VERSION_KZG = 0x01;
+
+    private final byte[] bytes;
+    private final int hash;
+
+    private VersionedHash(byte[] bytes) {
+        this.bytes = bytes;
+        this.hash = Arrays.hashCode(bytes);
+    }
+
+    /** A hash from 32 bytes (copied). */
+    public static VersionedHash wrap(byte[] bytes) {
+        if (bytes.length != LENGTH) {
+            throw new IllegalArgumentException("a versioned hash is 32 bytes, got " + bytes.length);
+        }
+        return new VersionedHash(bytes.clone());
+    }
+
+    /** The versioned hash of a 48-byte KZG commitment. */
+    public static VersionedHash ofCommitment(byte[] commitment) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(commitment);
+            digest[0] = VERSION_KZG;
+            return new VersionedHash(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** The 32 bytes (a copy). */
+    public byte[] toBytes() {
+        return bytes.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof VersionedHash other && Arrays.equals(bytes, other.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    /** {@code 0x}-prefixed hex, as in JSON-RPC. */
+    @Override
+    public String toString() {
+        return Hex.encodeToString(bytes, true);
+    }
+}

@@ -1,0 +1,172 @@
+package io.hexstream.server.rpc;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parses a JSON-RPC 2.0 request or batch with Jackson's streaming parser, straight from the request
+ * {@link ByteBuf} (no {@code String} of the body, no tree). Each request of a batch is judged on its
+ * own; only malformed JSON fails the whole body.
+ */
+public final class RequestParser {
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+
+    /** Parsed requests, and whether the body was a batch (an array). */
+    public record Parsed(List<RpcRequest> requests, boolean batch) {}
+
+    private final JsonFactory factory;
+
+    public RequestParser(int maxRequestBytes) {
+        this.factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(maxRequestBytes).build())
+                .build();
+    }
+
+    /**
+     * Parses {@code body} (its readable bytes; indices not moved).
+     *
+     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or a
+     *     body that is neither an object nor an array
+     */
+    public Parsed parse(ByteBuf body) throws RpcException {
+        try (JsonParser parser = factory.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                throw new RpcException(RpcError.PARSE_ERROR, "empty body");
+            }
+            Parsed parsed;
+            if (first == JsonToken.START_ARRAY) {
+                List<RpcRequest> requests = new ArrayList<>();
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    requests.add(request(parser));
+                }
+                if (requests.isEmpty()) {
+                    throw new RpcException(RpcError.INVALID_REQUEST, "empty batch");
+                }
+                parsed = new Parsed(requests, true);
+            } else {
+                parsed = new Parsed(List.of(request(parser)), false);
+            }
+            if (parser.nextToken() != null) {
+                throw new RpcException(RpcError.PARSE_ERROR, "trailing content after the JSON value");
+            }
+            return parsed;
+        } catch (JsonProcessingException e) {
+            throw new RpcException(RpcError.PARSE_ERROR,
+                    e.getOriginalMessage() + " at byte " + e.getLocation().getByteOffset());
+        } catch (IOException e) {
+            throw new RpcException(RpcError.PARSE_ERROR, e.getMessage());
+        }
+    }
+
+    /** One request; the parser is on its first token and is left on its last. */
+    private static RpcRequest request(JsonParser parser) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            parser.skipChildren();
+            return new RpcRequest(NULL, null, List.of(), "a request must be a JSON object");
+        }
+        byte[] id = null;
+        String method = null;
+        String jsonrpc = null;
+        List<Object> params = List.of();
+        String invalid = null;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken value = parser.nextToken();
+            switch (name) {
+                case "jsonrpc" -> {
+                    jsonrpc = value == JsonToken.VALUE_STRING ? parser.getText() : "";
+                    parser.skipChildren();
+                }
+                case "id" -> {
+                    id = idToken(parser, value);
+                    if (id == null) {
+                        invalid = "id must be a number, a string or null";
+                        parser.skipChildren();
+                    }
+                }
+                case "method" -> {
+                    if (value == JsonToken.VALUE_STRING) {
+                        method = parser.getText();
+                    } else {
+                        invalid = "method must be a string";
+                        parser.skipChildren();
+                    }
+                }
+                case "params" -> {
+                    if (value == JsonToken.START_ARRAY) {
+                        params = params(parser);
+                    } else {
+                        invalid = value == JsonToken.START_OBJECT ? "params by name are not supported here"
+                                : "params must be an array";
+                        parser.skipChildren();
+                    }
+                }
+                default -> parser.skipChildren();
+            }
+        }
+        if (invalid == null && !"2.0".equals(jsonrpc)) {
+            invalid = "jsonrpc must be \"2.0\"";
+        }
+        if (invalid == null && method == null) {
+            invalid = "method is missing";
+        }
+        if (invalid != null) {
+            return new RpcRequest(id == null ? NULL : id, null, List.of(), invalid);
+        }
+        return new RpcRequest(id, method, params, null);
+    }
+
+    /** The id's exact JSON token, or {@code null} if the value may not be an id. */
+    private static byte[] idToken(JsonParser parser, JsonToken value) throws IOException {
+        return switch (value) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getText().getBytes(StandardCharsets.US_ASCII);
+            case VALUE_NULL -> NULL;
+            case VALUE_STRING -> {
+                byte[] escaped = JsonStringEncoder.getInstance().quoteAsUTF8(parser.getText());
+                byte[] quoted = new byte[escaped.length + 2];
+                quoted[0] = '"';
+                System.arraycopy(escaped, 0, quoted, 1, escaped.length);
+                quoted[quoted.length - 1] = '"';
+                yield quoted;
+            }
+            default -> null;
+        };
+    }
+
+    private static List<Object> params(JsonParser parser) throws IOException {
+        List<Object> params = new ArrayList<>(1);
+        for (JsonToken token; (token = parser.nextToken()) != JsonToken.END_ARRAY; ) {
+            if (token == JsonToken.VALUE_STRING) {
+                params.add(parser.getText());
+            } else if (token == JsonToken.START_ARRAY) {
+                List<String> strings = new ArrayList<>();
+                boolean allStrings = true;
+                for (JsonToken element; (element = parser.nextToken()) != JsonToken.END_ARRAY; ) {
+                    if (element == JsonToken.VALUE_STRING) {
+                        strings.add(parser.getText());
+                    } else {
+                        allStrings = false;
+                        parser.skipChildren();
+                    }
+                }
+                params.add(allStrings ? strings : RpcRequest.OTHER);
+            } else {
+                parser.skipChildren();
+                params.add(RpcRequest.OTHER);
+            }
+        }
+        return params;
+    }
+}

@@ -1,0 +1,120 @@
+package io.hexstream.server;
+
+import static io.hexstream.server.testing.EngineServerFixture.request;
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.testing.EngineServerFixture;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Each JSON-RPC error with HTTP 200 and the spec's code, and the HTTP-level refusals. */
+class ErrorsTest {
+    private static final String HASH = "\"0x01" + "ab".repeat(31) + "\"";
+    private static EngineServerFixture server;
+
+    @BeforeAll
+    static void start() {
+        server = EngineServerFixture.start(Fork.OSAKA);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static String reply(String body) {
+        HttpResponse<byte[]> response = server.post(body);
+        assertEquals(200, response.statusCode());
+        return new String(response.body(), US_ASCII);
+    }
+
+    private static String error(String id, int code, String message) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":" + code + ",\"message\":\"" + message + "\"}}";
+    }
+
+    @Test
+    void parseError() {
+        assertEquals(error("null", -32700, "Parse error: Unexpected end-of-input within/between Object entries"
+                + " at byte 8"), reply("{\"id\":1,"));
+        assertEquals(-32700, code(reply("")));
+        assertEquals(-32700, code(reply("[1,")));
+        assertEquals(-32700, code(reply("{} {}")));
+    }
+
+    @Test
+    void invalidRequest() {
+        assertEquals(error("null", -32600, "Invalid Request: empty batch"), reply("[]"));
+        assertEquals(error("1", -32600, "Invalid Request: method is missing"), reply("{\"jsonrpc\":\"2.0\",\"id\":1}"));
+        assertEquals(error("2", -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\""),
+                reply("{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"engine_getBlobsV2\",\"params\":[[]]}"));
+        assertEquals(error("null", -32600, "Invalid Request: id must be a number, a string or null"),
+                reply("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"engine_getBlobsV2\",\"params\":[[]]}"));
+        assertEquals("[" + error("null", -32600, "Invalid Request: a request must be a JSON object") + "]", reply("[1]"));
+        assertEquals(error("null", -32600, "Invalid Request: a request must be a JSON object"), reply("\"x\""));
+    }
+
+    @Test
+    void methodNotFound() {
+        assertEquals(error("3", -32601, "Method not found: engine_getBlobsV9"), reply(request(3, "engine_getBlobsV9", "[[]]")));
+    }
+
+    @Test
+    void invalidParams() {
+        assertEquals(error("4", -32602, "Invalid params: versioned hash 0: invalid hex character 'z' at index 6"),
+                reply(request(4, "engine_getBlobsV2", "[[\"0x01ab" + "z".repeat(60) + "\"]]")));
+        assertEquals(error("5", -32602, "Invalid params: versioned hash 1: expected 32 bytes (66 characters with 0x),"
+                + " got 64 characters"), reply(request(5, "engine_getBlobsV2", "[[" + HASH + ",\"0x" + "ab".repeat(31) + "\"]]")));
+        assertEquals(error("6", -32602, "Invalid params: versioned hash 0: expected '0' of the 0x prefix at index 0,"
+                + " found 'a'"), reply(request(6, "engine_getBlobsV2", "[[\"ab" + "00".repeat(32) + "\"]]")));
+        String wrongShape = "Invalid params: expected one param, an array of strings";
+        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[" + HASH + "]")));
+        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[1]]")));
+        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[]")));
+        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[" + HASH + "],[]]")));
+        assertEquals(error("7", -32600, "Invalid Request: params must be an array"),
+                reply(request(7, "engine_getBlobsV2", "\"x\"")));
+    }
+
+    @Test
+    void nonPostIsRefused() {
+        HttpResponse<byte[]> get = server.send(HttpRequest.newBuilder(server.uri())
+                .header("Authorization", "Bearer " + server.token()).GET().build());
+        assertEquals(405, get.statusCode());
+        assertEquals("POST", get.headers().firstValue("allow").orElseThrow());
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRefusedUnread() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.uri().getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST / HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + server.token()
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n").getBytes(US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String status = new String(in.readNBytes(12), US_ASCII);
+            assertEquals("HTTP/1.1 413", status);
+        }
+    }
+
+    @Test
+    void compressionIsNeverApplied() {
+        HttpResponse<byte[]> response = server.send(HttpRequest.newBuilder(server.uri())
+                .header("Authorization", "Bearer " + server.token()).header("Accept-Encoding", "gzip, deflate")
+                .POST(HttpRequest.BodyPublishers.ofString(request(8, "engine_getBlobsV3", "[[" + HASH + "]]"))).build());
+        assertEquals(java.util.Optional.empty(), response.headers().firstValue("content-encoding"));
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":[null]}", new String(response.body(), US_ASCII));
+    }
+
+    private static int code(String reply) {
+        int at = reply.indexOf("\"code\":") + 7;
+        return Integer.parseInt(reply.substring(at, reply.indexOf(',', at)));
+    }
+}

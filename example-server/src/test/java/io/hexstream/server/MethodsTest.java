@@ -1,0 +1,216 @@
+package io.hexstream.server;
+
+import static io.hexstream.server.testing.EngineServerFixture.hashParams;
+import static io.hexstream.server.testing.EngineServerFixture.request;
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.codec.Hex;
+import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.pool.VersionedHash;
+import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.testing.EngineServerFixture;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Each Engine API method over a real socket, on real-KZG blobs (Osaka unless said otherwise). */
+class MethodsTest {
+    private static final String UNKNOWN = "0x02" + "ee".repeat(31);
+    private static EngineServerFixture osaka;
+    private static EngineServerFixture prague;
+
+    @BeforeAll
+    static void start() {
+        osaka = EngineServerFixture.start(Fork.OSAKA);
+        prague = EngineServerFixture.start(Fork.PRAGUE);
+    }
+
+    @AfterAll
+    static void stop() {
+        osaka.close();
+        prague.close();
+    }
+
+    private static void assertBlobAndProofV2(BlobEntry expected, JsonNode actual) {
+        assertEquals(List.of("blob", "proofs"), fieldNames(actual));
+        assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
+        assertEquals(BlobEntry.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
+        for (int i = 0; i < BlobEntry.CELLS_PER_EXT_BLOB; i++) {
+            byte[] proof = Hex.decode(actual.get("proofs").get(i).asText(), BlobEntry.PROOF_SIZE);
+            byte[] want = java.util.Arrays.copyOfRange(expected.cellProofs(), i * 48, i * 48 + 48);
+            assertArrayEquals(want, proof, "cell proof " + i);
+        }
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
+    void getBlobsV2ReturnsEveryBlobWithItsCellProofs() {
+        List<VersionedHash> hashes = osaka.hashes();
+        JsonNode reply = osaka.call(request(1, "engine_getBlobsV2", hashParams(hashes)));
+        assertEquals(List.of("jsonrpc", "id", "result"), fieldNames(reply));
+        assertEquals("2.0", reply.get("jsonrpc").asText());
+        assertEquals(1, reply.get("id").asInt());
+        assertEquals(hashes.size(), reply.get("result").size());
+        for (int i = 0; i < hashes.size(); i++) {
+            assertBlobAndProofV2(osaka.server().pool().get(hashes.get(i)), reply.get("result").get(i));
+        }
+    }
+
+    @Test
+    void getBlobsV2IsNullWhenAnyBlobIsMissing() {
+        List<VersionedHash> hashes = osaka.hashes();
+        JsonNode reply = osaka.call(request(2, "engine_getBlobsV2", hashParams(List.of(hashes.get(0), UNKNOWN, hashes.get(1)))));
+        assertTrue(reply.get("result").isNull(), reply.toString());
+    }
+
+    @Test
+    void getBlobsV3PutsNullOnlyWhereMissing() {
+        List<VersionedHash> hashes = osaka.hashes();
+        JsonNode reply = osaka.call(request(3, "engine_getBlobsV3", hashParams(List.of(hashes.get(0), UNKNOWN, hashes.get(1)))));
+        JsonNode result = reply.get("result");
+        assertEquals(3, result.size());
+        assertBlobAndProofV2(osaka.server().pool().get(hashes.get(0)), result.get(0));
+        assertTrue(result.get(1).isNull());
+        assertBlobAndProofV2(osaka.server().pool().get(hashes.get(1)), result.get(2));
+        JsonNode allMissing = osaka.call(request(4, "engine_getBlobsV3", hashParams(List.of(UNKNOWN, UNKNOWN))));
+        assertEquals("[null,null]", allMissing.get("result").toString());
+    }
+
+    @Test
+    void getBlobsV1UnderPragueGivesBlobAndProofOrNull() {
+        List<VersionedHash> hashes = prague.hashes();
+        JsonNode reply = prague.call(request(5, "engine_getBlobsV1", hashParams(List.of(hashes.get(2), UNKNOWN))));
+        JsonNode first = reply.get("result").get(0);
+        BlobEntry entry = prague.server().pool().get(hashes.get(2));
+        assertEquals(List.of("blob", "proof"), fieldNames(first));
+        assertArrayEquals(entry.blob(), Hex.decode(first.get("blob").asText()));
+        assertArrayEquals(entry.blobProof(), Hex.decode(first.get("proof").asText(), 48));
+        assertTrue(reply.get("result").get(1).isNull());
+    }
+
+    @Test
+    void methodsOfTheOtherForkAreUnsupported() {
+        String hashes = hashParams(List.of(UNKNOWN));
+        assertEquals(-38005, osaka.call(request(6, "engine_getBlobsV1", hashes)).at("/error/code").asInt());
+        assertEquals(-38005, prague.call(request(6, "engine_getBlobsV2", hashes)).at("/error/code").asInt());
+        assertEquals(-38005, prague.call(request(6, "engine_getBlobsV3", hashes)).at("/error/code").asInt());
+        assertEquals("Unsupported fork: serving prague",
+                prague.call(request(6, "engine_getBlobsV2", hashes)).at("/error/message").asText());
+    }
+
+    @Test
+    void exchangeCapabilitiesListsTheMethodsServed() {
+        assertEquals("[\"engine_getBlobsV2\",\"engine_getBlobsV3\"]", osaka.call(request(7,
+                "engine_exchangeCapabilities", "[[\"engine_getBlobsV2\",\"engine_newPayloadV4\"]]")).get("result").toString());
+        assertEquals("[\"engine_getBlobsV1\"]",
+                prague.call(request(7, "engine_exchangeCapabilities", "[[]]")).get("result").toString());
+    }
+
+    @Test
+    void oneHundredTwentyEightHashesWorkAndOneMoreIsTooLarge() {
+        List<VersionedHash> hashes = osaka.hashes();
+        List<Object> many = new ArrayList<>();
+        for (int i = 0; i < 128; i++) {
+            many.add(hashes.get(i % hashes.size()));
+        }
+        JsonNode reply = osaka.call(request(8, "engine_getBlobsV2", hashParams(many)));
+        assertEquals(128, reply.get("result").size());
+        assertBlobAndProofV2(osaka.server().pool().get(hashes.get(127 % hashes.size())), reply.get("result").get(127));
+        many.add(hashes.get(0));
+        JsonNode tooMany = osaka.call(request(9, "engine_getBlobsV2", hashParams(many)));
+        assertEquals(-38004, tooMany.at("/error/code").asInt());
+        assertEquals("Too large request: 129 versioned hashes, at most 128", tooMany.at("/error/message").asText());
+    }
+
+    @Test
+    void idsAreEchoedExactly() {
+        String params = hashParams(List.of(UNKNOWN));
+        // sent → echoed: numbers keep their text; a string keeps its value (escapes re-rendered)
+        String[][] ids = {{"7", "7"}, {"-1", "-1"}, {"12345678901234567890123", "12345678901234567890123"},
+                {"1.5e3", "1.5e3"}, {"\"abc\"", "\"abc\""}, {"\"a\\\"b\\u00e9\"", "\"a\\\"b\u00e9\""},
+                {"null", "null"}};
+        for (String[] id : ids) {
+            String body = new String(osaka.post(request(id[0], "engine_getBlobsV3", params)).body(), UTF_8);
+            assertEquals("{\"jsonrpc\":\"2.0\",\"id\":" + id[1] + ",\"result\":[null]}", body);
+        }
+    }
+
+    @Test
+    void aBatchIsAnsweredAsOneArrayInOrderAndNotificationsGetNothing() {
+        String hashes = hashParams(List.of(UNKNOWN));
+        String batch = "[" + request("\"first\"", "engine_getBlobsV3", hashes) + ","
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "},"
+                + request(2, "engine_exchangeCapabilities", "[[]]") + "]";
+        assertEquals("[{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"result\":[null]},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\"]}]",
+                new String(osaka.post(batch).body(), US_ASCII));
+        HttpResponse<byte[]> notification = osaka.post(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "}");
+        assertEquals(200, notification.statusCode());
+        assertEquals(0, notification.body().length);
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        List<VersionedHash> hashes = osaka.hashes();
+        String token = osaka.token();
+        StringBuilder pipelined = new StringBuilder();
+        List<String> bodies = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String body = request(i, "engine_getBlobsV2", hashParams(Collections.nCopies(i + 1, hashes.get(i))));
+            bodies.add(body);
+            pipelined.append("POST / HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer ").append(token)
+                    .append("\r\nContent-Type: application/json\r\nContent-Length: ").append(body.length())
+                    .append("\r\n\r\n").append(body);
+        }
+        try (Socket socket = new Socket("127.0.0.1", osaka.uri().getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(pipelined.toString().getBytes(US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            for (int i = 0; i < 5; i++) {
+                int length = contentLength(in);
+                JsonNode reply = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in.readNBytes(length));
+                assertEquals(i, reply.get("id").asInt());
+                assertEquals(i + 1, reply.get("result").size());
+                assertBlobAndProofV2(osaka.server().pool().get(hashes.get(i)), reply.get("result").get(i));
+            }
+        }
+    }
+
+    /** Reads a response head; returns its Content-Length. */
+    static int contentLength(InputStream in) throws java.io.IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(US_ASCII).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new java.io.EOFException(head.toString(US_ASCII));
+            }
+            head.write(b);
+        }
+        for (String line : head.toString(US_ASCII).split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                return Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        throw new AssertionError("no content-length in " + head);
+    }
+}

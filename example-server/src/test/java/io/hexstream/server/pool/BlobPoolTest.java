@@ -1,0 +1,68 @@
+package io.hexstream.server.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BlobPoolTest {
+
+    /** An entry with a distinct (not KZG-valid) commitment: the pool does not verify. */
+    static BlobEntry entry(int n) {
+        byte[] commitment = new byte[48];
+        commitment[0] = (byte) n;
+        commitment[1] = (byte) (n >> 8);
+        return new BlobEntry(new byte[BlobEntry.BLOB_SIZE], commitment, null, new byte[BlobEntry.CELL_PROOFS_SIZE]);
+    }
+
+    @Test
+    void theOldestIsEvictedFirstAndReported() {
+        List<VersionedHash> evicted = new ArrayList<>();
+        BlobPool pool = new BlobPool(3, evicted::add);
+        for (int i = 0; i < 5; i++) {
+            assertTrue(pool.add(entry(i)));
+        }
+        assertEquals(List.of(entry(0).versionedHash(), entry(1).versionedHash()), evicted);
+        assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
+        assertNull(pool.get(entry(0).versionedHash()));
+    }
+
+    @Test
+    void anEntryIsStoredOnce() {
+        BlobPool pool = new BlobPool(3);
+        BlobEntry first = entry(1);
+        assertTrue(pool.add(first));
+        assertFalse(pool.add(entry(1)));
+        assertSame(first, pool.get(first.versionedHash()));
+        assertEquals(1, pool.size());
+    }
+
+    @Test
+    void lookupsGiveNullWhereMissing() {
+        BlobPool pool = new BlobPool(3);
+        pool.add(entry(1));
+        BlobEntry[] found = pool.getAll(new VersionedHash[] {entry(2).versionedHash(), entry(1).versionedHash()});
+        assertNull(found[0]);
+        assertEquals(entry(1).versionedHash(), found[1].versionedHash());
+    }
+
+    @Test
+    void entriesAreCheckedForSize() {
+        assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_071], new byte[48], new byte[48], null));
+        assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_072], new byte[48], null, null));
+        assertThrows(IllegalArgumentException.class, () -> new BlobPool(0));
+    }
+
+    @Test
+    void versionedHashIsVersionByteThenSha256Tail() {
+        VersionedHash hash = VersionedHash.ofCommitment(new byte[48]);
+        // sha256 of 48 zero bytes is 0x17b0761f87b081d5cf10757ccc89f12be355c70e2e29df288b65b30710dcbcd1
+        assertEquals("0x01b0761f87b081d5cf10757ccc89f12be355c70e2e29df288b65b30710dcbcd1", hash.toString());
+    }
+}
