@@ -5,7 +5,6 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.net.http.HttpResponse;
@@ -23,12 +22,7 @@ class ConcurrentClientsTest {
     @Test
     void sixteenClientsGetIdenticalCompleteBodies() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            List<VersionedHash> hashes = server.hashes();
-            List<VersionedHash> many = new ArrayList<>();
-            for (int i = 0; i < 128; i++) {
-                many.add(hashes.get(i % hashes.size()));
-            }
-            String body = request(1, "engine_getBlobsV2", hashParams(many));
+            String body = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
             byte[] reference = server.post(body).body();
             assertEquals(34 + 128 * 275_096 + 127 + 2, reference.length);
             byte[] referenceDigest = MessageDigest.getInstance("SHA-256").digest(reference);

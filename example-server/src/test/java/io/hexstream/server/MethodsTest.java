@@ -127,10 +127,7 @@ class MethodsTest {
     @Test
     void oneHundredTwentyEightHashesWorkAndOneMoreIsTooLarge() {
         List<VersionedHash> hashes = osaka.hashes();
-        List<Object> many = new ArrayList<>();
-        for (int i = 0; i < 128; i++) {
-            many.add(hashes.get(i % hashes.size()));
-        }
+        List<VersionedHash> many = new ArrayList<>(osaka.cycledHashes(128));
         JsonNode reply = osaka.call(request(8, "engine_getBlobsV2", hashParams(many)));
         assertEquals(128, reply.get("result").size());
         assertBlobAndProofV2(osaka.server().pool().get(hashes.get(127 % hashes.size())), reply.get("result").get(127));

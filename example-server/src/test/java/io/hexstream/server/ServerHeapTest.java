@@ -6,39 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.http.EngineServer;
-import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.netty.util.ResourceLeakDetector;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Answering a worst-case getBlobsV2 builds no String and no full-size array on the server. */
 class ServerHeapTest {
 
-    private static long serverThreadsAllocated(com.sun.management.ThreadMXBean threads) {
-        long total = 0;
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith(EngineServer.IO_THREADS)) {
-                total += threads.getThreadAllocatedBytes(info.getThreadId());
-            }
-        }
-        return total;
-    }
-
     @Test
     void a128BlobGetBlobsV2AllocatesUnderTwoMebibytesOnTheServer() {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            List<VersionedHash> hashes = server.hashes();
-            List<VersionedHash> many = new ArrayList<>();
-            for (int i = 0; i < 128; i++) {
-                many.add(hashes.get(i % hashes.size()));
-            }
-            String body = request(1, "engine_getBlobsV2", hashParams(many));
-            var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            String body = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
             // Paranoid leak tracking records a stack trace at every buffer access: heap of the test
             // harness, not of the server. It is off while measuring; other tests cover these paths.
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
@@ -46,9 +25,9 @@ class ServerHeapTest {
                 for (int warm = 0; warm < 8; warm++) { // JIT (the SIMD kernel allocates until C2 has it), pools
                     server.post(body);
                 }
-                long before = serverThreadsAllocated(threads);
+                long before = EngineServer.ioThreadsAllocatedBytes();
                 var response = server.post(body);
-                long allocated = serverThreadsAllocated(threads) - before;
+                long allocated = EngineServer.ioThreadsAllocatedBytes() - before;
                 assertEquals(200, response.statusCode());
                 // {"jsonrpc":"2.0","id":1,"result":[ (34) + 128 entries of 275,096 bytes + 127 commas + ]} (2)
                 assertEquals(34 + 128 * 275_096 + 127 + 2, response.body().length);

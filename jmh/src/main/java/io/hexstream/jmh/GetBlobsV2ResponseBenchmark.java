@@ -42,12 +42,6 @@ public class GetBlobsV2ResponseBenchmark {
     static final int CELL_PROOFS = 128;
     static final int PROOF_SIZE = 48;
 
-    /** Besu's JSON shape: {@code BlobAndProofV2}. */
-    public record BlobAndProofV2(String blob, List<String> proofs) {}
-
-    /** A JSON-RPC success response. */
-    public record Response(String jsonrpc, Object id, List<BlobAndProofV2> result) {}
-
     @Param({"1", "9", "21", "72", "128"})
     public int blobs;
 
@@ -69,16 +63,11 @@ public class GetBlobsV2ResponseBenchmark {
 
     @Benchmark
     public byte[] jacksonStrings() throws JsonProcessingException {
-        List<BlobAndProofV2> result = new ArrayList<>(blobs);
+        List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
-            List<String> proofs = new ArrayList<>(CELL_PROOFS);
-            for (int p = 0; p < CELL_PROOFS; p++) {
-                byte[] proof = java.util.Arrays.copyOfRange(proofBytes[i], p * PROOF_SIZE, (p + 1) * PROOF_SIZE);
-                proofs.add(BesuHex.toFastHex(proof, true));
-            }
-            result.add(new BlobAndProofV2(BesuHex.toFastHex(blobBytes[i], true), proofs));
+            result.add(JacksonStrings.blobAndProof(blobBytes[i], proofBytes[i], PROOF_SIZE, CELL_PROOFS));
         }
-        return mapper.writeValueAsBytes(new Response("2.0", 1, result));
+        return mapper.writeValueAsBytes(new JacksonStrings.Response("2.0", "1", result));
     }
 
     @Benchmark

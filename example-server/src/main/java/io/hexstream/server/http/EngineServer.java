@@ -13,6 +13,8 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -59,6 +61,21 @@ public final class EngineServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
+    }
+
+    /**
+     * Heap bytes allocated so far by every I/O thread of every server in this JVM (JDK per-thread
+     * allocation counters): the figure the heap tests and the end-to-end benchmark report.
+     */
+    public static long ioThreadsAllocatedBytes() {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith(IO_THREADS)) {
+                total += threads.getThreadAllocatedBytes(info.getThreadId());
+            }
+        }
+        return total;
     }
 
     public InetSocketAddress address() {

@@ -74,6 +74,16 @@ public final class EngineServerFixture implements AutoCloseable {
         return server.pool().hashes();
     }
 
+    /** {@code n} versioned hashes cycling through the pool's: how tests ask for 128 blobs from a few. */
+    public List<VersionedHash> cycledHashes(int n) {
+        List<VersionedHash> hashes = hashes();
+        List<VersionedHash> cycled = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            cycled.add(hashes.get(i % hashes.size()));
+        }
+        return cycled;
+    }
+
     /** A valid token for now. */
     public String token() {
         return tokens.token();
