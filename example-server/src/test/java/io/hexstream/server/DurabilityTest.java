@@ -1,12 +1,12 @@
 package io.hexstream.server;
 
 import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV2;
+import static io.hexstream.server.testing.EngineClient.dataReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hexstream.codec.Hex;
 import io.hexstream.server.pool.BlobEntry;
 import io.hexstream.server.pool.PoolItem;
 import io.hexstream.server.pool.VersionedHash;
@@ -41,15 +41,11 @@ class DurabilityTest {
         hashes = blobs.stream().map(BlobEntry::versionedHash).toList();
     }
 
-    private static String result(byte[] hash) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"" + Hex.encodeToString(hash, true) + "\"}";
-    }
-
     /** Sends the twenty transactions to a fresh server over {@code data}, then SIGKILLs it at once. */
     private static void sendAllThenKill(Path data, Path log) throws Exception {
         try (ServerProcess server = ServerProcess.start(data, log)) {
             for (BlobTransactionBuilder tx : transactions) {
-                assertEquals(result(tx.hash()), server.client().sendRawTransaction(tx.build()));
+                assertEquals(dataReply(1, tx.hash()), server.client().sendRawTransaction(tx.build()));
             }
             server.kill();
             assertNoLeak(server);
@@ -80,7 +76,7 @@ class DurabilityTest {
             List<Path> files = poolFiles(data);
             assertEquals(COUNT, files.size());
             BlobTransactionBuilder again = transactions.get(3);
-            assertEquals(result(again.hash()), server.client().sendRawTransaction(again.build()), "known after restart");
+            assertEquals(dataReply(1, again.hash()), server.client().sendRawTransaction(again.build()), "known after restart");
             assertEquals(files, poolFiles(data), "and not stored twice");
             server.kill();
             assertNoLeak(server);

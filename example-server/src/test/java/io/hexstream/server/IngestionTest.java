@@ -2,12 +2,12 @@ package io.hexstream.server;
 
 import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV1;
 import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV2;
+import static io.hexstream.server.testing.EngineClient.dataReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hexstream.codec.Hex;
 import io.hexstream.server.pool.BlobEntry;
 import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
@@ -18,6 +18,7 @@ import io.hexstream.server.testing.TestBlobs;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,45 +52,40 @@ class IngestionTest {
         osaka.close();
     }
 
-    private static String result(byte[] hash) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"" + Hex.encodeToString(hash, true) + "\"}";
-    }
-
     private static List<VersionedHash> hashes(List<BlobEntry> entries) {
         return entries.stream().map(BlobEntry::versionedHash).toList();
     }
 
     /** Sends a transaction over {@code entries} and checks the answer is its hash. */
     private static void send(EngineClient server, BlobTransactionBuilder tx) {
-        assertEquals(result(tx.hash()), server.sendRawTransaction(tx.build()));
+        assertEquals(dataReply(1, tx.hash()), server.sendRawTransaction(tx.build()));
+    }
+
+    /** Sends a transaction of one blob and one of six; returns the seven blobs sent. */
+    private static List<BlobEntry> sendOneAndSix(EngineClient server, Function<List<BlobEntry>, BlobTransactionBuilder> form) {
+        send(server, form.apply(blobs.subList(0, 1)).nonce(0));
+        send(server, form.apply(blobs.subList(1, 7)).nonce(1));
+        return blobs.subList(0, 7);
     }
 
     @Test
     void blobProofTransactionsOfOneAndSixBlobsAreServedByGetBlobsV1() {
-        List<BlobEntry> one = blobs.subList(0, 1);
-        List<BlobEntry> six = blobs.subList(1, 7);
-        send(prague, BlobTransactionBuilder.withBlobProofs(one).nonce(0));
-        send(prague, BlobTransactionBuilder.withBlobProofs(six).nonce(1));
-
-        JsonNode served = prague.getBlobs("V1", hashes(blobs.subList(0, 7)));
-        assertEquals(7, served.size());
-        for (int i = 0; i < 7; i++) {
-            assertBlobAndProofV1(blobs.get(i), served.get(i));
+        List<BlobEntry> sent = sendOneAndSix(prague, BlobTransactionBuilder::withBlobProofs);
+        JsonNode served = prague.getBlobs("V1", hashes(sent));
+        assertEquals(sent.size(), served.size());
+        for (int i = 0; i < sent.size(); i++) {
+            assertBlobAndProofV1(sent.get(i), served.get(i));
         }
     }
 
     @Test
     void cellProofTransactionsOfOneAndSixBlobsAreServedByGetBlobsV2AndV3() {
-        List<BlobEntry> one = blobs.subList(0, 1);
-        List<BlobEntry> six = blobs.subList(1, 7);
-        send(osaka, BlobTransactionBuilder.withCellProofs(one).nonce(0));
-        send(osaka, BlobTransactionBuilder.withCellProofs(six).nonce(1));
-
+        List<BlobEntry> sent = sendOneAndSix(osaka, BlobTransactionBuilder::withCellProofs);
         for (String version : List.of("V2", "V3")) {
-            JsonNode served = osaka.getBlobs(version, hashes(blobs.subList(0, 7)));
-            assertEquals(7, served.size());
-            for (int i = 0; i < 7; i++) {
-                assertBlobAndProofV2(blobs.get(i), served.get(i));
+            JsonNode served = osaka.getBlobs(version, hashes(sent));
+            assertEquals(sent.size(), served.size());
+            for (int i = 0; i < sent.size(); i++) {
+                assertBlobAndProofV2(sent.get(i), served.get(i));
             }
         }
     }

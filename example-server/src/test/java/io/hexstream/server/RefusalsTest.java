@@ -1,9 +1,9 @@
 package io.hexstream.server;
 
-import static io.hexstream.server.testing.EngineServerFixture.errorReply;
+import static io.hexstream.server.testing.EngineClient.dataReply;
+import static io.hexstream.server.testing.EngineClient.errorReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.codec.Hex;
 import io.hexstream.server.pool.BlobEntry;
 import io.hexstream.server.rpc.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
@@ -36,8 +36,7 @@ class RefusalsTest {
         blobs = TestBlobs.first(2);
         server = EngineServerFixture.startEmpty(Fork.OSAKA, data);
         BlobTransactionBuilder pooled = BlobTransactionBuilder.withCellProofs(blobs.subList(1, 2)).nonce(100);
-        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"" + Hex.encodeToString(pooled.hash(), true) + "\"}",
-                server.sendRawTransaction(pooled.build()));
+        assertEquals(dataReply(1, pooled.hash()), server.sendRawTransaction(pooled.build()));
     }
 
     @AfterAll

@@ -102,6 +102,11 @@ public class EngineClient {
         return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + paramsJson + "}";
     }
 
+    /** The exact text of a reply with a {@code DATA} result, e.g. a transaction hash. */
+    public static String dataReply(Object id, byte[] data) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":\"" + Hex.encodeToString(data, true) + "\"}";
+    }
+
     /**
      * The exact text of an error reply; {@code message} as JSON text (escaped). A {@code -32000} error
      * also carries {@code data.err}: the message after {@code "Server error: "}.
