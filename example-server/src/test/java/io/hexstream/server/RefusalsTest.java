@@ -11,6 +11,7 @@ import io.hexstream.server.testing.BlobTransactionBuilder.Signature;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.TestBlobs;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -63,6 +64,16 @@ class RefusalsTest {
         byte[] flipped = bytes.clone();
         flipped[bit / 8] ^= (byte) (1 << (bit % 8));
         return flipped;
+    }
+
+    /** {@code 0x03}, then {@code depth} lists each holding the next (4-byte headers), then an empty list. */
+    private static byte[] deeplyNested(int depth) {
+        ByteBuffer nested = ByteBuffer.allocate(1 + depth * 4 + 1).put((byte) 0x03);
+        for (int level = 0; level < depth; level++) {
+            int contentLength = (depth - level - 1) * 4 + 1;
+            nested.put((byte) 0xfa).put((byte) (contentLength >> 16)).put((byte) (contentLength >> 8)).put((byte) contentLength);
+        }
+        return nested.put((byte) 0xc0).array();
     }
 
     @Test
@@ -152,6 +163,7 @@ class RefusalsTest {
         assertRefused(twoLists, -32602, "Invalid params: RLP: expected one list after the type byte, got 2 items");
         byte[] nonCanonical = {0x03, (byte) 0xc2, (byte) 0x81, 0x05};
         assertRefused(nonCanonical, -32602, "Invalid params: RLP: not the canonical encoding");
+        assertRefused(deeplyNested(100_000), -32602, "Invalid params: RLP: lists nested too deeply");
         byte[] threeItems = {0x03, (byte) 0xc3, (byte) 0xc0, (byte) 0xc0, (byte) 0xc0};
         assertRefused(threeItems, -32602,
                 "Invalid params: RLP: the network form is a list of 4 items (EIP-4844) or 5 (EIP-7594), got 3");

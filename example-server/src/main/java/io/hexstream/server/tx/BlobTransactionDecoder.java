@@ -159,19 +159,23 @@ public final class BlobTransactionDecoder {
 
     /** The one RLP list that {@code payload} must be, canonically encoded, as its items. */
     private static List<RlpType> outerList(byte[] payload) throws TransactionRefusedException {
-        RlpList top;
         try {
-            top = RlpDecoder.decode(payload);
-        } catch (RuntimeException e) { // web3j: "RLP wrong encoding", or an index out of bounds
-            throw undecodable("malformed or truncated encoding");
+            RlpList top;
+            try {
+                top = RlpDecoder.decode(payload);
+            } catch (RuntimeException e) { // web3j: "RLP wrong encoding", or an index out of bounds
+                throw undecodable("malformed or truncated encoding");
+            }
+            if (top.getValues().size() != 1 || !(top.getValues().get(0) instanceof RlpList outer)) {
+                throw undecodable("expected one list after the type byte, got " + top.getValues().size() + " items");
+            }
+            if (!Arrays.equals(RlpEncoder.encode(outer), payload)) {
+                throw undecodable("not the canonical encoding");
+            }
+            return outer.getValues();
+        } catch (StackOverflowError e) { // web3j decodes and encodes nested lists by recursion
+            throw undecodable("lists nested too deeply");
         }
-        if (top.getValues().size() != 1 || !(top.getValues().get(0) instanceof RlpList outer)) {
-            throw undecodable("expected one list after the type byte, got " + top.getValues().size() + " items");
-        }
-        if (!Arrays.equals(RlpEncoder.encode(outer), payload)) {
-            throw undecodable("not the canonical encoding");
-        }
-        return outer.getValues();
     }
 
     private static List<RlpType> list(RlpType item, String name) throws TransactionRefusedException {
