@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 /** The command line: serve the Engine API (default), or print a token ({@code token}). */
 @Command(name = "hexstream-example-server", mixinStandardHelpOptions = true,
-        description = "A JWT-authenticated Engine API server for engine_getBlobsV1/V2/V3, streaming through hexstream.",
+        description = "A JWT-authenticated Engine API server for engine_getBlobsV1/V2/V3, streaming through hexstream,"
+                + " with eth_sendRawTransaction for blob transactions.",
         subcommands = Main.TokenCommand.class)
 public final class Main implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
@@ -21,12 +22,16 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8551", description = "Engine API port (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Option(names = "--rpc-port", paramLabel = "PORT",
+            description = "Also serve the same API without JWT on this port (eth_sendRawTransaction for wallets). Default: off.")
+    Integer rpcPort;
+
     @Option(names = "--jwt-secret", paramLabel = "FILE",
             description = "File with the 32-byte hex secret (0x optional). Default: DATA_DIR/jwt.hex, generated if absent.")
     Path jwtSecret;
 
     @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "hexstream-data",
-            description = "Where blobs, the generated secret and the hashes file live (default: ${DEFAULT-VALUE}).")
+            description = "Where the pool (generated blobs, transactions), the generated secret and the hashes file live (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
     @Option(names = "--generate", paramLabel = "N", defaultValue = "6",
@@ -50,7 +55,7 @@ public final class Main implements Callable<Integer> {
     int maxRequestBytes;
 
     @Option(names = "--pool-max-blobs", defaultValue = "1024",
-            description = "Pool capacity; the oldest blob is evicted first (default: ${DEFAULT-VALUE}).")
+            description = "Pool capacity in blobs; the oldest generated blob or transaction is evicted first (default: ${DEFAULT-VALUE}).")
     int poolMaxBlobs;
 
     public static void main(String[] args) {
@@ -65,7 +70,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         Path secretFile = jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE);
         Path hashesFile = hashesOut != null ? hashesOut : dataDir.resolve("hashes.txt");
-        try (ExampleServer server = ExampleServer.start(new ExampleServer.Config(host, port, secretFile,
+        try (ExampleServer server = ExampleServer.start(new ExampleServer.Config(host, port, rpcPort, secretFile,
                 jwtSecret == null, dataDir, generate, hashesFile, fork, maxBlobsPerRequest, maxRequestBytes,
                 poolMaxBlobs))) {
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "hexstream-shutdown"));
@@ -77,7 +82,11 @@ public final class Main implements Callable<Integer> {
     /** Prints a fresh HS256 token for the secret, for curl and other clients. */
     @Command(name = "token", mixinStandardHelpOptions = true, description = "Print a fresh HS256 JWT for the secret.")
     static final class TokenCommand implements Callable<Integer> {
-        @Option(names = "--jwt-secret", paramLabel = "FILE", required = true, description = "The secret file.")
+        @Option(names = "--rpc-port", paramLabel = "PORT",
+            description = "Also serve the same API without JWT on this port (eth_sendRawTransaction for wallets). Default: off.")
+    Integer rpcPort;
+
+    @Option(names = "--jwt-secret", paramLabel = "FILE", required = true, description = "The secret file.")
         Path jwtSecret;
 
         @Override

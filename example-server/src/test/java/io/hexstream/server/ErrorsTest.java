@@ -1,5 +1,6 @@
 package io.hexstream.server;
 
+import static io.hexstream.server.testing.EngineServerFixture.errorReply;
 import static io.hexstream.server.testing.EngineServerFixture.request;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,13 +37,9 @@ class ErrorsTest {
         return new String(response.body(), US_ASCII);
     }
 
-    private static String error(String id, int code, String message) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":" + code + ",\"message\":\"" + message + "\"}}";
-    }
-
     @Test
     void parseError() {
-        assertEquals(error("null", -32700, "Parse error: Unexpected end-of-input within/between Object entries"
+        assertEquals(errorReply("null", -32700, "Parse error: Unexpected end-of-input within/between Object entries"
                 + " at byte 8"), reply("{\"id\":1,"));
         assertEquals(-32700, code(reply("")));
         assertEquals(-32700, code(reply("[1,")));
@@ -51,35 +48,35 @@ class ErrorsTest {
 
     @Test
     void invalidRequest() {
-        assertEquals(error("null", -32600, "Invalid Request: empty batch"), reply("[]"));
-        assertEquals(error("1", -32600, "Invalid Request: method is missing"), reply("{\"jsonrpc\":\"2.0\",\"id\":1}"));
-        assertEquals(error("2", -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\""),
+        assertEquals(errorReply("null", -32600, "Invalid Request: empty batch"), reply("[]"));
+        assertEquals(errorReply("1", -32600, "Invalid Request: method is missing"), reply("{\"jsonrpc\":\"2.0\",\"id\":1}"));
+        assertEquals(errorReply("2", -32600, "Invalid Request: jsonrpc must be \\\"2.0\\\""),
                 reply("{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"engine_getBlobsV2\",\"params\":[[]]}"));
-        assertEquals(error("null", -32600, "Invalid Request: id must be a number, a string or null"),
+        assertEquals(errorReply("null", -32600, "Invalid Request: id must be a number, a string or null"),
                 reply("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"engine_getBlobsV2\",\"params\":[[]]}"));
-        assertEquals("[" + error("null", -32600, "Invalid Request: a request must be a JSON object") + "]", reply("[1]"));
-        assertEquals(error("null", -32600, "Invalid Request: a request must be a JSON object"), reply("\"x\""));
+        assertEquals("[" + errorReply("null", -32600, "Invalid Request: a request must be a JSON object") + "]", reply("[1]"));
+        assertEquals(errorReply("null", -32600, "Invalid Request: a request must be a JSON object"), reply("\"x\""));
     }
 
     @Test
     void methodNotFound() {
-        assertEquals(error("3", -32601, "Method not found: engine_getBlobsV9"), reply(request(3, "engine_getBlobsV9", "[[]]")));
+        assertEquals(errorReply("3", -32601, "Method not found: engine_getBlobsV9"), reply(request(3, "engine_getBlobsV9", "[[]]")));
     }
 
     @Test
     void invalidParams() {
-        assertEquals(error("4", -32602, "Invalid params: versioned hash 0: invalid hex character 'z' at index 6"),
+        assertEquals(errorReply("4", -32602, "Invalid params: versioned hash 0: invalid hex character 'z' at index 6"),
                 reply(request(4, "engine_getBlobsV2", "[[\"0x01ab" + "z".repeat(60) + "\"]]")));
-        assertEquals(error("5", -32602, "Invalid params: versioned hash 1: expected 32 bytes (66 characters with 0x),"
+        assertEquals(errorReply("5", -32602, "Invalid params: versioned hash 1: expected 32 bytes (66 characters with 0x),"
                 + " got 64 characters"), reply(request(5, "engine_getBlobsV2", "[[" + HASH + ",\"0x" + "ab".repeat(31) + "\"]]")));
-        assertEquals(error("6", -32602, "Invalid params: versioned hash 0: expected '0' of the 0x prefix at index 0,"
+        assertEquals(errorReply("6", -32602, "Invalid params: versioned hash 0: expected '0' of the 0x prefix at index 0,"
                 + " found 'a'"), reply(request(6, "engine_getBlobsV2", "[[\"ab" + "00".repeat(32) + "\"]]")));
         String wrongShape = "Invalid params: expected one param, an array of strings";
-        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[" + HASH + "]")));
-        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[1]]")));
-        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[]")));
-        assertEquals(error("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[" + HASH + "],[]]")));
-        assertEquals(error("7", -32600, "Invalid Request: params must be an array"),
+        assertEquals(errorReply("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[" + HASH + "]")));
+        assertEquals(errorReply("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[1]]")));
+        assertEquals(errorReply("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[]")));
+        assertEquals(errorReply("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[" + HASH + "],[]]")));
+        assertEquals(errorReply("7", -32600, "Invalid Request: params must be an array"),
                 reply(request(7, "engine_getBlobsV2", "\"x\"")));
     }
 

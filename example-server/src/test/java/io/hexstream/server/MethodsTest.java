@@ -1,16 +1,16 @@
 package io.hexstream.server;
 
+import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV1;
+import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV2;
+import static io.hexstream.server.testing.BlobAssertions.fieldNames;
 import static io.hexstream.server.testing.EngineServerFixture.hashParams;
 import static io.hexstream.server.testing.EngineServerFixture.request;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hexstream.codec.Hex;
-import io.hexstream.server.pool.BlobEntry;
 import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -42,23 +42,6 @@ class MethodsTest {
     static void stop() {
         osaka.close();
         prague.close();
-    }
-
-    private static void assertBlobAndProofV2(BlobEntry expected, JsonNode actual) {
-        assertEquals(List.of("blob", "proofs"), fieldNames(actual));
-        assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
-        assertEquals(BlobEntry.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
-        for (int i = 0; i < BlobEntry.CELLS_PER_EXT_BLOB; i++) {
-            byte[] proof = Hex.decode(actual.get("proofs").get(i).asText(), BlobEntry.PROOF_SIZE);
-            byte[] want = java.util.Arrays.copyOfRange(expected.cellProofs(), i * 48, i * 48 + 48);
-            assertArrayEquals(want, proof, "cell proof " + i);
-        }
-    }
-
-    private static List<String> fieldNames(JsonNode node) {
-        List<String> names = new ArrayList<>();
-        node.fieldNames().forEachRemaining(names::add);
-        return names;
     }
 
     @Test
@@ -98,11 +81,7 @@ class MethodsTest {
     void getBlobsV1UnderPragueGivesBlobAndProofOrNull() {
         List<VersionedHash> hashes = prague.hashes();
         JsonNode reply = prague.call(request(5, "engine_getBlobsV1", hashParams(List.of(hashes.get(2), UNKNOWN))));
-        JsonNode first = reply.get("result").get(0);
-        BlobEntry entry = prague.server().pool().get(hashes.get(2));
-        assertEquals(List.of("blob", "proof"), fieldNames(first));
-        assertArrayEquals(entry.blob(), Hex.decode(first.get("blob").asText()));
-        assertArrayEquals(entry.blobProof(), Hex.decode(first.get("proof").asText(), 48));
+        assertBlobAndProofV1(prague.server().pool().get(hashes.get(2)), reply.get("result").get(0));
         assertTrue(reply.get("result").get(1).isNull());
     }
 

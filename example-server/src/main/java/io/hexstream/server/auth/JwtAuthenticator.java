@@ -16,7 +16,7 @@ import java.util.Date;
  * other {@code alg} refused), with a numeric {@code iat} claim within ±60 seconds of now. Other claims
  * are ignored. Thread-safe.
  */
-public final class JwtAuthenticator {
+public final class JwtAuthenticator implements Authenticator {
     /** How far {@code iat} may be from now, either way. */
     public static final Duration IAT_WINDOW = Duration.ofSeconds(60);
 
@@ -38,6 +38,7 @@ public final class JwtAuthenticator {
      *
      * @return {@code null} if the token is good, else why it is refused (for the log, not the client)
      */
+    @Override
     public String refusal(String authorization) {
         if (authorization == null) {
             return "no Authorization header";

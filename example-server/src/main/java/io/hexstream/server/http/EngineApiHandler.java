@@ -1,6 +1,6 @@
 package io.hexstream.server.http;
 
-import io.hexstream.server.auth.JwtAuthenticator;
+import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.rpc.EngineApi;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.RpcException;
@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Engine API over HTTP/1.1: POST only ({@code 405} otherwise), a valid JWT on every request
- * ({@code 401} otherwise), then JSON-RPC 2.0, single or batch, answered in order with HTTP 200.
+ * ({@code 401} otherwise; none needed with {@link Authenticator#NONE}), then JSON-RPC 2.0, single or
+ * batch, answered in order with HTTP 200.
  * Stateless, so one instance serves every connection.
  */
 @Sharable
@@ -31,12 +32,12 @@ public final class EngineApiHandler extends SimpleChannelInboundHandler<FullHttp
     private static final Logger LOG = LoggerFactory.getLogger(EngineApiHandler.class);
     private static final byte[] NULL_ID = "null".getBytes(StandardCharsets.US_ASCII);
 
-    private final JwtAuthenticator authenticator;
+    private final Authenticator authenticator;
     private final RequestParser parser;
     private final EngineApi api;
     private final ResponseRenderer renderer;
 
-    public EngineApiHandler(JwtAuthenticator authenticator, RequestParser parser, EngineApi api,
+    public EngineApiHandler(Authenticator authenticator, RequestParser parser, EngineApi api,
             ResponseRenderer renderer) {
         this.authenticator = authenticator;
         this.parser = parser;

@@ -4,12 +4,15 @@ import ethereum.ckzg4844.CKZG4844JNI;
 import ethereum.ckzg4844.CKZGException;
 import ethereum.ckzg4844.CellsAndProofs;
 import io.hexstream.server.pool.BlobEntry;
+import java.util.Arrays;
 
 /**
  * KZG for blobs (EIP-4844, EIP-7594) through c-kzg-4844's Java binding, with the mainnet trusted
- * setup that {@code org.web3j:crypto} ships as the resource {@code /trusted_setup.txt} (only the
- * resource is used: web3j 4.14's classes are compiled for Java 21). The setup is
- * loaded once per JVM, on first use; every method is then safe to call from any thread.
+ * setup that {@code org.web3j:crypto} ships as the resource {@code /trusted_setup.txt} (web3j 4.13.0,
+ * the last release compiled for Java 17; its setup is byte-identical to 4.14.0's). The setup is
+ * loaded once per JVM, on first use; every method is then safe to call from any thread. A
+ * verification answers {@code false} also when c-kzg refuses an input (a proof or commitment that is
+ * not a valid curve point, a blob that is not canonical field elements).
  */
 public final class Kzg {
     private static final String TRUSTED_SETUP = "/trusted_setup.txt";
@@ -48,21 +51,49 @@ public final class Kzg {
     }
 
     /**
-     * {@code verifyCellKzgProofBatch} over all 128 cells of one blob against its commitment; false also
-     * when a proof is not a valid curve point (c-kzg refuses those with an exception).
+     * EIP-4844 network form: {@code verifyBlobKzgProofBatch} of {@code count} blobs, each with its
+     * commitment and blob proof.
+     *
+     * @param blobs {@code count} × 131,072 bytes back to back
+     * @param commitments {@code count} × 48 bytes
+     * @param proofs {@code count} × 48 bytes
      */
-    public static boolean verifyCellProofs(byte[] blob, byte[] commitment, byte[] cellProofs) {
+    public static boolean verifyBlobProofs(byte[] blobs, byte[] commitments, byte[] proofs, int count) {
         load();
-        byte[] cells = CKZG4844JNI.computeCells(blob);
-        int n = BlobEntry.CELLS_PER_EXT_BLOB;
-        byte[] commitments = new byte[n * BlobEntry.COMMITMENT_SIZE];
-        long[] indices = new long[n];
-        for (int i = 0; i < n; i++) {
-            System.arraycopy(commitment, 0, commitments, i * BlobEntry.COMMITMENT_SIZE, BlobEntry.COMMITMENT_SIZE);
-            indices[i] = i;
-        }
         try {
-            return CKZG4844JNI.verifyCellKzgProofBatch(commitments, indices, cells, cellProofs);
+            return CKZG4844JNI.verifyBlobKzgProofBatch(blobs, commitments, proofs, count);
+        } catch (CKZGException e) {
+            return false;
+        }
+    }
+
+    /**
+     * EIP-7594 network form: {@code verifyCellKzgProofBatch} over all 128 cells of each blob against its
+     * commitment, in one batch.
+     *
+     * @param blobs n × 131,072 bytes back to back
+     * @param commitments n × 48 bytes
+     * @param cellProofs n × 128 × 48 bytes, blob by blob, cell by cell
+     */
+    public static boolean verifyCellProofs(byte[] blobs, byte[] commitments, byte[] cellProofs) {
+        load();
+        int blobCount = blobs.length / BlobEntry.BLOB_SIZE;
+        int n = BlobEntry.CELLS_PER_EXT_BLOB;
+        int cellSize = CKZG4844JNI.BYTES_PER_CELL;
+        byte[] cells = new byte[blobCount * n * cellSize];
+        byte[] cellCommitments = new byte[blobCount * n * BlobEntry.COMMITMENT_SIZE];
+        long[] indices = new long[blobCount * n];
+        try {
+            for (int b = 0; b < blobCount; b++) {
+                byte[] blob = Arrays.copyOfRange(blobs, b * BlobEntry.BLOB_SIZE, (b + 1) * BlobEntry.BLOB_SIZE);
+                System.arraycopy(CKZG4844JNI.computeCells(blob), 0, cells, b * n * cellSize, n * cellSize);
+                for (int i = 0; i < n; i++) {
+                    System.arraycopy(commitments, b * BlobEntry.COMMITMENT_SIZE, cellCommitments,
+                            (b * n + i) * BlobEntry.COMMITMENT_SIZE, BlobEntry.COMMITMENT_SIZE);
+                    indices[b * n + i] = i;
+                }
+            }
+            return CKZG4844JNI.verifyCellKzgProofBatch(cellCommitments, indices, cells, cellProofs);
         } catch (CKZGException e) {
             return false;
         }

@@ -8,17 +8,20 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The blob pool: entries by versioned hash, in insertion order, at most {@code capacity} of them; the
- * oldest is evicted first. Thread-safe: lookups and insertions take one lock for a few map
+ * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as
+ * {@link PoolItem}s (a generated blob, or a transaction's blobs) in insertion order, the oldest item
+ * first. A versioned hash is pooled once: an item brings only the entries not pooled before it, and
+ * evicting it removes only those. Thread-safe: lookups and insertions take one lock for a few map
  * operations, never for I/O. A response holding an entry keeps its bytes alive after eviction.
  */
 public final class BlobPool {
     private final int capacity;
     private final LinkedHashMap<VersionedHash, BlobEntry> entries = new LinkedHashMap<>();
-    private final Consumer<VersionedHash> onEvict;
+    private final LinkedHashMap<String, PoolItem> items = new LinkedHashMap<>();
+    private final Consumer<PoolItem> onEvict;
 
-    /** A pool of at most {@code capacity} blobs that calls {@code onEvict} (outside the lock) for each one it drops. */
-    public BlobPool(int capacity, Consumer<VersionedHash> onEvict) {
+    /** A pool of at most {@code capacity} blobs that calls {@code onEvict} (outside the lock) for each item it drops. */
+    public BlobPool(int capacity, Consumer<PoolItem> onEvict) {
         if (capacity < 1) {
             throw new IllegalArgumentException("pool capacity must be at least 1, got " + capacity);
         }
@@ -27,25 +30,65 @@ public final class BlobPool {
     }
 
     public BlobPool(int capacity) {
-        this(capacity, hash -> {});
+        this(capacity, item -> {});
     }
 
-    /** Adds {@code entry} under its versioned hash unless present; returns whether it was added. */
+    /** Adds {@code entry} as a generated item unless its versioned hash is pooled; returns whether it was added. */
     public boolean add(BlobEntry entry) {
-        VersionedHash hash = entry.versionedHash();
-        List<VersionedHash> evicted = new ArrayList<>(0);
         synchronized (entries) {
-            if (entries.containsKey(hash)) {
+            if (entries.containsKey(entry.versionedHash())) {
                 return false;
             }
-            entries.put(hash, entry);
-            for (Iterator<VersionedHash> oldest = entries.keySet().iterator(); entries.size() > capacity; ) {
-                evicted.add(oldest.next());
+        }
+        return add(PoolItem.generated(entry));
+    }
+
+    /**
+     * Adds {@code item} unless an item with its key is pooled; its entries whose versioned hash is
+     * pooled already are left out. Then evicts the oldest items while more than {@code capacity}
+     * blobs are pooled. Returns whether it was added.
+     */
+    public boolean add(PoolItem item) {
+        List<PoolItem> evicted = new ArrayList<>(0);
+        synchronized (entries) {
+            if (items.putIfAbsent(item.key(), item) != null) {
+                return false;
+            }
+            for (BlobEntry entry : item.entries()) {
+                entries.putIfAbsent(entry.versionedHash(), entry);
+            }
+            for (Iterator<PoolItem> oldest = items.values().iterator(); entries.size() > capacity; ) {
+                PoolItem dropped = oldest.next();
                 oldest.remove();
+                for (BlobEntry entry : dropped.entries()) {
+                    entries.remove(entry.versionedHash(), entry);
+                }
+                evicted.add(dropped);
             }
         }
         evicted.forEach(onEvict);
         return true;
+    }
+
+    /** The entries of {@code candidates} whose versioned hash is not pooled, each hash once, in order. */
+    public List<BlobEntry> notPooled(List<BlobEntry> candidates) {
+        Map<VersionedHash, BlobEntry> fresh = new LinkedHashMap<>();
+        synchronized (entries) {
+            for (BlobEntry entry : candidates) {
+                if (!entries.containsKey(entry.versionedHash())) {
+                    fresh.putIfAbsent(entry.versionedHash(), entry);
+                }
+            }
+        }
+        return new ArrayList<>(fresh.values());
+    }
+
+    /** Whether the transaction with this 32-byte hash is pooled. */
+    public boolean containsTransaction(byte[] transactionHash) {
+        String key = PoolItem.keyOf(transactionHash);
+        synchronized (entries) {
+            return items.containsKey(key);
+        }
     }
 
     /** The entry for {@code hash}, or {@code null}. */
@@ -66,6 +109,7 @@ public final class BlobPool {
         return found;
     }
 
+    /** The number of pooled blobs. */
     public int size() {
         synchronized (entries) {
             return entries.size();
@@ -76,6 +120,13 @@ public final class BlobPool {
     public List<VersionedHash> hashes() {
         synchronized (entries) {
             return new ArrayList<>(entries.keySet());
+        }
+    }
+
+    /** The items' keys in insertion order (a snapshot). */
+    public List<String> itemKeys() {
+        synchronized (entries) {
+            return new ArrayList<>(items.keySet());
         }
     }
 

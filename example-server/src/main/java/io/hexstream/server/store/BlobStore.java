@@ -1,8 +1,9 @@
 package io.hexstream.server.store;
 
 import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.VersionedHash;
+import io.hexstream.server.pool.PoolItem;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,29 +20,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pool on disk: one file per blob in {@code <data-dir>/blobs/}, named
- * {@code <sequence>-<versioned hash>.blob} so that a directory listing gives insertion order.
+ * The pool on disk: one file per {@link PoolItem} in {@code <data-dir>/blobs/}, named
+ * {@code <sequence>-<key>.blob} (the key is the transaction hash, or the generated blob's versioned
+ * hash) so that a directory listing gives insertion order.
  *
- * <p>File layout: {@code "HXB1"}, one origin byte ({@link Origin}), one flags byte (bit 0: blob proof
- * present, bit 1: cell proofs present), the blob (131,072 bytes), the commitment (48), the blob proof
- * (48, if present), the cell proofs (6,144, if present), then a CRC32C of everything before it (4
- * bytes, big-endian). A file is written to a temporary name, forced to disk, then renamed into place,
- * so a crash leaves either the whole file or none; a file that fails its checksum is skipped with a
- * warning and never served.
+ * <p>File layout: {@code "HXB2"}, an origin byte (0 generated, 1 transaction), the transaction hash (32
+ * bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a flags byte (bit 0:
+ * blob proof present, bit 1: cell proofs present), the blob (131,072 bytes), the commitment (48), the
+ * blob proof (48, if present) and the cell proofs (6,144, if present); last a CRC32C of everything
+ * before it (4 bytes, big-endian). A file is written to a temporary name, forced to disk, then renamed
+ * into place, so a crash leaves either the whole file or none (a leftover temporary file is removed at
+ * the next start); a file that fails its checksum is skipped with a warning and never served.
  */
 public final class BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(BlobStore.class);
-    private static final byte[] MAGIC = {'H', 'X', 'B', '1'};
+    private static final byte[] MAGIC = {'H', 'X', 'B', '2'};
     private static final String SUFFIX = ".blob";
-
-    /** Where a stored blob came from. */
-    public enum Origin {
-        GENERATED,
-        TRANSACTION
-    }
-
-    /** A blob read back from disk. */
-    public record Stored(Origin origin, BlobEntry entry) {}
+    private static final String TEMPORARY = ".tmp";
+    private static final int GENERATED = 0;
+    private static final int TRANSACTION = 1;
+    private static final int BLOB_PROOF = 1;
+    private static final int CELL_PROOFS = 2;
 
     private final Path directory;
     private final AtomicLong sequence = new AtomicLong();
@@ -50,44 +49,60 @@ public final class BlobStore {
         this.directory = Files.createDirectories(dataDir.resolve("blobs"));
     }
 
-    /** Every intact stored blob, oldest first; corrupt or torn files are logged and skipped. */
-    public List<Stored> loadAll() throws IOException {
+    /**
+     * Every intact stored item, oldest first. Corrupt or torn files and files not named by this store
+     * are logged and skipped; unfinished writes (temporary files) are removed.
+     */
+    public List<PoolItem> loadAll() throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(directory)) {
-            files = listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
+            files = listing.sorted().toList();
         }
-        List<Stored> stored = new ArrayList<>(files.size());
+        List<PoolItem> loaded = new ArrayList<>(files.size());
         for (Path file : files) {
             String name = file.getFileName().toString();
-            sequence.accumulateAndGet(Long.parseLong(name.substring(0, name.indexOf('-'))), Math::max);
+            if (name.endsWith(TEMPORARY)) {
+                LOG.warn("removing {}, a write that a crash interrupted", file);
+                Files.deleteIfExists(file);
+                continue;
+            }
             try {
-                stored.add(decode(Files.readAllBytes(file)));
-            } catch (IllegalArgumentException e) {
-                LOG.warn("skipping corrupt blob file {}: {}", file, e.getMessage());
+                if (!name.endsWith(SUFFIX) || name.indexOf('-') < 1) {
+                    throw new IllegalArgumentException("not named <sequence>-<key>" + SUFFIX);
+                }
+                sequence.accumulateAndGet(Long.parseLong(name.substring(0, name.indexOf('-'))), Math::max);
+                loaded.add(decode(Files.readAllBytes(file)));
+            } catch (IllegalArgumentException e) { // NumberFormatException included
+                LOG.warn("skipping corrupt pool file {}: {}", file, e.getMessage());
             }
         }
-        return stored;
+        return loaded;
     }
 
-    /** Writes {@code entry} durably (fsync before return). */
-    public void save(Origin origin, BlobEntry entry) throws IOException {
-        String name = String.format("%012d-%s%s", sequence.incrementAndGet(), entry.versionedHash(), SUFFIX);
-        Path temporary = directory.resolve(name + ".tmp");
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            ByteBuffer bytes = ByteBuffer.wrap(encode(origin, entry));
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
+    /** Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). */
+    public void save(PoolItem item) throws IOException {
+        String name = String.format("%012d-%s%s", sequence.incrementAndGet(), item.key(), SUFFIX);
+        Path temporary = directory.resolve(name + TEMPORARY);
+        try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                ByteBuffer bytes = ByteBuffer.wrap(encode(item));
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true);
             }
-            channel.force(true);
+            Files.move(temporary, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temporary);
+            throw e;
         }
-        Files.move(temporary, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE);
         forceDirectory();
     }
 
-    /** Removes the file of the blob with {@code hash}, if any. */
-    public void delete(VersionedHash hash) {
-        String suffix = "-" + hash + SUFFIX;
+    /** Removes the file of {@code item}, if any. */
+    public void delete(PoolItem item) {
+        String suffix = "-" + item.key() + SUFFIX;
         try (Stream<Path> listing = Files.list(directory)) {
             for (Path file : (Iterable<Path>) listing.filter(p -> p.getFileName().toString().endsWith(suffix))::iterator) {
                 Files.deleteIfExists(file);
@@ -95,7 +110,7 @@ public final class BlobStore {
         } catch (NoSuchFileException e) {
             // already gone
         } catch (IOException e) {
-            LOG.warn("could not delete the file of evicted blob {}: {}", hash, e.getMessage());
+            LOG.warn("could not delete the file of evicted pool item {}: {}", item.key(), e.getMessage());
         }
     }
 
@@ -103,26 +118,42 @@ public final class BlobStore {
         return directory;
     }
 
-    static byte[] encode(Origin origin, BlobEntry entry) {
-        int flags = (entry.blobProof() != null ? 1 : 0) | (entry.cellProofs() != null ? 2 : 0);
-        int size = MAGIC.length + 2 + BlobEntry.BLOB_SIZE + BlobEntry.COMMITMENT_SIZE
-                + (entry.blobProof() != null ? BlobEntry.PROOF_SIZE : 0)
-                + (entry.cellProofs() != null ? BlobEntry.CELL_PROOFS_SIZE : 0) + 4;
-        ByteBuffer out = ByteBuffer.allocate(size).put(MAGIC).put((byte) origin.ordinal()).put((byte) flags)
-                .put(entry.blob()).put(entry.commitment());
-        if (entry.blobProof() != null) {
-            out.put(entry.blobProof());
+    static byte[] encode(PoolItem item) {
+        List<BlobEntry> entries = item.entries();
+        if (entries.size() > 0xFFFF) {
+            throw new IllegalArgumentException("at most 65,535 blobs in a file, got " + entries.size());
         }
-        if (entry.cellProofs() != null) {
-            out.put(entry.cellProofs());
+        int size = MAGIC.length + 1 + (item.isTransaction() ? PoolItem.TRANSACTION_HASH_SIZE : 0) + 2 + 4;
+        for (BlobEntry entry : entries) {
+            size += 1 + BlobEntry.BLOB_SIZE + BlobEntry.COMMITMENT_SIZE
+                    + (entry.blobProof() != null ? BlobEntry.PROOF_SIZE : 0)
+                    + (entry.cellProofs() != null ? BlobEntry.CELL_PROOFS_SIZE : 0);
+        }
+        ByteBuffer out = ByteBuffer.allocate(size).put(MAGIC);
+        if (item.isTransaction()) {
+            out.put((byte) TRANSACTION).put(item.transactionHash());
+        } else {
+            out.put((byte) GENERATED);
+        }
+        out.putShort((short) entries.size());
+        for (BlobEntry entry : entries) {
+            int flags = (entry.blobProof() != null ? BLOB_PROOF : 0) | (entry.cellProofs() != null ? CELL_PROOFS : 0);
+            out.put((byte) flags).put(entry.blob()).put(entry.commitment());
+            if (entry.blobProof() != null) {
+                out.put(entry.blobProof());
+            }
+            if (entry.cellProofs() != null) {
+                out.put(entry.cellProofs());
+            }
         }
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, out.position());
         return out.putInt((int) crc.getValue()).array();
     }
 
-    static Stored decode(byte[] file) {
-        if (file.length < MAGIC.length + 2 + 4) {
+    /** The item in {@code file}, or {@link IllegalArgumentException} saying what is wrong with it. */
+    static PoolItem decode(byte[] file) {
+        if (file.length < MAGIC.length + 1 + 2 + 4) {
             throw new IllegalArgumentException("truncated: " + file.length + " bytes");
         }
         CRC32C crc = new CRC32C();
@@ -133,24 +164,33 @@ public final class BlobStore {
         ByteBuffer in = ByteBuffer.wrap(file, 0, file.length - 4);
         for (byte b : MAGIC) {
             if (in.get() != b) {
-                throw new IllegalArgumentException("not a hexstream blob file");
+                throw new IllegalArgumentException("not a hexstream pool file");
             }
         }
-        int originIndex = in.get();
-        int flags = in.get();
-        if (originIndex < 0 || originIndex >= Origin.values().length || (flags & ~3) != 0) {
-            throw new IllegalArgumentException("unknown origin " + originIndex + " or flags " + flags);
-        }
         try {
-            byte[] blob = take(in, BlobEntry.BLOB_SIZE);
-            byte[] commitment = take(in, BlobEntry.COMMITMENT_SIZE);
-            byte[] blobProof = (flags & 1) != 0 ? take(in, BlobEntry.PROOF_SIZE) : null;
-            byte[] cellProofs = (flags & 2) != 0 ? take(in, BlobEntry.CELL_PROOFS_SIZE) : null;
+            int origin = in.get();
+            if (origin != GENERATED && origin != TRANSACTION) {
+                throw new IllegalArgumentException("unknown origin " + origin);
+            }
+            byte[] transactionHash = origin == TRANSACTION ? take(in, PoolItem.TRANSACTION_HASH_SIZE) : null;
+            int count = Short.toUnsignedInt(in.getShort());
+            List<BlobEntry> entries = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                int flags = in.get();
+                if ((flags & ~(BLOB_PROOF | CELL_PROOFS)) != 0) {
+                    throw new IllegalArgumentException("unknown flags " + flags + " of blob " + i);
+                }
+                byte[] blob = take(in, BlobEntry.BLOB_SIZE);
+                byte[] commitment = take(in, BlobEntry.COMMITMENT_SIZE);
+                byte[] blobProof = (flags & BLOB_PROOF) != 0 ? take(in, BlobEntry.PROOF_SIZE) : null;
+                byte[] cellProofs = (flags & CELL_PROOFS) != 0 ? take(in, BlobEntry.CELL_PROOFS_SIZE) : null;
+                entries.add(new BlobEntry(blob, commitment, blobProof, cellProofs));
+            }
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
             }
-            return new Stored(Origin.values()[originIndex], new BlobEntry(blob, commitment, blobProof, cellProofs));
-        } catch (java.nio.BufferUnderflowException e) {
+            return new PoolItem(transactionHash, entries);
+        } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated: " + file.length + " bytes");
         }
     }

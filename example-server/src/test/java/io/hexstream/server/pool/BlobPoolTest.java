@@ -24,13 +24,38 @@ class BlobPoolTest {
     @Test
     void theOldestIsEvictedFirstAndReported() {
         List<VersionedHash> evicted = new ArrayList<>();
-        BlobPool pool = new BlobPool(3, evicted::add);
+        BlobPool pool = new BlobPool(3, item -> evicted.add(item.entries().get(0).versionedHash()));
         for (int i = 0; i < 5; i++) {
             assertTrue(pool.add(entry(i)));
         }
         assertEquals(List.of(entry(0).versionedHash(), entry(1).versionedHash()), evicted);
         assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
         assertNull(pool.get(entry(0).versionedHash()));
+    }
+
+    @Test
+    void aTransactionIsAddedAndEvictedAsOneAndKeepsOnlyWhatItBrought() {
+        List<PoolItem> evicted = new ArrayList<>();
+        BlobPool pool = new BlobPool(4, evicted::add);
+        pool.add(entry(1));
+        byte[] txHash = new byte[32];
+        txHash[0] = 7;
+        List<BlobEntry> brought = pool.notPooled(List.of(entry(1), entry(2), entry(3), entry(2)));
+        assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash()),
+                brought.stream().map(BlobEntry::versionedHash).toList());
+        assertTrue(pool.add(PoolItem.transaction(txHash, brought)));
+        assertTrue(pool.containsTransaction(txHash.clone()));
+        assertFalse(pool.add(PoolItem.transaction(txHash, List.of())));
+        assertEquals(3, pool.size());
+
+        pool.add(entry(4));
+        pool.add(entry(5)); // 5 blobs: the oldest item, entry(1), goes
+        assertEquals(List.of(entry(1).versionedHash()), evicted.stream().map(i -> i.entries().get(0).versionedHash()).toList());
+        pool.add(entry(6)); // then the transaction, both its blobs at once
+        assertEquals(2, evicted.size());
+        assertSame(brought.get(0), evicted.get(1).entries().get(0));
+        assertFalse(pool.containsTransaction(txHash));
+        assertEquals(List.of(entry(4).versionedHash(), entry(5).versionedHash(), entry(6).versionedHash()), pool.hashes());
     }
 
     @Test

@@ -2,9 +2,11 @@ package io.hexstream.server.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.pool.PoolItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,55 +33,97 @@ class BlobStoreTest {
         return new BlobEntry(blob, commitment, proof, cells);
     }
 
-    @Test
-    void entriesComeBackInOrderByteForByte(@TempDir Path dir) throws Exception {
-        Random random = new Random(1);
-        BlobStore store = new BlobStore(dir);
-        List<BlobEntry> saved = List.of(entry(random, true, false), entry(random, false, true), entry(random, true, true));
-        store.save(BlobStore.Origin.TRANSACTION, saved.get(0));
-        store.save(BlobStore.Origin.GENERATED, saved.get(1));
-        store.save(BlobStore.Origin.GENERATED, saved.get(2));
+    static byte[] txHash(int n) {
+        byte[] hash = new byte[32];
+        hash[31] = (byte) n;
+        return hash;
+    }
 
-        List<BlobStore.Stored> loaded = new BlobStore(dir).loadAll();
-        assertEquals(3, loaded.size());
-        assertEquals(BlobStore.Origin.TRANSACTION, loaded.get(0).origin());
-        for (int i = 0; i < 3; i++) {
-            assertArrayEquals(saved.get(i).blob(), loaded.get(i).entry().blob());
-            assertArrayEquals(saved.get(i).commitment(), loaded.get(i).entry().commitment());
-            assertArrayEquals(saved.get(i).blobProof(), loaded.get(i).entry().blobProof());
-            assertArrayEquals(saved.get(i).cellProofs(), loaded.get(i).entry().cellProofs());
+    private static List<Path> files(BlobStore store) throws Exception {
+        try (Stream<Path> listing = Files.list(store.directory())) {
+            return listing.sorted().toList();
         }
-        assertNull(loaded.get(1).entry().blobProof());
+    }
+
+    private static void assertSameEntries(List<BlobEntry> expected, List<BlobEntry> actual) {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i).blob(), actual.get(i).blob());
+            assertArrayEquals(expected.get(i).commitment(), actual.get(i).commitment());
+            assertArrayEquals(expected.get(i).blobProof(), actual.get(i).blobProof());
+            assertArrayEquals(expected.get(i).cellProofs(), actual.get(i).cellProofs());
+        }
     }
 
     @Test
-    void corruptAndTornFilesAreSkipped(@TempDir Path dir) throws Exception {
+    void itemsComeBackInOrderByteForByte(@TempDir Path dir) throws Exception {
+        Random random = new Random(1);
+        BlobStore store = new BlobStore(dir);
+        List<PoolItem> saved = List.of(
+                PoolItem.transaction(txHash(1), List.of(entry(random, true, false), entry(random, true, false))),
+                PoolItem.generated(entry(random, false, true)),
+                PoolItem.generated(entry(random, true, true)),
+                PoolItem.transaction(txHash(2), List.of()),
+                PoolItem.transaction(txHash(3), List.of(entry(random, false, true))));
+        for (PoolItem item : saved) {
+            store.save(item);
+        }
+
+        List<PoolItem> loaded = new BlobStore(dir).loadAll();
+        assertEquals(saved.size(), loaded.size());
+        for (int i = 0; i < saved.size(); i++) {
+            assertEquals(saved.get(i).key(), loaded.get(i).key());
+            assertArrayEquals(saved.get(i).transactionHash(), loaded.get(i).transactionHash());
+            assertSameEntries(saved.get(i).entries(), loaded.get(i).entries());
+        }
+        assertNull(loaded.get(1).entries().get(0).blobProof());
+        assertEquals("000000000001-" + saved.get(0).key() + ".blob", files(store).get(0).getFileName().toString());
+    }
+
+    @Test
+    void corruptTornAndUnfinishedFilesAreSkipped(@TempDir Path dir) throws Exception {
         Random random = new Random(2);
         BlobStore store = new BlobStore(dir);
         for (int i = 0; i < 3; i++) {
-            store.save(BlobStore.Origin.GENERATED, entry(random, false, true));
+            store.save(PoolItem.transaction(txHash(i), List.of(entry(random, false, true))));
         }
-        List<Path> files;
-        try (Stream<Path> listing = Files.list(store.directory())) {
-            files = listing.sorted().toList();
-        }
+        List<Path> files = files(store);
         byte[] flipped = Files.readAllBytes(files.get(0));
         flipped[1000] ^= 0x10;
         Files.write(files.get(0), flipped);
         byte[] torn = Files.readAllBytes(files.get(2));
         Files.write(files.get(2), java.util.Arrays.copyOf(torn, torn.length / 2));
+        Path unfinished = Files.write(store.directory().resolve("000000000009-0x00.blob.tmp"), torn);
+        Files.writeString(store.directory().resolve("stray.blob"), "not ours");
 
-        List<BlobStore.Stored> loaded = new BlobStore(dir).loadAll();
+        List<PoolItem> loaded = new BlobStore(dir).loadAll();
         assertEquals(1, loaded.size());
-        assertEquals(Files.readAllBytes(files.get(1)).length, BlobStore.encode(BlobStore.Origin.GENERATED, loaded.get(0).entry()).length);
+        assertArrayEquals(txHash(1), loaded.get(0).transactionHash());
+        assertArrayEquals(Files.readAllBytes(files.get(1)), BlobStore.encode(loaded.get(0)));
+        assertFalse(Files.exists(unfinished));
     }
 
     @Test
     void deleteRemovesTheFile(@TempDir Path dir) throws Exception {
         BlobStore store = new BlobStore(dir);
-        BlobEntry entry = entry(new Random(3), true, false);
-        store.save(BlobStore.Origin.TRANSACTION, entry);
-        store.delete(entry.versionedHash());
+        PoolItem generated = PoolItem.generated(entry(new Random(3), true, false));
+        PoolItem transaction = PoolItem.transaction(txHash(4), List.of(entry(new Random(4), true, false)));
+        store.save(generated);
+        store.save(transaction);
+        store.delete(generated);
+        store.delete(transaction);
         assertEquals(List.of(), new BlobStore(dir).loadAll());
+        assertEquals(List.of(), files(store));
+    }
+
+    @Test
+    void newFilesFollowTheHighestSequenceOnDisk(@TempDir Path dir) throws Exception {
+        BlobStore store = new BlobStore(dir);
+        store.save(PoolItem.transaction(txHash(5), List.of()));
+        store.save(PoolItem.transaction(txHash(6), List.of()));
+        BlobStore reopened = new BlobStore(dir);
+        reopened.loadAll();
+        reopened.save(PoolItem.transaction(txHash(7), List.of()));
+        assertEquals("000000000003-" + PoolItem.keyOf(txHash(7)) + ".blob", files(store).get(2).getFileName().toString());
     }
 }

@@ -1,7 +1,5 @@
 package io.hexstream.server.testing;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.http.StreamingRenderer;
@@ -9,35 +7,31 @@ import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * An example server on a free loopback port, over a pool of {@link #GENERATED} real-KZG blobs that
- * are generated once into {@code target/test-blobs} and reused by every test class and run (the
- * server's own store does the caching). Close it to stop the server.
+ * An example server on a free loopback port, and a client of it. By default over a pool of
+ * {@link #GENERATED} real-KZG blobs that are generated once into {@code target/test-blobs} and reused by
+ * every test class and run (the server's own store does the caching); {@link #startEmpty} gives a
+ * server over an empty pool of its own, with an unauthenticated port too. Close it to stop the server.
  */
-public final class EngineServerFixture implements AutoCloseable {
+public final class EngineServerFixture extends EngineClient implements AutoCloseable {
     public static final int GENERATED = 6;
     public static final String SECRET = "0x" + "42".repeat(32);
     private static final Path SHARED_DATA = Path.of("target", "test-blobs");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int MAX_REQUEST_BYTES = 16 << 20;
 
     private final ExampleServer server;
-    private final HttpClient client = HttpClient.newHttpClient();
-    private final JwtAuthenticator tokens;
-    private final URI uri;
+    private final Path dataDir;
 
-    private EngineServerFixture(ExampleServer server, Clock clock) {
+    private EngineServerFixture(ExampleServer server, Clock clock, Path dataDir) {
+        super(server.address().getPort(), new JwtAuthenticator(server.secret().bytes(), clock));
         this.server = server;
-        this.tokens = new JwtAuthenticator(server.secret().bytes(), clock);
-        this.uri = URI.create("http://127.0.0.1:" + server.address().getPort() + "/");
+        this.dataDir = dataDir;
     }
 
     public static EngineServerFixture start(Fork fork) {
@@ -46,14 +40,24 @@ public final class EngineServerFixture implements AutoCloseable {
 
     /** A server over {@code dataDir} (topped up to {@link #GENERATED} blobs), answering with {@code clock}'s time. */
     public static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int poolMaxBlobs) {
+        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null);
+    }
+
+    /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
+        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0);
+    }
+
+    private static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int generate, int poolMaxBlobs,
+            Integer rpcPort) {
         try {
             Files.createDirectories(dataDir);
             Path scratch = Files.createTempDirectory("hexstream-test");
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
-            ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, secret, false,
-                    dataDir, GENERATED, scratch.resolve("hashes.txt"), fork, 128, 1 << 20, poolMaxBlobs),
+            ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, rpcPort, secret, false,
+                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs),
                     new StreamingRenderer(), clock);
-            return new EngineServerFixture(server, clock);
+            return new EngineServerFixture(server, clock, dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -64,10 +68,6 @@ public final class EngineServerFixture implements AutoCloseable {
 
     public ExampleServer server() {
         return server;
-    }
-
-    public URI uri() {
-        return uri;
     }
 
     public List<VersionedHash> hashes() {
@@ -84,53 +84,22 @@ public final class EngineServerFixture implements AutoCloseable {
         return cycled;
     }
 
-    /** A valid token for now. */
-    public String token() {
-        return tokens.token();
+    /** A client of the unauthenticated port ({@link #startEmpty} servers only). */
+    public EngineClient withoutJwt() {
+        return new EngineClient(server.rpcAddress().getPort(), null);
     }
 
-    /** POSTs {@code json} with a valid token. */
-    public HttpResponse<byte[]> post(String json) {
-        return send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token())
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
-    }
-
-    /** POSTs {@code json} with a valid token and parses the JSON reply. */
-    public JsonNode call(String json) {
-        HttpResponse<byte[]> response = post(json);
-        if (response.statusCode() != 200) {
-            throw new AssertionError("HTTP " + response.statusCode());
-        }
-        try {
-            return MAPPER.readTree(response.body());
+    /**
+     * What the pool holds, in memory and on disk: item keys, versioned hashes, file names, in order.
+     * Equal before and after a request that changed nothing.
+     */
+    public List<List<String>> poolState() {
+        try (Stream<Path> files = Files.list(dataDir.resolve("blobs"))) {
+            return List.of(server.pool().itemKeys(), hashes().stream().map(VersionedHash::toString).toList(),
+                    files.map(p -> p.getFileName().toString()).sorted().toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    public HttpResponse<byte[]> send(HttpRequest request) {
-        try {
-            return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A JSON-RPC request text. */
-    public static String request(Object id, String method, String paramsJson) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":" + paramsJson + "}";
-    }
-
-    /** {@code [["0x…", …]]} for the given hashes. */
-    public static String hashParams(List<?> hashes) {
-        StringBuilder json = new StringBuilder("[[");
-        for (int i = 0; i < hashes.size(); i++) {
-            json.append(i == 0 ? "" : ",").append('"').append(hashes.get(i)).append('"');
-        }
-        return json.append("]]").toString();
     }
 
     @Override

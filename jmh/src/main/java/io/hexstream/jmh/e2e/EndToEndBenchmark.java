@@ -84,7 +84,7 @@ public final class EndToEndBenchmark {
                     continue;
                 }
                 ResponseRenderer renderer = mode.renderer().get();
-                try (ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0,
+                try (ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, null,
                         dataDir.resolve("jwt.hex"), true, dataDir, 128, dataDir.resolve("hashes.txt"), Fork.OSAKA,
                         128, 16 << 20, 1024), renderer, Clock.systemUTC())) {
                     JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());

@@ -1,0 +1,14 @@
+package io.hexstream.server.auth;
+
+/** Decides whether a request may be served, from its {@code Authorization} header. Thread-safe. */
+@FunctionalInterface
+public interface Authenticator {
+    /** Serves every request: the unauthenticated {@code --rpc-port}. */
+    Authenticator NONE = authorization -> null;
+
+    /**
+     * @param authorization the header's value, or {@code null} if absent
+     * @return {@code null} if the request may be served, else why not (for the log, not the client)
+     */
+    String refusal(String authorization);
+}

@@ -1,0 +1,41 @@
+package io.hexstream.server.testing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.codec.Hex;
+import io.hexstream.server.pool.BlobEntry;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Byte-for-byte checks of served {@code BlobAndProofV1} and {@code BlobAndProofV2} objects. */
+public final class BlobAssertions {
+    private BlobAssertions() {}
+
+    /** {@code {"blob", "proofs"}}: the blob and its 128 cell proofs, exactly those of {@code expected}. */
+    public static void assertBlobAndProofV2(BlobEntry expected, JsonNode actual) {
+        assertEquals(List.of("blob", "proofs"), fieldNames(actual));
+        assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
+        assertEquals(BlobEntry.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
+        for (int i = 0; i < BlobEntry.CELLS_PER_EXT_BLOB; i++) {
+            byte[] proof = Hex.decode(actual.get("proofs").get(i).asText(), BlobEntry.PROOF_SIZE);
+            byte[] want = Arrays.copyOfRange(expected.cellProofs(), i * BlobEntry.PROOF_SIZE, (i + 1) * BlobEntry.PROOF_SIZE);
+            assertArrayEquals(want, proof, "cell proof " + i);
+        }
+    }
+
+    /** {@code {"blob", "proof"}}: the blob and its blob proof, exactly those of {@code expected}. */
+    public static void assertBlobAndProofV1(BlobEntry expected, JsonNode actual) {
+        assertEquals(List.of("blob", "proof"), fieldNames(actual));
+        assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
+        assertArrayEquals(expected.blobProof(), Hex.decode(actual.get("proof").asText(), BlobEntry.PROOF_SIZE));
+    }
+
+    public static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}
