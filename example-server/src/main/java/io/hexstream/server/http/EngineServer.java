@@ -4,8 +4,10 @@ import io.hexstream.codec.http.JsonResponseEncoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -29,6 +31,14 @@ public final class EngineServer implements AutoCloseable {
     /** Prefix of the I/O threads' names. */
     public static final String IO_THREADS = "hexstream-io";
 
+    /**
+     * Per connection, the bytes queued for the socket above which the channel turns unwritable and
+     * {@code ChunkedWriteHandler} stops producing chunks, and below which it resumes. A response is
+     * produced at most this far (plus one chunk) ahead of the socket, so a stalled reader pins at most
+     * about 768 KiB of direct memory; 512 KiB ahead keeps the socket busy while the next chunk is made.
+     */
+    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
+
     private final EventLoopGroup group;
     private final Channel channel;
 
@@ -48,6 +58,7 @@ public final class EngineServer implements AutoCloseable {
                 NioIoHandler.newFactory());
         try {
             Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
