@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -24,6 +25,8 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     public static final String SECRET = "0x" + "42".repeat(32);
     private static final Path SHARED_DATA = Path.of("target", "test-blobs");
     private static final int MAX_REQUEST_BYTES = 16 << 20;
+    /** The server's default, {@code Main}'s {@code --idle-timeout 30}. */
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ExampleServer server;
     private final Path dataDir;
@@ -40,22 +43,27 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over {@code dataDir} (topped up to {@link #GENERATED} blobs), answering with {@code clock}'s time. */
     public static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int poolMaxBlobs) {
-        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null);
+        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null, IDLE_TIMEOUT);
+    }
+
+    /** A server over the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
+    public static EngineServerFixture start(Fork fork, Duration idleTimeout) {
+        return start(fork, Clock.systemUTC(), SHARED_DATA, GENERATED, 1024, null, idleTimeout);
     }
 
     /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
-        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0);
+        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0, IDLE_TIMEOUT);
     }
 
     private static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int generate, int poolMaxBlobs,
-            Integer rpcPort) {
+            Integer rpcPort, Duration idleTimeout) {
         try {
             Files.createDirectories(dataDir);
             Path scratch = Files.createTempDirectory("hexstream-test");
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, rpcPort, secret, false,
-                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs),
+                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs, idleTimeout),
                     new StreamingRenderer(), clock);
             return new EngineServerFixture(server, clock, dataDir);
         } catch (IOException e) {
@@ -68,6 +76,11 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     public ExampleServer server() {
         return server;
+    }
+
+    /** The server's port (JWT required). */
+    public int port() {
+        return server.address().getPort();
     }
 
     public List<VersionedHash> hashes() {
