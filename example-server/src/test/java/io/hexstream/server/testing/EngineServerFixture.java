@@ -74,6 +74,25 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
         }
     }
 
+    /**
+     * Copies the shared pool's {@link #GENERATED} blobs (generating them first if need be) into
+     * {@code dataDir}'s store, for a server in its own JVM ({@link ServerProcess}); returns their
+     * versioned hashes in pool order.
+     */
+    public static List<VersionedHash> copySharedPool(Path dataDir) throws IOException {
+        List<VersionedHash> hashes;
+        try (EngineServerFixture shared = start(Fork.OSAKA)) {
+            hashes = shared.hashes();
+        }
+        Path blobs = Files.createDirectories(dataDir.resolve("blobs"));
+        try (Stream<Path> files = Files.list(SHARED_DATA.resolve("blobs"))) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.copy(file, blobs.resolve(file.getFileName()));
+            }
+        }
+        return hashes;
+    }
+
     public ExampleServer server() {
         return server;
     }
