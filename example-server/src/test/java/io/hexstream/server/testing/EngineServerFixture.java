@@ -3,6 +3,7 @@ package io.hexstream.server.testing;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.http.StreamingRenderer;
+import io.hexstream.server.pool.BlobPool;
 import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import java.io.IOException;
@@ -126,8 +127,13 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
      * Equal before and after a request that changed nothing.
      */
     public List<List<String>> poolState() {
+        return poolState(server.pool(), dataDir);
+    }
+
+    /** {@link #poolState()} of {@code pool} stored under {@code dataDir}. */
+    public static List<List<String>> poolState(BlobPool pool, Path dataDir) {
         try (Stream<Path> files = Files.list(dataDir.resolve("blobs"))) {
-            return List.of(server.pool().itemKeys(), hashes().stream().map(VersionedHash::toString).toList(),
+            return List.of(pool.itemKeys(), pool.hashes().stream().map(VersionedHash::toString).toList(),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
