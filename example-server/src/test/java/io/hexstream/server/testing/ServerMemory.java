@@ -4,6 +4,9 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.util.internal.PlatformDependent;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,33 +37,25 @@ public final class ServerMemory {
     /** Samples {@link #direct()} every millisecond from construction to {@link #close()}; keeps the peak. */
     public static final class Peak implements AutoCloseable {
         private final AtomicLong peak = new AtomicLong(direct());
-        private final Thread sampler;
-        private volatile boolean running = true;
+        private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "direct-memory-peak");
+            thread.setDaemon(true);
+            return thread;
+        });
 
         public Peak() {
-            sampler = new Thread(() -> {
-                while (running) {
-                    peak.accumulateAndGet(direct(), Math::max);
-                    try {
-                        Thread.sleep(1);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "direct-memory-peak");
-            sampler.setDaemon(true);
-            sampler.start();
+            sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(direct(), Math::max), 0, 1, TimeUnit.MILLISECONDS);
         }
 
         /** The highest figure seen so far, bytes. */
         public long bytes() {
-            return Math.max(peak.get(), direct());
+            return peak.accumulateAndGet(direct(), Math::max);
         }
 
         @Override
         public void close() throws InterruptedException {
-            running = false;
-            sampler.join();
+            sampler.shutdownNow();
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 }
