@@ -36,7 +36,7 @@ class StalledReadersTest {
     private static final long HEAP_GROWTH_STALLED = 4L << 20;
     /** Heap left over once they are gone. */
     private static final long HEAP_GROWTH_AFTER = 1L << 20;
-    private static final int IDLE_SAMPLES = 7;
+    private static final int IDLE_SAMPLES = 15;
     private static final int MIN_LOADED_SAMPLES = 7;
     /** {"jsonrpc":"2.0","id":1,"result":[ (34) + 128 entries of 275,096 bytes + 127 commas + ]} (2). */
     private static final long BODY_LENGTH = 34 + 128 * 275_096L + 127 + 2;
@@ -57,9 +57,9 @@ class StalledReadersTest {
                     fetch(connection, server, json);
                 }
             }
-            Latencies idle = new Latencies();
+            Latencies idleBefore = new Latencies();
             for (int i = 0; i < IDLE_SAMPLES; i++) {
-                idle.add(timed(healthy, server, json, reference));
+                idleBefore.add(timed(healthy, server, json, reference));
             }
             long heapBefore = ServerMemory.heapAfterGc();
             long directBefore = ServerMemory.direct();
@@ -99,20 +99,26 @@ class StalledReadersTest {
                     "the server closes every connection its stalled clients hung up");
             long heapAfter = ServerMemory.heapAfterGc();
             List<String> leaks = LeakDetectionExtension.collectReports();
+            Latencies idleAfter = new Latencies();
+            for (int i = 0; i < IDLE_SAMPLES; i++) {
+                idleAfter.add(timed(healthy, server, json, reference));
+            }
+            // The idle time is the better of before (the JIT may still be at work) and after.
+            long idle = Math.min(idleBefore.median(), idleAfter.median());
 
             System.out.printf("stalled readers (%s, %d stalled for %d s): direct memory %.1f MiB before, peak %.1f MiB;"
                     + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request median"
-                    + " %.1f ms idle, %.1f ms with the stalled readers (%d samples); %d leak reports%n",
+                    + " %.1f ms idle (%.1f ms before, %.1f ms after), %.1f ms with the stalled readers (%d samples);"
+                    + " %d leak reports%n",
                     ReliabilitySizes.label(), STALLED, ReliabilitySizes.stall().toSeconds(), mib(directBefore),
-                    mib(directPeak), mib(heapBefore), mib(heapDuring), mib(heapAfter), idle.median() / 1e6,
-                    loaded.median() / 1e6, loaded.count(), leaks.size());
+                    mib(directPeak), mib(heapBefore), mib(heapDuring), mib(heapAfter), idle / 1e6,
+                    idleBefore.median() / 1e6, idleAfter.median() / 1e6, loaded.median() / 1e6, loaded.count(), leaks.size());
             assertEquals(List.of(), leaks);
             assertTrue(directPeak < DIRECT_LIMIT, "direct memory peaked at " + directPeak + " bytes");
             assertTrue(heapDuring - heapBefore < HEAP_GROWTH_STALLED, "heap grew by " + (heapDuring - heapBefore) + " bytes");
             assertTrue(heapAfter - heapBefore < HEAP_GROWTH_AFTER, "heap grew by " + (heapAfter - heapBefore) + " bytes");
-            assertTrue(loaded.median() <= 2 * idle.median(),
-                    "healthy request median " + loaded.median() + " ns loaded, " + idle.median() + " ns idle");
-            assertArrayEquals(reference.sha256(), fetch(healthy, server, json).sha256());
+            assertTrue(loaded.median() <= 2 * idle,
+                    "healthy request median " + loaded.median() + " ns loaded, " + idle + " ns idle");
         }
     }
 

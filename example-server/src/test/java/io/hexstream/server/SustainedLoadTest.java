@@ -86,7 +86,7 @@ class SustainedLoadTest {
             String log = server.log();
             System.out.printf("sustained load (%s): %d clients for %.0f s, %d responses (%.1f/s, %.2f GB/s), time to last byte"
                     + " p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors; server peak RSS %.0f MiB;"
-                    + " %d LEAK lines in its log%n", ReliabilitySizes.label(), CLIENTS, seconds, all.count(),
+                    + " leak reports in its log: %d%n", ReliabilitySizes.label(), CLIENTS, seconds, all.count(),
                     all.count() / seconds, bytes / seconds / 1e9, all.median() / 1e6, all.percentile(99) / 1e6, failed,
                     errors, server.peakResidentBytes() / 1048576.0, log.lines().filter(l -> l.contains("LEAK")).count());
             assertEquals(0, failed, firstProblem);
