@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -39,10 +40,20 @@ import org.slf4j.LoggerFactory;
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
 
-    /** Everything {@code Main}'s options say; {@code rpcPort} is {@code null} for no unauthenticated port. */
+    /**
+     * Everything {@code Main}'s options say; {@code rpcPort} is {@code null} for no unauthenticated port;
+     * {@code idleTimeout} is how long a connection may wait for a whole request while no response is
+     * being written (zero: no limit).
+     */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
-            int poolMaxBlobs) {}
+            int poolMaxBlobs, Duration idleTimeout) {
+        public Config {
+            if (idleTimeout.isNegative()) {
+                throw new IllegalArgumentException("idle timeout " + idleTimeout + " is negative");
+            }
+        }
+    }
 
     private final EngineServer http;
     private final EngineServer rpc;
@@ -89,14 +100,14 @@ public final class ExampleServer implements AutoCloseable {
         EngineApi api = new EngineApi(pool, config.fork(), config.maxBlobsPerRequest(),
                 Map.of(SendRawTransaction.NAME, new SendRawTransaction(new TransactionIngest(pool, store))));
         RequestParser parser = new RequestParser(config.maxRequestBytes());
-        EngineServer http = EngineServer.start(config.host(), config.port(), config.maxRequestBytes(),
+        EngineServer http = EngineServer.start(config.host(), config.port(), config.maxRequestBytes(), config.idleTimeout(),
                 new EngineApiHandler(new JwtAuthenticator(secret.bytes(), clock), parser, api, renderer));
         LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(),
                 http.address().getHostString(), http.address().getPort());
         EngineServer rpc = null;
         if (config.rpcPort() != null) {
             try {
-                rpc = EngineServer.start(config.host(), config.rpcPort(), config.maxRequestBytes(),
+                rpc = EngineServer.start(config.host(), config.rpcPort(), config.maxRequestBytes(), config.idleTimeout(),
                         new EngineApiHandler(Authenticator.NONE, parser, api, renderer));
             } catch (InterruptedException | RuntimeException e) {
                 http.close();

@@ -5,6 +5,7 @@ import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.rpc.Fork;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -58,6 +59,11 @@ public final class Main implements Callable<Integer> {
             description = "Pool capacity in blobs; the oldest generated blob or transaction is evicted first (default: ${DEFAULT-VALUE}).")
     int poolMaxBlobs;
 
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Close a connection that has waited this long for a whole request while no response was being"
+                    + " written (slow or silent clients); 0: never (default: ${DEFAULT-VALUE}).")
+    int idleTimeout;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -72,7 +78,7 @@ public final class Main implements Callable<Integer> {
         Path hashesFile = hashesOut != null ? hashesOut : dataDir.resolve("hashes.txt");
         try (ExampleServer server = ExampleServer.start(new ExampleServer.Config(host, port, rpcPort, secretFile,
                 jwtSecret == null, dataDir, generate, hashesFile, fork, maxBlobsPerRequest, maxRequestBytes,
-                poolMaxBlobs))) {
+                poolMaxBlobs, Duration.ofSeconds(idleTimeout)))) {
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "hexstream-shutdown"));
             server.awaitClose();
         }

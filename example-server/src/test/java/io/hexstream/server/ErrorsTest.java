@@ -46,6 +46,15 @@ class ErrorsTest {
         assertEquals(-32700, code(reply("{} {}")));
     }
 
+    /** Found by fuzzing: a parser limit's error has no location, and the connection was closed unanswered. */
+    @Test
+    void parseErrorBeyondTheParsersLimits() {
+        assertEquals(errorReply("null", -32700, "Parse error: Document nesting depth (1001) exceeds the maximum allowed"
+                + " (1000, from `StreamReadConstraints.getMaxNestingDepth()`)"), reply("[".repeat(1001)));
+        assertEquals(errorReply("null", -32700, "Parse error: Number value length (1001) exceeds the maximum allowed"
+                + " (1000, from `StreamReadConstraints.getMaxNumberLength()`)"), reply("1".repeat(1001)));
+    }
+
     @Test
     void invalidRequest() {
         assertEquals(errorReply("null", -32600, "Invalid Request: empty batch"), reply("[]"));

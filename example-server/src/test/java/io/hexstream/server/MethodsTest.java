@@ -11,13 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.HttpConnection;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -148,45 +147,19 @@ class MethodsTest {
     void pipelinedRequestsAreAnsweredInOrder() throws Exception {
         List<VersionedHash> hashes = osaka.hashes();
         String token = osaka.token();
-        StringBuilder pipelined = new StringBuilder();
-        List<String> bodies = new ArrayList<>();
+        ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
         for (int i = 0; i < 5; i++) {
-            String body = request(i, "engine_getBlobsV2", hashParams(Collections.nCopies(i + 1, hashes.get(i))));
-            bodies.add(body);
-            pipelined.append("POST / HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer ").append(token)
-                    .append("\r\nContent-Type: application/json\r\nContent-Length: ").append(body.length())
-                    .append("\r\n\r\n").append(body);
+            pipelined.writeBytes(HttpConnection.post(token,
+                    request(i, "engine_getBlobsV2", hashParams(Collections.nCopies(i + 1, hashes.get(i))))));
         }
-        try (Socket socket = new Socket("127.0.0.1", osaka.uri().getPort())) {
-            OutputStream out = socket.getOutputStream();
-            out.write(pipelined.toString().getBytes(US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
+        try (HttpConnection connection = HttpConnection.open(osaka.port())) {
+            connection.send(pipelined.toByteArray());
             for (int i = 0; i < 5; i++) {
-                int length = contentLength(in);
-                JsonNode reply = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in.readNBytes(length));
+                JsonNode reply = new ObjectMapper().readTree(connection.readBody(connection.readHead()));
                 assertEquals(i, reply.get("id").asInt());
                 assertEquals(i + 1, reply.get("result").size());
                 assertBlobAndProofV2(osaka.server().pool().get(hashes.get(i)), reply.get("result").get(i));
             }
         }
-    }
-
-    /** Reads a response head; returns its Content-Length. */
-    static int contentLength(InputStream in) throws java.io.IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(US_ASCII).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new java.io.EOFException(head.toString(US_ASCII));
-            }
-            head.write(b);
-        }
-        for (String line : head.toString(US_ASCII).split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                return Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        throw new AssertionError("no content-length in " + head);
     }
 }

@@ -18,12 +18,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The Engine API's HTTP server. Per connection:
  * {@code HttpServerCodec → HttpObjectAggregator (413 above the limit, before reading the body) →
- * ChunkedWriteHandler → JsonResponseEncoder → EngineApiHandler}. No compression: responses are sent
+ * ChunkedWriteHandler → JsonResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. No compression: responses are sent
  * as they are whatever the client's {@code Accept-Encoding}. I/O threads are named
  * {@code hexstream-io-*}.
  */
@@ -51,9 +52,11 @@ public final class EngineServer implements AutoCloseable {
      * Binds and starts serving.
      *
      * @param maxRequestBytes the largest request body accepted; larger ones get {@code 413}
+     * @param idleTimeout how long a connection may wait for a whole request while no response is being
+     *     written before it is closed ({@link IdleTimeoutHandler}); zero for no limit
      */
-    public static EngineServer start(String host, int port, int maxRequestBytes, EngineApiHandler handler)
-            throws InterruptedException {
+    public static EngineServer start(String host, int port, int maxRequestBytes, Duration idleTimeout,
+            EngineApiHandler handler) throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
                 NioIoHandler.newFactory());
         try {
@@ -63,7 +66,8 @@ public final class EngineServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(maxRequestBytes),
-                                    new ChunkedWriteHandler(), new JsonResponseEncoder(), handler);
+                                    new ChunkedWriteHandler(), new JsonResponseEncoder(),
+                                    new IdleTimeoutHandler(idleTimeout), handler);
                         }
                     })
                     .bind(host, port).sync().channel();

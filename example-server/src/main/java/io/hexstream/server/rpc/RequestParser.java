@@ -1,6 +1,7 @@
 package io.hexstream.server.rpc;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -63,8 +64,10 @@ public final class RequestParser {
             }
             return parsed;
         } catch (JsonProcessingException e) {
+            // A limit of the parser (nesting depth, number length: StreamConstraintsException) has no location.
+            JsonLocation at = e.getLocation();
             throw new RpcException(RpcError.PARSE_ERROR,
-                    e.getOriginalMessage() + " at byte " + e.getLocation().getByteOffset());
+                    e.getOriginalMessage() + (at == null ? "" : " at byte " + at.getByteOffset()));
         } catch (IOException e) {
             throw new RpcException(RpcError.PARSE_ERROR, e.getMessage());
         }

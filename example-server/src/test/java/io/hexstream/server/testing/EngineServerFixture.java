@@ -3,6 +3,7 @@ package io.hexstream.server.testing;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.http.StreamingRenderer;
+import io.hexstream.server.pool.BlobPool;
 import io.hexstream.server.pool.VersionedHash;
 import io.hexstream.server.rpc.Fork;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -24,6 +26,8 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     public static final String SECRET = "0x" + "42".repeat(32);
     private static final Path SHARED_DATA = Path.of("target", "test-blobs");
     private static final int MAX_REQUEST_BYTES = 16 << 20;
+    /** The server's default, {@code Main}'s {@code --idle-timeout 30}. */
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ExampleServer server;
     private final Path dataDir;
@@ -40,22 +44,27 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over {@code dataDir} (topped up to {@link #GENERATED} blobs), answering with {@code clock}'s time. */
     public static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int poolMaxBlobs) {
-        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null);
+        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null, IDLE_TIMEOUT);
+    }
+
+    /** A server over the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
+    public static EngineServerFixture start(Fork fork, Duration idleTimeout) {
+        return start(fork, Clock.systemUTC(), SHARED_DATA, GENERATED, 1024, null, idleTimeout);
     }
 
     /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
-        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0);
+        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0, IDLE_TIMEOUT);
     }
 
     private static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int generate, int poolMaxBlobs,
-            Integer rpcPort) {
+            Integer rpcPort, Duration idleTimeout) {
         try {
             Files.createDirectories(dataDir);
             Path scratch = Files.createTempDirectory("hexstream-test");
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, rpcPort, secret, false,
-                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs),
+                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs, idleTimeout),
                     new StreamingRenderer(), clock);
             return new EngineServerFixture(server, clock, dataDir);
         } catch (IOException e) {
@@ -66,8 +75,32 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
         }
     }
 
+    /**
+     * Copies the shared pool's {@link #GENERATED} blobs (generating them first if need be) into
+     * {@code dataDir}'s store, for a server in its own JVM ({@link ServerProcess}); returns their
+     * versioned hashes in pool order.
+     */
+    public static List<VersionedHash> copySharedPool(Path dataDir) throws IOException {
+        List<VersionedHash> hashes;
+        try (EngineServerFixture shared = start(Fork.OSAKA)) {
+            hashes = shared.hashes();
+        }
+        Path blobs = Files.createDirectories(dataDir.resolve("blobs"));
+        try (Stream<Path> files = Files.list(SHARED_DATA.resolve("blobs"))) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.copy(file, blobs.resolve(file.getFileName()));
+            }
+        }
+        return hashes;
+    }
+
     public ExampleServer server() {
         return server;
+    }
+
+    /** The server's port (JWT required). */
+    public int port() {
+        return server.address().getPort();
     }
 
     public List<VersionedHash> hashes() {
@@ -94,8 +127,13 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
      * Equal before and after a request that changed nothing.
      */
     public List<List<String>> poolState() {
+        return poolState(server.pool(), dataDir);
+    }
+
+    /** {@link #poolState()} of {@code pool} stored under {@code dataDir}. */
+    public static List<List<String>> poolState(BlobPool pool, Path dataDir) {
         try (Stream<Path> files = Files.list(dataDir.resolve("blobs"))) {
-            return List.of(server.pool().itemKeys(), hashes().stream().map(VersionedHash::toString).toList(),
+            return List.of(pool.itemKeys(), pool.hashes().stream().map(VersionedHash::toString).toList(),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

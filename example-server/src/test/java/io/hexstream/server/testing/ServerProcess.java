@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The example server ({@code io.hexstream.server.Main}) in a JVM of its own, on this test's class path,
  * over a data dir with no generated blobs, logging to a file: what a crash test needs to kill with
- * SIGKILL. Close it to kill it if it still runs.
+ * SIGKILL, and what a load test needs to hold to its own heap and direct memory limits. Close it to
+ * kill it if it still runs.
  */
 public final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 60_000;
@@ -30,19 +31,28 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * Starts {@code --fork osaka} over {@code dataDir} with the JWT secret {@link EngineServerFixture#SECRET}
-     * and returns once it listens.
+     * in a JVM with a 256 MiB heap, and returns once it listens.
      *
      * @param log where its stdout and stderr go (replaced)
      */
     public static ServerProcess start(Path dataDir, Path log) throws IOException, InterruptedException {
+        return start(dataDir, log, List.of("-Xmx256m"));
+    }
+
+    /**
+     * As {@link #start(Path, Path)}, in a JVM with {@code jvmOptions} (heap and direct memory limits, modules);
+     * paranoid leak detection is always on, so that a leak shows as a {@code LEAK} line in its log.
+     */
+    public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions) throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path secret = Files.writeString(dataDir.resolve("test-jwt.hex"), EngineServerFixture.SECRET);
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
                 "io.hexstream.server.Main", "--port", Integer.toString(port), "--data-dir", dataDir.toString(),
                 "--jwt-secret", secret.toString(), "--generate", "0", "--fork", "osaka"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -66,6 +76,29 @@ public final class ServerProcess implements AutoCloseable {
             }
             Thread.sleep(50);
         }
+    }
+
+    /** The server's port (JWT required). */
+    public int port() {
+        return client.uri().getPort();
+    }
+
+    /**
+     * The process's peak resident set ({@code VmHWM} in {@code /proc/<pid>/status}, Linux), bytes; -1 where
+     * the system does not say.
+     */
+    public long peakResidentBytes() {
+        Path status = Path.of("/proc", Long.toString(process.pid()), "status");
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException e) {
+            // not Linux, or already gone
+        }
+        return -1;
     }
 
     public EngineClient client() {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -86,7 +87,7 @@ public final class EndToEndBenchmark {
                 ResponseRenderer renderer = mode.renderer().get();
                 try (ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, null,
                         dataDir.resolve("jwt.hex"), true, dataDir, 128, dataDir.resolve("hashes.txt"), Fork.OSAKA,
-                        128, 16 << 20, 1024), renderer, Clock.systemUTC())) {
+                        128, 16 << 20, 1024, Duration.ofSeconds(30)), renderer, Clock.systemUTC())) {
                     JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());
                     List<VersionedHash> hashes = server.pool().hashes().subList(0, 128);
                     digests.put(mode.name(), verify(server, tokens, hashes));

@@ -1,0 +1,162 @@
+package io.hexstream.server;
+
+import static io.hexstream.server.testing.EngineClient.hashParams;
+import static io.hexstream.server.testing.EngineClient.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hexstream.server.pool.VersionedHash;
+import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.HttpConnection;
+import io.hexstream.server.testing.Latencies;
+import io.hexstream.server.testing.ReliabilitySizes;
+import io.hexstream.server.testing.ServerProcess;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sixteen keep-alive clients ask for 1 to 128 blobs by getBlobsV2 or V3, at random, for a minute (five
+ * at full size), of a server in its own JVM held to {@code -Xmx256m -XX:MaxDirectMemorySize=256m}.
+ * Every response is checked by length and SHA-256 against a reference fetched once per request shape
+ * before the load; no request may fail, no connection may break, and the server's log shows no leak
+ * and no error. Prints responses per second and the 99th percentile of the time to the last byte.
+ */
+class SustainedLoadTest {
+    private static final int CLIENTS = 16;
+    private static final int MAX_BLOBS = 128;
+    private static final long SEED = 0x10AD_2026L;
+    /** In V3 requests every eighth hash is one the pool does not have: a {@code null} in the answer. */
+    private static final String UNKNOWN = "0x01" + "ee".repeat(31);
+    /** Bytes of one BlobAndProofV2 object, and the reply's frame {@code {"jsonrpc":"2.0","id":1,"result":[…]}}. */
+    private static final long ENTRY = 275_096;
+    private static final long FRAME = 34 + 2;
+
+    /** A request shape: method version and blob count, its JSON text and the reference response. */
+    record Shape(String version, int blobs, String json, long expectedLength, HttpConnection.Digested reference) {}
+
+    /** What one client saw. */
+    record Outcome(Latencies latencies, long bytes, int failed, int errors, String firstProblem) {}
+
+    @Test
+    void sixteenKeepAliveClientsGetEveryResponseExact(@TempDir Path dir) throws Exception {
+        List<VersionedHash> pool = EngineServerFixture.copySharedPool(dir.resolve("data"));
+        try (ServerProcess server = ServerProcess.start(dir.resolve("data"), dir.resolve("server.log"),
+                List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "--add-modules", "jdk.incubator.vector"))) {
+            List<Shape> shapes = references(server, pool);
+            long started = System.nanoTime();
+            long ends = started + ReliabilitySizes.load().toNanos();
+            List<Outcome> outcomes = new ArrayList<>();
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+            try {
+                List<Future<Outcome>> running = new ArrayList<>();
+                for (int c = 0; c < CLIENTS; c++) {
+                    long seed = SEED + c;
+                    running.add(clients.submit(() -> load(server, shapes, new Random(seed), ends)));
+                }
+                for (Future<Outcome> outcome : running) {
+                    outcomes.add(outcome.get());
+                }
+            } finally {
+                clients.shutdownNow();
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+
+            Latencies all = new Latencies();
+            long bytes = 0;
+            int failed = 0;
+            int errors = 0;
+            String firstProblem = null;
+            for (Outcome outcome : outcomes) {
+                all.addAll(outcome.latencies());
+                bytes += outcome.bytes();
+                failed += outcome.failed();
+                errors += outcome.errors();
+                firstProblem = firstProblem != null ? firstProblem : outcome.firstProblem();
+            }
+            String log = server.log();
+            System.out.printf("sustained load (%s): %d clients for %.0f s, %d responses (%.1f/s, %.2f GB/s), time to last byte"
+                    + " p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors; server peak RSS %.0f MiB;"
+                    + " leak reports in its log: %d%n", ReliabilitySizes.label(), CLIENTS, seconds, all.count(),
+                    all.count() / seconds, bytes / seconds / 1e9, all.median() / 1e6, all.percentile(99) / 1e6, failed,
+                    errors, server.peakResidentBytes() / 1048576.0, log.lines().filter(l -> l.contains("LEAK")).count());
+            assertEquals(0, failed, firstProblem);
+            assertEquals(0, errors, firstProblem);
+            assertTrue(all.count() >= CLIENTS, "responses: " + all.count());
+            assertFalse(log.contains("LEAK"), log);
+            assertFalse(log.contains("ERROR") || log.contains("Exception"), log);
+        }
+    }
+
+    /** Every shape's reference response, fetched once over one connection, its length checked. */
+    private static List<Shape> references(ServerProcess server, List<VersionedHash> pool) throws IOException {
+        List<Shape> shapes = new ArrayList<>();
+        try (HttpConnection connection = HttpConnection.open(server.port())) {
+            for (String version : List.of("V2", "V3")) {
+                for (int n = 1; n <= MAX_BLOBS; n++) {
+                    List<Object> hashes = new ArrayList<>(n);
+                    int missing = 0;
+                    for (int i = 0; i < n; i++) {
+                        boolean unknown = version.equals("V3") && i % 8 == 7;
+                        hashes.add(unknown ? UNKNOWN : pool.get(i % pool.size()));
+                        missing += unknown ? 1 : 0;
+                    }
+                    String json = request(1, "engine_getBlobs" + version, hashParams(hashes));
+                    connection.send(HttpConnection.post(server.client().token(), json));
+                    HttpConnection.Digested reference = connection.readDigested();
+                    long expected = FRAME + (n - missing) * ENTRY + missing * "null".length() + (n - 1);
+                    assertEquals(200, reference.head().status());
+                    assertEquals(expected, reference.length(), version + " of " + n + " blobs");
+                    shapes.add(new Shape(version, n, json, expected, reference));
+                }
+            }
+        }
+        return shapes;
+    }
+
+    /** One client: random shapes on one keep-alive connection until {@code ends}, reconnecting after an error. */
+    private static Outcome load(ServerProcess server, List<Shape> shapes, Random random, long ends) throws IOException {
+        Latencies latencies = new Latencies();
+        long bytes = 0;
+        int failed = 0;
+        int errors = 0;
+        String firstProblem = null;
+        HttpConnection connection = HttpConnection.open(server.port());
+        try {
+            while (System.nanoTime() < ends) {
+                Shape shape = shapes.get(random.nextInt(shapes.size()));
+                byte[] request = HttpConnection.post(server.client().token(), shape.json());
+                try {
+                    long sent = System.nanoTime();
+                    connection.send(request);
+                    HttpConnection.Digested response = connection.readDigested();
+                    latencies.add(System.nanoTime() - sent);
+                    bytes += response.length();
+                    if (response.head().status() != 200 || response.length() != shape.expectedLength()
+                            || !Arrays.equals(response.sha256(), shape.reference().sha256())) {
+                        failed++;
+                        firstProblem = firstProblem != null ? firstProblem : shape.version() + " of " + shape.blobs()
+                                + " blobs: HTTP " + response.head().status() + ", " + response.length() + " bytes";
+                    }
+                } catch (IOException e) {
+                    errors++;
+                    firstProblem = firstProblem != null ? firstProblem : shape.version() + " of " + shape.blobs() + ": " + e;
+                    connection.close();
+                    connection = HttpConnection.open(server.port());
+                }
+            }
+        } finally {
+            connection.close();
+        }
+        return new Outcome(latencies, bytes, failed, errors, firstProblem);
+    }
+}

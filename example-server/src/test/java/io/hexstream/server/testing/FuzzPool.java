@@ -1,0 +1,66 @@
+package io.hexstream.server.testing;
+
+import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.pool.BlobPool;
+import io.hexstream.server.pool.PoolItem;
+import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.tx.TransactionIngest;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A small durable pool for fuzz targets: two made-up blobs (random bytes and proofs, not KZG; fixed
+ * commitments of {@code 0x11…} and {@code 0x22…}, so their versioned hashes, which the seed corpora use,
+ * are the same on every run), stored under a data dir, with the ingestion path in front of it.
+ */
+public final class FuzzPool {
+    /** Pool capacity in blobs: room for a few transactions besides the two. */
+    private static final int CAPACITY = 16;
+
+    private final BlobPool pool;
+    private final Path dataDir;
+    private final TransactionIngest ingest;
+
+    private FuzzPool(BlobPool pool, Path dataDir, TransactionIngest ingest) {
+        this.pool = pool;
+        this.dataDir = dataDir;
+        this.ingest = ingest;
+    }
+
+    /** The pool, stored in {@code dataDir} (which should be empty). */
+    public static FuzzPool create(Path dataDir) throws IOException {
+        BlobStore store = new BlobStore(dataDir);
+        BlobPool pool = new BlobPool(CAPACITY, store::delete);
+        Random random = new Random(7);
+        for (int b : new int[] {0x11, 0x22}) {
+            byte[] blob = new byte[BlobEntry.BLOB_SIZE];
+            byte[] blobProof = new byte[BlobEntry.PROOF_SIZE];
+            byte[] cellProofs = new byte[BlobEntry.CELL_PROOFS_SIZE];
+            random.nextBytes(blob);
+            random.nextBytes(blobProof);
+            random.nextBytes(cellProofs);
+            byte[] commitment = new byte[BlobEntry.COMMITMENT_SIZE];
+            Arrays.fill(commitment, (byte) b);
+            PoolItem item = PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs));
+            store.save(item);
+            pool.add(item);
+        }
+        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, store));
+    }
+
+    public BlobPool pool() {
+        return pool;
+    }
+
+    public TransactionIngest ingest() {
+        return ingest;
+    }
+
+    /** Item keys, versioned hashes and file names, as {@link EngineServerFixture#poolState()}. */
+    public List<List<String>> state() {
+        return EngineServerFixture.poolState(pool, dataDir);
+    }
+}

@@ -1,0 +1,57 @@
+package io.hexstream.server.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The server side of loopback connections as the kernel lists them ({@code /proc/net/tcp} and
+ * {@code tcp6}, Linux): how a test knows that a server in this JVM has closed every connection its
+ * clients hung up, so that nothing of theirs can still be reachable when it looks for leaks.
+ */
+public final class ServerSockets {
+    private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
+    /** Kernel TCP states of a socket its owner has not closed: established, SYN received, close wait. */
+    private static final List<String> OPEN = List.of("01", "03", "08");
+
+    private ServerSockets() {}
+
+    /** Connections whose local port is {@code port} (the listener excluded) that the server has not closed yet. */
+    public static int open(int port) {
+        String local = String.format(Locale.ROOT, ":%04X", port);
+        int open = 0;
+        for (Path table : TABLES) {
+            if (!Files.exists(table)) {
+                continue;
+            }
+            try {
+                for (String line : Files.readAllLines(table)) {
+                    String[] fields = line.trim().split("\\s+");
+                    if (fields.length > 3 && fields[1].endsWith(local) && OPEN.contains(fields[3])) {
+                        open++;
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return open;
+    }
+
+    /**
+     * Waits until at most {@code expected} connections to {@code port} are open on the server's side;
+     * returns how many are, which is more than {@code expected} only if {@code timeout} ran out.
+     */
+    public static int awaitAtMost(int port, int expected, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int open;
+        while ((open = open(port)) > expected && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return open;
+    }
+}
