@@ -88,11 +88,7 @@ public final class Main implements Callable<Integer> {
     /** Prints a fresh HS256 token for the secret, for curl and other clients. */
     @Command(name = "token", mixinStandardHelpOptions = true, description = "Print a fresh HS256 JWT for the secret.")
     static final class TokenCommand implements Callable<Integer> {
-        @Option(names = "--rpc-port", paramLabel = "PORT",
-            description = "Also serve the same API without JWT on this port (eth_sendRawTransaction for wallets). Default: off.")
-    Integer rpcPort;
-
-    @Option(names = "--jwt-secret", paramLabel = "FILE", required = true, description = "The secret file.")
+        @Option(names = "--jwt-secret", paramLabel = "FILE", required = true, description = "The secret file.")
         Path jwtSecret;
 
         @Override
