@@ -133,11 +133,4 @@ public final class BlobPool {
     public int capacity() {
         return capacity;
     }
-
-    /** A snapshot of all entries by hash, in insertion order. */
-    public Map<VersionedHash, BlobEntry> snapshot() {
-        synchronized (entries) {
-            return new LinkedHashMap<>(entries);
-        }
-    }
 }
