@@ -160,6 +160,7 @@ public final class BlobTransactionDecoder {
     /** The one RLP list that {@code payload} must be, canonically encoded, as its items. */
     private static List<RlpType> outerList(byte[] payload) throws TransactionRefusedException {
         try {
+            RlpStructure.check(payload);
             RlpList top;
             try {
                 top = RlpDecoder.decode(payload);
