@@ -12,52 +12,56 @@ import java.util.Objects;
  * Engine API {@code DATA} (execution-apis {@code src/engine/common.md}, "Encoding": {@code 0x} then two
  * hex digits per byte).
  *
- * <p>Each input byte {@code b} becomes the two ASCII digits {@code TABLE[2*b]}, {@code TABLE[2*b+1]}
- * of a 512-entry table built once: that loop is the portable kernel, and it encodes every tail. When
- * the JVM runs with {@code --add-modules jdk.incubator.vector}, the bulk goes through SIMD lanes
- * instead ({@link HexVector}), about five times faster: at the speed of a memory copy. Nothing here
- * uses {@code sun.misc.Unsafe}.
+ * <p>Each input byte {@code b} becomes the two ASCII digits of entry {@code b} of a 512-byte table
+ * built once. The bulk of every input goes through the fastest kernel the JVM allows, named by
+ * {@link #kernel()}: SIMD lanes when it runs with {@code --add-modules jdk.incubator.vector}
+ * ({@link HexKernel#VECTOR}, at the speed of a memory copy), otherwise the portable pair-table kernel
+ * ({@link HexKernel#PAIR_TABLE}). Nothing here uses {@code sun.misc.Unsafe}.
  *
  * <p>Every encode method writes exactly {@link #encodedLength(int, boolean) encodedLength(n, prefix)}
  * bytes: {@code "0x"} when {@code prefix} is true, then {@code 2n} digits. No method moves a source's
  * indices or changes a reference count.
  */
 public final class Hex {
-    private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-
-    /** Entry {@code 2*b} and {@code 2*b+1}: the high and low ASCII digit of byte {@code b}. */
-    private static final byte[] TABLE = new byte[512];
-
     /** ASCII code point to digit value, {@code -1} for anything that is not {@code [0-9a-fA-F]}. */
     private static final byte[] DIGIT_VALUES = new byte[128];
 
     static {
-        for (int b = 0; b < 256; b++) {
-            TABLE[2 * b] = DIGITS[b >>> 4];
-            TABLE[2 * b + 1] = DIGITS[b & 0xF];
-        }
         java.util.Arrays.fill(DIGIT_VALUES, (byte) -1);
         for (int d = 0; d < 16; d++) {
-            DIGIT_VALUES[DIGITS[d]] = (byte) d;
-            DIGIT_VALUES[Character.toUpperCase(DIGITS[d])] = (byte) d;
+            byte digit = PairTable.TABLE[2 * d + 1];
+            DIGIT_VALUES[digit] = (byte) d;
+            DIGIT_VALUES[Character.toUpperCase(digit)] = (byte) d;
         }
     }
 
     /**
      * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules
      * jdk.incubator.vector}) and the CPU has vectors of 256 bits or more; then the bulk of every input
-     * goes through {@link HexVector}, which runs at memory speed. Otherwise the table loop does all.
-     * {@code -Dio.hexstream.codec.vector=false} forces the table loop.
+     * goes through {@link HexVector}. {@code -Dio.hexstream.codec.vector=false} forces the portable
+     * kernel. A constant, so the JIT keeps only the branch taken.
      */
-    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+    private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
             && !"false".equals(System.getProperty("io.hexstream.codec.vector"))
             && HexVector.usable();
 
+    /** Whether SIMD lanes go straight into a {@code ByteBuffer}'s memory (JDK 17 and 18; see {@link HexVector#BUFFER_STORES}). */
+    private static final boolean VECTOR_BUFFER_STORES = VECTOR && HexVector.BUFFER_STORES;
+
     /**
-     * Bytes of heap scratch, per thread, through which hex reaches destinations that are not one
-     * array (direct and composite buffers): encode into L1-resident scratch, then one bulk copy. This
-     * measured as fast as storing into a direct {@code ByteBuffer} through a {@code VarHandle}, and it
-     * works for every kind of {@code ByteBuf} alike. Half as many bytes stage a direct source.
+     * Input bytes from which a direct {@code ByteBuf} destination is worth a view of its memory for
+     * straight SIMD stores (a view is two small objects); shorter inputs go through the scratch.
+     */
+    private static final int VIEW_THRESHOLD = 4096;
+
+    /**
+     * Bytes of heap scratch, per thread, through which the portable kernel's digits reach destinations
+     * that are not one array (direct and composite buffers): encode into L1-resident scratch, then one
+     * bulk copy. In {@code HexKernelBenchmark} this beat storing into a direct {@code ByteBuffer}
+     * through a {@code VarHandle} or its {@code putLong} (the view's checks on every store cost more than
+     * the copy), and it works for every kind of {@code ByteBuf} alike. SIMD lanes are stored straight
+     * into direct memory where the JVM's Vector API can ({@link HexVector#BUFFER_STORES}). Half as many
+     * bytes stage a direct source.
      */
     private static final int SCRATCH = 8192;
 
@@ -65,6 +69,11 @@ public final class Hex {
     private static final FastThreadLocal<byte[]> IN_SCRATCH = scratch(SCRATCH / 2);
 
     private Hex() {}
+
+    /** The kernel encoding the bulk of every input in this JVM; fixed when {@code Hex} is loaded. */
+    public static HexKernel kernel() {
+        return VECTOR ? HexKernel.VECTOR : HexKernel.PAIR_TABLE;
+    }
 
     /**
      * Number of ASCII bytes that encoding {@code byteLength} bytes produces: {@code 2 * byteLength},
@@ -144,6 +153,72 @@ public final class Hex {
         return encode(src, Unpooled.wrappedBuffer(dst, dstOffset, n).writerIndex(0), prefix);
     }
 
+    // ---------------------------------------------------------------- encode to ByteBuffer
+
+    /**
+     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} (heap or direct) from
+     * its absolute index {@code dstIndex}; {@code dst}'s position, limit and mark are not touched.
+     *
+     * @return the number of ASCII bytes written, {@code encodedLength(length, prefix)}
+     * @throws IndexOutOfBoundsException if the source region, or {@code [dstIndex, dstIndex +
+     *     encodedLength)} within {@code dst}'s limit, is out of bounds (nothing is written)
+     * @throws java.nio.ReadOnlyBufferException if {@code dst} is read-only (nothing is written)
+     */
+    public static int encode(byte[] src, int srcOffset, int length, ByteBuffer dst, int dstIndex,
+            boolean prefix) {
+        int n = encodedLength(length, prefix);
+        Objects.checkFromIndexSize(srcOffset, length, src.length);
+        Objects.checkFromIndexSize(dstIndex, n, dst.limit());
+        if (dst.isReadOnly()) {
+            throw new java.nio.ReadOnlyBufferException();
+        }
+        if (dst.hasArray()) {
+            return encode(src, srcOffset, length, dst.array(), dst.arrayOffset() + dstIndex, prefix);
+        }
+        int d = dstIndex;
+        if (prefix) {
+            dst.put(d, (byte) '0').put(d + 1, (byte) 'x');
+            d += 2;
+        }
+        int done = VECTOR_BUFFER_STORES ? HexVector.encode(src, srcOffset, length, dst, d) : 0;
+        byte[] scratch = OUT_SCRATCH.get();
+        for (int k; done < length; done += k) {
+            k = Math.min(scratch.length / 2, length - done);
+            encodeDigits(src, srcOffset + done, k, scratch, 0);
+            dst.put(d + 2 * done, scratch, 0, 2 * k);
+        }
+        return n;
+    }
+
+    /**
+     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex
+     * into {@code dst} from its absolute index {@code dstIndex}, as
+     * {@link #encode(byte[], int, int, ByteBuffer, int, boolean)}.
+     *
+     * @return the number of ASCII bytes written
+     */
+    public static int encode(ByteBuffer src, ByteBuffer dst, int dstIndex, boolean prefix) {
+        if (src.hasArray()) {
+            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, dstIndex,
+                    prefix);
+        }
+        int length = src.remaining();
+        int n = encodedLength(length, prefix);
+        Objects.checkFromIndexSize(dstIndex, n, dst.limit());
+        int d = dstIndex;
+        if (prefix) {
+            dst.put(d, (byte) '0').put(d + 1, (byte) 'x');
+            d += 2;
+        }
+        byte[] staged = IN_SCRATCH.get();
+        for (int done = 0, k; done < length; done += k, d += 2 * k) {
+            k = Math.min(staged.length, length - done);
+            src.get(src.position() + done, staged, 0, k);
+            encode(staged, 0, k, dst, d, false);
+        }
+        return n;
+    }
+
     // ---------------------------------------------------------------- encode to ByteBuf
 
     /**
@@ -163,6 +238,8 @@ public final class Hex {
         int w = dst.writerIndex();
         if (dst.hasArray()) {
             encode(src, srcOffset, length, dst.array(), dst.arrayOffset() + w, prefix);
+        } else if (VECTOR_BUFFER_STORES && length >= VIEW_THRESHOLD && dst.nioBufferCount() == 1) {
+            encode(src, srcOffset, length, dst.nioBuffer(w, n), 0, prefix);
         } else {
             int d = w;
             if (prefix) {
@@ -226,17 +303,7 @@ public final class Hex {
     /** The digits of {@code src[srcOffset, srcOffset + length)}, no prefix. Bounds are the caller's. */
     private static void encodeDigits(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
         int bulk = VECTOR ? HexVector.encode(src, srcOffset, length, dst, dstOffset) : 0;
-        encodeTable(src, srcOffset + bulk, length - bulk, dst, dstOffset + 2 * bulk);
-    }
-
-    /** The portable kernel: two table loads and two stores per byte. Bounds are the caller's. */
-    static void encodeTable(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
-        final byte[] table = TABLE;
-        for (int i = srcOffset, end = srcOffset + length, d = dstOffset; i < end; i++, d += 2) {
-            int t = (src[i] & 0xFF) << 1;
-            dst[d] = table[t];
-            dst[d + 1] = table[t + 1];
-        }
+        PairTable.encode(src, srcOffset + bulk, length - bulk, dst, dstOffset + 2 * bulk);
     }
 
     private static FastThreadLocal<byte[]> scratch(int size) {

@@ -1,5 +1,7 @@
 package io.hexstream.codec;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
@@ -21,6 +23,14 @@ final class HexVector {
     /** Input bytes per step. */
     static final int STEP = BYTES.length();
 
+    /**
+     * Whether lanes can be stored straight into a {@link ByteBuffer}: {@code intoByteBuffer} exists in
+     * the incubator API of JDK 16 to 18; JDK 19 replaced it with {@code intoMemorySegment}, which code
+     * compiled for Java 17 cannot name. Where false, {@link #encode(byte[], int, int, ByteBuffer, int)}
+     * is never called (its call to the missing method is never linked).
+     */
+    static final boolean BUFFER_STORES = hasIntoByteBuffer();
+
     private HexVector() {}
 
     /** Whether the preferred vectors are wide enough (256 bits) for this kernel to beat the table. */
@@ -30,6 +40,24 @@ final class HexVector {
 
     /** Encodes the longest prefix of the region that is a multiple of {@link #STEP}; returns its length. */
     static int encode(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
+        return encode(src, srcOffset, length, dst, null, dstOffset);
+    }
+
+    /**
+     * As {@link #encode(byte[], int, int, byte[], int)}, storing at absolute index {@code dstIndex} of
+     * {@code dst} (heap or direct; position and limit untouched). Only when {@link #BUFFER_STORES}.
+     */
+    static int encode(byte[] src, int srcOffset, int length, ByteBuffer dst, int dstIndex) {
+        return encode(src, srcOffset, length, null, dst, dstIndex);
+    }
+
+    /**
+     * One loop for both destinations, {@code array} if it is not null, else {@code buffer}: the test is
+     * loop-invariant, so the JIT unswitches it. The whole step stays in the loop body on purpose: a
+     * vector handed across a call that C2 does not inline is boxed on the heap (measured: 40 MiB per
+     * 128-blob body with the step in a helper method).
+     */
+    private static int encode(byte[] src, int srcOffset, int length, byte[] array, ByteBuffer buffer, int index) {
         int bulk = length - length % STEP;
         for (int i = 0; i < bulk; i += STEP) {
             ShortVector lanes = (ShortVector) ByteVector.fromArray(BYTES, src, srcOffset + i)
@@ -39,9 +67,22 @@ final class HexVector {
                     .or(unsigned.and((short) 0x0F).lanewise(VectorOperators.LSHL, 8));
             ShortVector letters = nibbles.add((short) 0x0606).lanewise(VectorOperators.LSHR, 4)
                     .and((short) 0x0101);
-            nibbles.add((short) 0x3030).add(letters.mul((short) 39))
-                    .reinterpretAsBytes().intoArray(dst, dstOffset + 2 * i);
+            ByteVector digits = nibbles.add((short) 0x3030).add(letters.mul((short) 39)).reinterpretAsBytes();
+            if (array != null) {
+                digits.intoArray(array, index + 2 * i);
+            } else {
+                digits.intoByteBuffer(buffer, index + 2 * i, ByteOrder.LITTLE_ENDIAN);
+            }
         }
         return bulk;
+    }
+
+    private static boolean hasIntoByteBuffer() {
+        try {
+            ByteVector.class.getMethod("intoByteBuffer", ByteBuffer.class, int.class, ByteOrder.class);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 }

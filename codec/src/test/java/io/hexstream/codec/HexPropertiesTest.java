@@ -36,7 +36,7 @@ class HexPropertiesTest {
         assertEquals((prefix ? "0x" : "") + expected, new String(dst, 3, n, US_ASCII));
 
         byte[] table = new byte[2 * (to - from)];
-        Hex.encodeTable(data, from, to - from, table, 0);
+        PairTable.encode(data, from, to - from, table, 0);
         assertEquals(expected, new String(table, US_ASCII));
     }
 

@@ -1,5 +1,7 @@
 package io.hexstream.codec.json;
 
+import java.nio.ByteBuffer;
+
 /**
  * {@code count} hex string values of {@code size} bytes each, lying back to back in one source:
  * {@code "0x…"} alone when {@code count} is 1 and not bracketed, else a JSON array
@@ -31,7 +33,7 @@ final class HexSegment extends Segment {
     }
 
     @Override
-    int write(long position, byte[] out, int offset, int room) {
+    int write(long position, ByteBuffer out, int offset, int room) {
         int written = 0;
         long p = position;
         while (written < room && p < length) {
@@ -46,9 +48,9 @@ final class HexSegment extends Segment {
     }
 
     /** Writes from {@code p} up to the end of the current token (bracket, opening, digits, closing). */
-    private int writeStep(long p, byte[] out, int offset, int room) {
+    private int writeStep(long p, ByteBuffer out, int offset, int room) {
         if (bracketed && (p == 0 || p == length - 1)) {
-            out[offset] = (byte) (p == 0 ? '[' : ']');
+            out.put(offset, (byte) (p == 0 ? '[' : ']'));
             return 1;
         }
         long inElements = p - (bracketed ? 1 : 0);
@@ -56,7 +58,7 @@ final class HexSegment extends Segment {
         int within = (int) (inElements % stride);
         if (within < OPEN.length) {
             int n = Math.min(room, OPEN.length - within);
-            System.arraycopy(OPEN, within, out, offset, n);
+            out.put(offset, OPEN, within, n);
             return n;
         }
         int digits = 2 * size;
@@ -68,11 +70,7 @@ final class HexSegment extends Segment {
             }
             return 2 * bytes;
         }
-        if (within == OPEN.length + digits) {
-            out[offset] = '"';
-            return 1;
-        }
-        out[offset] = ',';
+        out.put(offset, (byte) (within == OPEN.length + digits ? '"' : ','));
         return 1;
     }
 

@@ -7,8 +7,11 @@ import java.nio.ByteBuffer;
 /** Bytes a {@link HexSegment} references rather than copies: a {@code byte[]}, a {@link ByteBuf} or a {@link ByteBuffer}. */
 abstract class HexSource {
 
-    /** Writes {@code count} bytes from {@code index} (relative to the source) as bare hex digits into {@code out}. */
-    abstract void encode(int index, int count, byte[] out, int outOffset);
+    /**
+     * Writes {@code count} bytes from {@code index} (relative to the source) as bare hex digits into
+     * {@code out} from its absolute index {@code outIndex}.
+     */
+    abstract void encode(int index, int count, ByteBuffer out, int outIndex);
 
     /** Releases the reference the body took, if the source is reference-counted. */
     void release() {}
@@ -16,8 +19,8 @@ abstract class HexSource {
     static HexSource of(byte[] array, int offset) {
         return new HexSource() {
             @Override
-            void encode(int index, int count, byte[] out, int outOffset) {
-                Hex.encode(array, offset + index, count, out, outOffset, false);
+            void encode(int index, int count, ByteBuffer out, int outIndex) {
+                Hex.encode(array, offset + index, count, out, outIndex, false);
             }
         };
     }
@@ -26,11 +29,11 @@ abstract class HexSource {
     static HexSource of(ByteBuf buf, int index) {
         return new HexSource() {
             @Override
-            void encode(int i, int count, byte[] out, int outOffset) {
+            void encode(int i, int count, ByteBuffer out, int outIndex) {
                 if (buf.hasArray()) {
-                    Hex.encode(buf.array(), buf.arrayOffset() + index + i, count, out, outOffset, false);
+                    Hex.encode(buf.array(), buf.arrayOffset() + index + i, count, out, outIndex, false);
                 } else {
-                    Hex.encode(buf.nioBuffer(index + i, count), out, outOffset, false);
+                    Hex.encode(buf.nioBuffer(index + i, count), out, outIndex, false);
                 }
             }
 
@@ -45,8 +48,8 @@ abstract class HexSource {
     static HexSource of(ByteBuffer buffer) {
         return new HexSource() {
             @Override
-            void encode(int index, int count, byte[] out, int outOffset) {
-                Hex.encode(buffer.slice(index, count), out, outOffset, false);
+            void encode(int index, int count, ByteBuffer out, int outIndex) {
+                Hex.encode(buffer.slice(index, count), out, outIndex, false);
             }
         };
     }

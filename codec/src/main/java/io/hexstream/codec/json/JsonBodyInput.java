@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.stream.ChunkedInput;
-import io.netty.util.concurrent.FastThreadLocal;
+import java.nio.ByteBuffer;
 
 /**
  * Produces a {@link JsonBody} as a sequence of direct {@link ByteBuf}s of at most {@code chunkSize}
@@ -24,18 +24,6 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
 
     /** Smallest chunk size accepted: room for any hex digit pair at the start of a chunk. */
     public static final int MIN_CHUNK_SIZE = 16;
-
-    /**
-     * Heap scratch per thread: segments render into it and each fill is one bulk copy into the
-     * direct chunk, so a run of small values (128 proofs of 48 bytes) costs one copy, not hundreds of
-     * small writes to direct memory. 16 KiB stays in L1/L2.
-     */
-    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
-        @Override
-        protected byte[] initialValue() {
-            return new byte[16 * 1024];
-        }
-    };
 
     private final JsonBody body;
     private final Segment[] segments;
@@ -90,7 +78,14 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         return readChunk(ctx.alloc());
     }
 
-    /** The next chunk, direct, of at most the chunk size; {@code null} at the end. */
+    /**
+     * The next chunk, direct, of at most the chunk size; {@code null} at the end. Segments write
+     * straight into the chunk's memory through one NIO view of it: literals as bulk puts, digits as
+     * {@link io.hexstream.codec.Hex#encode(byte[], int, int, ByteBuffer, int, boolean)} writes them
+     * (SIMD lanes stored in place where the JVM allows, else the portable kernel through an L1 scratch).
+     *
+     * @throws IllegalStateException if {@code allocator}'s direct buffer is not one region of memory
+     */
     @Override
     public ByteBuf readChunk(ByteBufAllocator allocator) {
         if (isEndOfInput()) {
@@ -99,15 +94,11 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         int size = (int) Math.min(chunkSize, body.length() - progress);
         ByteBuf chunk = allocator.directBuffer(size, size);
         try {
-            byte[] scratch = SCRATCH.get();
-            for (int room = size; room > 0; room = size - chunk.writerIndex()) {
-                int filled = fill(scratch, Math.min(scratch.length, room));
-                if (filled == 0) {
-                    break;
-                }
-                chunk.writeBytes(scratch, 0, filled);
+            if (chunk.nioBufferCount() != 1) {
+                throw new IllegalStateException(allocator + " gave a direct buffer of " + chunk.nioBufferCount()
+                        + " regions");
             }
-            return chunk;
+            return chunk.writerIndex(fill(chunk.nioBuffer(0, size), size));
         } catch (RuntimeException | Error e) {
             chunk.release();
             throw e;
@@ -115,7 +106,7 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     }
 
     /** Renders the next bytes of the body into {@code out[0, room)}; returns how many. */
-    private int fill(byte[] out, int room) {
+    private int fill(ByteBuffer out, int room) {
         int filled = 0;
         while (filled < room && segment < segments.length) {
             Segment current = segments[segment];

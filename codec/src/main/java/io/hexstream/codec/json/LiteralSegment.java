@@ -1,5 +1,7 @@
 package io.hexstream.codec.json;
 
+import java.nio.ByteBuffer;
+
 /** Structural tokens, names and raw values, already rendered: a region of the body's literal bytes. */
 final class LiteralSegment extends Segment {
     private final byte[] bytes;
@@ -18,9 +20,9 @@ final class LiteralSegment extends Segment {
     }
 
     @Override
-    int write(long position, byte[] out, int outOffset, int room) {
+    int write(long position, ByteBuffer out, int index, int room) {
         int n = (int) Math.min(room, length - position);
-        System.arraycopy(bytes, offset + (int) position, out, outOffset, n);
+        out.put(index, bytes, offset + (int) position, n);
         return n;
     }
 }
