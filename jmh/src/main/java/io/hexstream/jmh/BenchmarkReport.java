@@ -1,136 +1,138 @@
 package io.hexstream.jmh;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs one benchmark class and writes its results as a Markdown table: one row per benchmark, one
- * column per parameter value, each cell the average time and its speed-up over the baseline row,
- * measured in the same run. With {@code --gc}, a second table gives {@code gc.alloc.rate.norm}.
+ * Turns one JMH run's JSON results ({@code -rf json -rff FILE}) into Markdown tables: one row per
+ * benchmark, one column per value of its parameter, each cell the average time (± JMH's 99.9 %
+ * error, left out where one iteration gives none) and, in brackets, the speed-up over the baseline
+ * row of the same run. Where the run used {@code -prof gc}, a second table gives
+ * {@code gc.alloc.rate.norm} and its share of the baseline's.
  *
  * <pre>
- * java -jar jmh/target/hexstream-jmh.jar ToFastHexBenchmark --baseline charArray \
- *     --out jmh/results/tofasthex-jdk17.md [--forks 3] [--warmups 3] [--iterations 5] [--gc]
+ * java -jar jmh/target/hexstream-jmh.jar ToFastHexBenchmark -rf json -rff target/tofasthex.json
+ * java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.BenchmarkReport target/tofasthex.json \
+ *     --baseline charArray [--title TEXT] [--out jmh/results/tofasthex-jdk17.md]
  * </pre>
  */
 public final class BenchmarkReport {
     private BenchmarkReport() {}
 
-    public static void main(String[] args) throws RunnerException, IOException {
-        if (args.length == 0) {
-            System.err.println("usage: BenchmarkReport BENCHMARK_CLASS [--baseline ROW] [--out FILE] "
-                    + "[--forks N] [--warmups N] [--iterations N] [--gc] [--param NAME=V1,V2]");
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0 || args[0].startsWith("-")) {
+            System.err.println("usage: BenchmarkReport RESULTS.json [--baseline ROW] [--title TEXT] [--out FILE]");
             System.exit(2);
         }
-        String benchmark = args[0];
+        Path results = Path.of(args[0]);
         String baseline = null;
+        String title = null;
         Path out = null;
-        boolean gc = false;
-        ChainedOptionsBuilder options = new OptionsBuilder().include("\\." + benchmark + "\\.");
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--baseline" -> baseline = args[++i];
+                case "--title" -> title = args[++i];
                 case "--out" -> out = Path.of(args[++i]);
-                case "--forks" -> options.forks(Integer.parseInt(args[++i]));
-                case "--warmups" -> options.warmupIterations(Integer.parseInt(args[++i]));
-                case "--iterations" -> options.measurementIterations(Integer.parseInt(args[++i]));
-                case "--time" -> {
-                    TimeValue time = TimeValue.seconds(Integer.parseInt(args[++i]));
-                    options.warmupTime(time).measurementTime(time);
+                default -> {
+                    System.err.println("unknown option " + args[i]);
+                    System.exit(2);
                 }
-                case "--gc" -> gc = true;
-                case "--param" -> {
-                    String[] nameValues = args[++i].split("=", 2);
-                    options.param(nameValues[0], nameValues[1].split(","));
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (gc) {
-            options.addProfiler("gc");
-        }
-        Collection<RunResult> results = new Runner(options.build()).run();
-        String markdown = markdown(benchmark, baseline, results, gc);
-        System.out.println(markdown);
+        String markdown = markdown(new ObjectMapper().readTree(results.toFile()), baseline, title);
+        System.out.print(markdown);
         if (out != null) {
-            Files.createDirectories(out.toAbsolutePath().getParent());
+            Path parent = out.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
             Files.writeString(out, markdown);
             System.out.println("written to " + out);
         }
     }
 
-    static String markdown(String benchmark, String baseline, Collection<RunResult> results, boolean gc) {
-        Map<String, Map<String, Result<?>>> time = new LinkedHashMap<>();
-        Map<String, Map<String, Result<?>>> alloc = new LinkedHashMap<>();
-        List<String> params = new ArrayList<>();
+    /** A measured value and its error, {@code NaN} when JMH had too few iterations for one. */
+    private record Score(double value, double error, String unit) {}
+
+    static String markdown(JsonNode runs, String baseline, String title) {
+        Map<String, Map<String, Score>> time = new LinkedHashMap<>();
+        Map<String, Map<String, Score>> alloc = new LinkedHashMap<>();
+        List<String> columns = new ArrayList<>();
         String paramName = "";
-        int forks = 0;
-        int iterations = 0;
-        for (RunResult run : results) {
-            var params0 = run.getParams();
-            String row = params0.getBenchmark().substring(params0.getBenchmark().lastIndexOf('.') + 1);
-            String key = params0.getParamsKeys().isEmpty() ? "" : params0.getParamsKeys().iterator().next();
-            paramName = key;
-            String column = key.isEmpty() ? "-" : params0.getParam(key);
-            if (!params.contains(column)) {
-                params.add(column);
+        JsonNode first = runs.get(0);
+        for (JsonNode run : runs) {
+            String benchmark = run.get("benchmark").asText();
+            String row = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+            String column = "-";
+            JsonNode params = run.get("params");
+            if (params != null) {
+                Iterator<Map.Entry<String, JsonNode>> fields = params.fields();
+                Map.Entry<String, JsonNode> param = fields.next();
+                paramName = param.getKey();
+                column = param.getValue().asText();
             }
-            forks = params0.getForks();
-            iterations = params0.getMeasurement().getCount();
-            time.computeIfAbsent(row, k -> new LinkedHashMap<>()).put(column, run.getPrimaryResult());
-            Result<?> norm = run.getSecondaryResults().get("gc.alloc.rate.norm");
-            if (norm != null) {
-                alloc.computeIfAbsent(row, k -> new LinkedHashMap<>()).put(column, norm);
+            if (!columns.contains(column)) {
+                columns.add(column);
+            }
+            time.computeIfAbsent(row, k -> new LinkedHashMap<>()).put(column, score(run.get("primaryMetric")));
+            JsonNode secondary = run.get("secondaryMetrics");
+            for (Iterator<Map.Entry<String, JsonNode>> metrics = secondary == null ? null : secondary.fields();
+                    metrics != null && metrics.hasNext(); ) {
+                Map.Entry<String, JsonNode> metric = metrics.next();
+                if (metric.getKey().endsWith("gc.alloc.rate.norm")) {
+                    alloc.computeIfAbsent(row, k -> new LinkedHashMap<>()).put(column, score(metric.getValue()));
+                }
             }
         }
+        String jvmArgs = String.join(" ", texts(first.get("jvmArgs")));
         StringBuilder md = new StringBuilder();
-        md.append("### ").append(benchmark).append(" — JDK ").append(System.getProperty("java.version"))
-                .append(" (").append(System.getProperty("java.vm.name")).append("), ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, ")
-                .append(forks).append(" forks × ").append(iterations).append(" iterations\n\n");
-        md.append("Average time per operation; in brackets, how many times faster than `")
-                .append(baseline).append("` in the same run.\n\n");
-        header(md, paramName, params);
+        md.append("### ").append(title != null ? title : classOf(first.get("benchmark").asText()))
+                .append(" — JDK ").append(first.get("jdkVersion").asText())
+                .append(", Vector API ").append(jvmArgs.contains("jdk.incubator.vector") ? "on" : "off")
+                .append(", ").append(first.get("forks").asInt()).append(" fork(s) × ")
+                .append(first.get("measurementIterations").asInt()).append(" iteration(s) of ")
+                .append(first.get("measurementTime").asText()).append("\n\n");
+        md.append("Average time per operation");
+        if (baseline != null) {
+            md.append("; in brackets, how many times faster than `").append(baseline).append("` in the same run");
+        }
+        md.append(".\n\n");
+        header(md, paramName, columns);
         for (var row : time.entrySet()) {
             md.append("| `").append(row.getKey()).append("` |");
-            for (String p : params) {
-                Result<?> r = row.getValue().get(p);
-                Result<?> base = baseline == null ? null : time.getOrDefault(baseline, Map.of()).get(p);
-                md.append(' ').append(r == null ? "–" : formatTime(r));
-                if (r != null && base != null) {
-                    md.append(String.format(Locale.ROOT, " (%.2f×)", base.getScore() / r.getScore()));
+            for (String column : columns) {
+                Score s = row.getValue().get(column);
+                Score base = baseline == null ? null : time.getOrDefault(baseline, Map.of()).get(column);
+                md.append(' ').append(s == null ? "–" : formatTime(s));
+                if (s != null && base != null) {
+                    md.append(String.format(Locale.ROOT, " (%.2f×)", base.value() / s.value()));
                 }
                 md.append(" |");
             }
             md.append('\n');
         }
-        if (gc && !alloc.isEmpty()) {
-            md.append("\nHeap allocated per operation (`gc.alloc.rate.norm`); in brackets, the share of `")
-                    .append(baseline).append("`'s.\n\n");
-            header(md, paramName, params);
+        if (!alloc.isEmpty()) {
+            md.append("\nHeap allocated per operation (`gc.alloc.rate.norm`)");
+            if (baseline != null) {
+                md.append("; in brackets, the share of `").append(baseline).append("`'s");
+            }
+            md.append(".\n\n");
+            header(md, paramName, columns);
             for (var row : alloc.entrySet()) {
                 md.append("| `").append(row.getKey()).append("` |");
-                for (String p : params) {
-                    Result<?> r = row.getValue().get(p);
-                    Result<?> base = baseline == null ? null : alloc.getOrDefault(baseline, Map.of()).get(p);
-                    md.append(' ').append(r == null ? "–" : formatBytes(r.getScore()));
-                    if (r != null && base != null && base.getScore() > 0) {
-                        md.append(String.format(Locale.ROOT, " (%.3f %%)", 100 * r.getScore() / base.getScore()));
+                for (String column : columns) {
+                    Score s = row.getValue().get(column);
+                    Score base = baseline == null ? null : alloc.getOrDefault(baseline, Map.of()).get(column);
+                    md.append(' ').append(s == null ? "–" : formatBytes(s.value()));
+                    if (s != null && base != null && base.value() > 0) {
+                        md.append(String.format(Locale.ROOT, " (%.3f %%)", 100 * s.value() / base.value()));
                     }
                     md.append(" |");
                 }
@@ -140,21 +142,45 @@ public final class BenchmarkReport {
         return md.toString();
     }
 
-    private static void header(StringBuilder md, String paramName, List<String> params) {
+    private static Score score(JsonNode metric) {
+        // JMH writes "NaN" (a string) for the error of a single iteration.
+        return new Score(metric.get("score").asDouble(), Double.parseDouble(metric.get("scoreError").asText()),
+                metric.get("scoreUnit").asText());
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        if (array != null) {
+            array.forEach(node -> texts.add(node.asText()));
+        }
+        return texts;
+    }
+
+    private static String classOf(String benchmark) {
+        String withoutMethod = benchmark.substring(0, benchmark.lastIndexOf('.'));
+        return withoutMethod.substring(withoutMethod.lastIndexOf('.') + 1);
+    }
+
+    private static void header(StringBuilder md, String paramName, List<String> columns) {
         md.append("| benchmark \\ ").append(paramName).append(" |");
-        params.forEach(p -> md.append(' ').append(p).append(" |"));
+        columns.forEach(c -> md.append(' ').append(c).append(" |"));
         md.append("\n|---|");
-        params.forEach(p -> md.append("---:|"));
+        columns.forEach(c -> md.append("---:|"));
         md.append('\n');
     }
 
-    private static String formatTime(Result<?> r) {
-        double nanos = r.getScore() * nanosPer(r.getScoreUnit());
-        double error = r.getScoreError() * nanosPer(r.getScoreUnit());
-        if (nanos >= 1e6) {
-            return String.format(Locale.ROOT, "%.2f ± %.2f ms", nanos / 1e6, error / 1e6);
+    private static String formatTime(Score s) {
+        double nanos = s.value() * nanosPer(s.unit());
+        double error = s.error() * nanosPer(s.unit());
+        boolean ms = nanos >= 1e6;
+        double scale = ms ? 1e6 : 1e3;
+        String unit = ms ? "ms" : "µs";
+        String format = ms ? "%.2f" : "%.1f";
+        String value = String.format(Locale.ROOT, format, nanos / scale);
+        if (Double.isNaN(error)) {
+            return value + " " + unit;
         }
-        return String.format(Locale.ROOT, "%.1f ± %.1f µs", nanos / 1e3, error / 1e3);
+        return value + " ± " + String.format(Locale.ROOT, format, error / scale) + " " + unit;
     }
 
     private static double nanosPer(String unit) {

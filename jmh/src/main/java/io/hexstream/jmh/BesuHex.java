@@ -1,8 +1,12 @@
 package io.hexstream.jmh;
 
 /**
- * Today's Besu path for {@code engine_getBlobsV2} (the seed's change): a 16-entry {@code char[]} table
- * into a {@code char[]}, then {@code new String}. A baseline for the benchmarks only.
+ * Today's Besu path for {@code engine_getBlobsV2} (the seed's change, "Optimise toFastHex for
+ * engine_getBlobsV2", in {@code shared/seeds/}): a 16-entry {@code char[]} table into a {@code char[]},
+ * then {@code new String}; called on each blob and proof by
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}.
+ * Its input is a tuweni {@code Bytes} view, so a region of an array is read in place. A baseline for
+ * the benchmarks only.
  */
 public final class BesuHex {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -10,14 +14,19 @@ public final class BesuHex {
     private BesuHex() {}
 
     public static String toFastHex(byte[] bytes, boolean prefix) {
+        return toFastHex(bytes, 0, bytes.length, prefix);
+    }
+
+    /** {@code bytes[from, from + length)}, as Besu encodes a {@code Bytes} slice such as one cell proof. */
+    public static String toFastHex(byte[] bytes, int from, int length, boolean prefix) {
         int offset = prefix ? 2 : 0;
-        char[] out = new char[bytes.length * 2 + offset];
+        char[] out = new char[length * 2 + offset];
         if (prefix) {
             out[0] = '0';
             out[1] = 'x';
         }
-        for (int i = 0; i < bytes.length; i++) {
-            int v = bytes[i] & 0xFF;
+        for (int i = 0; i < length; i++) {
+            int v = bytes[from + i] & 0xFF;
             out[offset + 2 * i] = HEX[v >>> 4];
             out[offset + 2 * i + 1] = HEX[v & 0xF];
         }

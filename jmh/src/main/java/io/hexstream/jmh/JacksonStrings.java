@@ -2,13 +2,15 @@ package io.hexstream.jmh;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * Besu's way to a getBlobsV2 response: every blob and cell proof made a {@code String} by the
- * {@code char[]} method ({@link BesuHex}), gathered in POJOs for Jackson's {@code ObjectMapper}.
- * A baseline for the benchmarks only.
+ * {@code char[]} method ({@link BesuHex}), gathered in POJOs for Jackson, as
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}
+ * builds its
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/results/BlobAndProofV2.java}
+ * (String fields). A baseline for the benchmarks only.
  */
 public final class JacksonStrings {
     private JacksonStrings() {}
@@ -23,7 +25,7 @@ public final class JacksonStrings {
     public static BlobAndProofV2 blobAndProof(byte[] blob, byte[] cellProofs, int size, int count) {
         List<String> proofs = new ArrayList<>(count);
         for (int p = 0; p < count; p++) {
-            proofs.add(BesuHex.toFastHex(Arrays.copyOfRange(cellProofs, p * size, (p + 1) * size), true));
+            proofs.add(BesuHex.toFastHex(cellProofs, p * size, size, true));
         }
         return new BlobAndProofV2(BesuHex.toFastHex(blob, true), proofs);
     }

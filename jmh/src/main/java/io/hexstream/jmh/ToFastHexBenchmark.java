@@ -1,7 +1,6 @@
 package io.hexstream.jmh;
 
 import io.hexstream.codec.Hex;
-import io.hexstream.codec.HexKernels;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -28,12 +27,16 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Hex-encoding one getBlobsV2 payload's worth of bytes ({@code inputSize}: 1, 9, 21, 72 and 128 blobs
  * with their 128 cell proofs, the seed's sizes) with {@code 0x} prefix, every peer side by side.
- * Input is fixed-seed random data.
+ * Input is fixed-seed random data. {@code charArray} is Besu's path (the seed's change:
+ * {@code ethereum/core/src/main/java/org/hyperledger/besu/ethereum/core/encoding/HexUtils.java}-style
+ * {@code char[]} table, then {@code new String}), {@code tuweni} its predecessor
+ * ({@code org.apache.tuweni.bytes.Bytes.toFastHex}). Without JVM options the codec runs its portable
+ * kernel; add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "--add-modules", "jdk.incubator.vector"})
+@Fork(value = 3, jvmArgs = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class ToFastHexBenchmark {
@@ -76,9 +79,10 @@ public class ToFastHexBenchmark {
         return BesuHex.toFastHex(input, true);
     }
 
+    /** {@code java.util.HexFormat} appending to a builder that already holds {@code 0x}: one copy into the String. */
     @Benchmark
     public String hexFormat() {
-        return "0x" + HEX_FORMAT.formatHex(input);
+        return HEX_FORMAT.formatHex(new StringBuilder(2 + 2 * input.length).append("0x"), input).toString();
     }
 
     @Benchmark
@@ -94,13 +98,6 @@ public class ToFastHexBenchmark {
     @Benchmark
     public byte[] hexstreamBytes() {
         Hex.encode(input, 0, input.length, output, 0, true);
-        return output;
-    }
-
-    /** The portable 512-entry table kernel alone, as on a JVM without the Vector API module. */
-    @Benchmark
-    public byte[] hexstreamTableBytes() {
-        HexKernels.encodeWithTable(input, output);
         return output;
     }
 
