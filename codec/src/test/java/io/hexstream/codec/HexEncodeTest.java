@@ -217,6 +217,71 @@ class HexEncodeTest {
         }
     }
 
+    /** Heap and direct ByteBuffer destinations get exactly their region; position, limit and the rest untouched. */
+    @Test
+    void byteBufferDestinationsGetExactlyTheirRegion() {
+        Random random = new Random(17);
+        for (int length : new int[] {0, 1, 15, 16, 17, 31, 32, 33, 4095, 4096, 4097, 20_000}) {
+            byte[] src = new byte[length + 5];
+            random.nextBytes(src);
+            String digits = HexFormat.of().formatHex(src, 5, 5 + length);
+            for (ByteBuffer dst : new ByteBuffer[] {ByteBuffer.allocate(2 * length + 12),
+                    ByteBuffer.allocateDirect(2 * length + 12), ByteBuffer.allocate(2 * length + 20).position(8).slice()}) {
+                for (boolean prefix : new boolean[] {false, true}) {
+                    for (int i = 0; i < dst.capacity(); i++) {
+                        dst.put(i, SENTINEL);
+                    }
+                    dst.position(1).limit(dst.capacity() - 1);
+                    int n = Hex.encode(src, 5, length, dst, 7, prefix);
+                    assertEquals(Hex.encodedLength(length, prefix), n);
+                    assertEquals(1, dst.position());
+                    assertEquals(dst.capacity() - 1, dst.limit());
+                    byte[] all = new byte[dst.capacity()];
+                    dst.clear().get(0, all);
+                    assertEquals((prefix ? "0x" : "") + digits, new String(all, 7, n, US_ASCII), dst + " length " + length);
+                    for (int i = 0; i < all.length; i++) {
+                        if (i < 7 || i >= 7 + n) {
+                            assertEquals(SENTINEL, all[i], dst + ": byte " + i + " outside the region changed");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void byteBufferDestinationsAreCheckedBeforeWriting() {
+        ByteBuffer dst = ByteBuffer.allocateDirect(10).limit(8);
+        assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(new byte[4], 0, 4, dst, 1, false));
+        assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(new byte[4], 0, 3, dst, 1, true));
+        assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(new byte[4], 0, 1, dst, -1, false));
+        assertThrows(java.nio.ReadOnlyBufferException.class,
+                () -> Hex.encode(new byte[4], 0, 4, ByteBuffer.allocate(8).asReadOnlyBuffer(), 0, false));
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> Hex.encode(ByteBuffer.allocateDirect(5), dst, 0, false));
+        for (int i = 0; i < 8; i++) {
+            assertEquals(0, dst.get(i), "byte " + i);
+        }
+        assertEquals(8, Hex.encode(new byte[] {1, 2, (byte) 0xab}, 0, 3, dst, 0, true));
+        byte[] out = new byte[8];
+        dst.get(0, out);
+        assertEquals("0x0102ab", new String(out, US_ASCII));
+    }
+
+    @Test
+    void byteBufferSourceIntoByteBufferDestination() {
+        byte[] data = new byte[9000];
+        new Random(19).nextBytes(data);
+        ByteBuffer src = ByteBuffer.allocateDirect(data.length).put(data).position(3).limit(8999);
+        ByteBuffer dst = ByteBuffer.allocateDirect(18_000);
+        assertEquals(17_994, Hex.encode(src, dst, 2, true));
+        byte[] out = new byte[17_994];
+        dst.get(2, out);
+        assertEquals("0x" + HexFormat.of().formatHex(data, 3, 8999), new String(out, US_ASCII));
+        assertEquals(3, src.position());
+        assertEquals(0, dst.position());
+    }
+
     @Test
     void tuweniBytesOfEveryShape() {
         byte[] data = new byte[1000];
