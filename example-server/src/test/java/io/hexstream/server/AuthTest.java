@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import io.hexstream.codec.Hex;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;

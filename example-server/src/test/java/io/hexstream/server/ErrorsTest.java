@@ -5,7 +5,7 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.Hex;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.http.EngineServer;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,8 @@ package io.hexstream.server.kzg;
 import ethereum.ckzg4844.CKZG4844JNI;
 import ethereum.ckzg4844.CKZGException;
 import ethereum.ckzg4844.CellsAndProofs;
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import java.util.Arrays;
 
 /**
@@ -77,19 +78,19 @@ public final class Kzg {
      */
     public static boolean verifyCellProofs(byte[] blobs, byte[] commitments, byte[] cellProofs) {
         load();
-        int blobCount = blobs.length / BlobEntry.BLOB_SIZE;
-        int n = BlobEntry.CELLS_PER_EXT_BLOB;
+        int blobCount = blobs.length / BlobSizes.BLOB_SIZE;
+        int n = BlobSizes.CELLS_PER_EXT_BLOB;
         int cellSize = CKZG4844JNI.BYTES_PER_CELL;
         byte[] cells = new byte[blobCount * n * cellSize];
-        byte[] cellCommitments = new byte[blobCount * n * BlobEntry.COMMITMENT_SIZE];
+        byte[] cellCommitments = new byte[blobCount * n * BlobSizes.COMMITMENT_SIZE];
         long[] indices = new long[blobCount * n];
         try {
             for (int b = 0; b < blobCount; b++) {
-                byte[] blob = Arrays.copyOfRange(blobs, b * BlobEntry.BLOB_SIZE, (b + 1) * BlobEntry.BLOB_SIZE);
+                byte[] blob = Arrays.copyOfRange(blobs, b * BlobSizes.BLOB_SIZE, (b + 1) * BlobSizes.BLOB_SIZE);
                 System.arraycopy(CKZG4844JNI.computeCells(blob), 0, cells, b * n * cellSize, n * cellSize);
                 for (int i = 0; i < n; i++) {
-                    System.arraycopy(commitments, b * BlobEntry.COMMITMENT_SIZE, cellCommitments,
-                            (b * n + i) * BlobEntry.COMMITMENT_SIZE, BlobEntry.COMMITMENT_SIZE);
+                    System.arraycopy(commitments, b * BlobSizes.COMMITMENT_SIZE, cellCommitments,
+                            (b * n + i) * BlobSizes.COMMITMENT_SIZE, BlobSizes.COMMITMENT_SIZE);
                     indices[b * n + i] = i;
                 }
             }

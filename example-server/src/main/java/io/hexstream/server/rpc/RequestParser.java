@@ -27,8 +27,17 @@ public final class RequestParser {
     public record Parsed(List<RpcRequest> requests, boolean batch) {}
 
     private final JsonFactory factory;
+    private final int maxBatchSize;
 
-    public RequestParser(int maxRequestBytes) {
+    /**
+     * @param maxRequestBytes the largest body the server takes (bounds the longest string)
+     * @param maxBatchSize the most requests in a batch ({@code --max-batch-size}); a larger batch is one {@code -32600}
+     */
+    public RequestParser(int maxRequestBytes, int maxBatchSize) {
+        if (maxBatchSize < 1) {
+            throw new IllegalArgumentException("max batch size " + maxBatchSize + " < 1");
+        }
+        this.maxBatchSize = maxBatchSize;
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(maxRequestBytes).build())
                 .build();
@@ -37,8 +46,8 @@ public final class RequestParser {
     /**
      * Parses {@code body} (its readable bytes; indices not moved).
      *
-     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or a
-     *     body that is neither an object nor an array
+     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or one of
+     *     more than {@code maxBatchSize} requests (found as the parser reaches the one too many)
      */
     public Parsed parse(ByteBuf body) throws RpcException {
         try (JsonParser parser = factory.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
@@ -50,6 +59,10 @@ public final class RequestParser {
             if (first == JsonToken.START_ARRAY) {
                 List<RpcRequest> requests = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    if (requests.size() == maxBatchSize) {
+                        throw new RpcException(RpcError.INVALID_REQUEST,
+                                "batch of more than " + maxBatchSize + " requests (--max-batch-size)");
+                    }
                     requests.add(request(parser));
                 }
                 if (requests.isEmpty()) {
@@ -77,12 +90,12 @@ public final class RequestParser {
     private static RpcRequest request(JsonParser parser) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
             parser.skipChildren();
-            return new RpcRequest(NULL, null, List.of(), "a request must be a JSON object");
+            return new RpcRequest(NULL, null, Params.NONE, "a request must be a JSON object");
         }
         byte[] id = null;
         String method = null;
         String jsonrpc = null;
-        List<Object> params = List.of();
+        Params params = Params.NONE;
         String invalid = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
@@ -110,9 +123,11 @@ public final class RequestParser {
                 case "params" -> {
                     if (value == JsonToken.START_ARRAY) {
                         params = params(parser);
+                    } else if (value == JsonToken.START_OBJECT) {
+                        params = Params.BY_NAME;
+                        parser.skipChildren();
                     } else {
-                        invalid = value == JsonToken.START_OBJECT ? "params by name are not supported here"
-                                : "params must be an array";
+                        invalid = "params must be an array";
                         parser.skipChildren();
                     }
                 }
@@ -126,7 +141,7 @@ public final class RequestParser {
             invalid = "method is missing";
         }
         if (invalid != null) {
-            return new RpcRequest(id == null ? NULL : id, null, List.of(), invalid);
+            return new RpcRequest(id == null ? NULL : id, null, Params.NONE, invalid);
         }
         return new RpcRequest(id, method, params, null);
     }
@@ -148,7 +163,7 @@ public final class RequestParser {
         };
     }
 
-    private static List<Object> params(JsonParser parser) throws IOException {
+    private static Params params(JsonParser parser) throws IOException {
         List<Object> params = new ArrayList<>(1);
         for (JsonToken token; (token = parser.nextToken()) != JsonToken.END_ARRAY; ) {
             if (token == JsonToken.VALUE_STRING) {
@@ -164,12 +179,12 @@ public final class RequestParser {
                         parser.skipChildren();
                     }
                 }
-                params.add(allStrings ? strings : RpcRequest.OTHER);
+                params.add(allStrings ? strings : Params.OTHER);
             } else {
                 parser.skipChildren();
-                params.add(RpcRequest.OTHER);
+                params.add(Params.OTHER);
             }
         }
-        return params;
+        return Params.positional(params);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.server.blob.BlobSizes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class BlobPoolTest {
         byte[] commitment = new byte[48];
         commitment[0] = (byte) n;
         commitment[1] = (byte) (n >> 8);
-        return new BlobEntry(new byte[BlobEntry.BLOB_SIZE], commitment, null, new byte[BlobEntry.CELL_PROOFS_SIZE]);
+        return new BlobEntry(new byte[BlobSizes.BLOB_SIZE], commitment, null, new byte[BlobSizes.CELL_PROOFS_SIZE]);
     }
 
     @Test

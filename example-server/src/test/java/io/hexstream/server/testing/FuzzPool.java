@@ -1,9 +1,10 @@
 package io.hexstream.server.testing;
 
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.PoolItem;
-import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.pool.BlobStore;
 import io.hexstream.server.tx.TransactionIngest;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,13 +37,13 @@ public final class FuzzPool {
         BlobPool pool = new BlobPool(CAPACITY, store::delete);
         Random random = new Random(7);
         for (int b : new int[] {0x11, 0x22}) {
-            byte[] blob = new byte[BlobEntry.BLOB_SIZE];
-            byte[] blobProof = new byte[BlobEntry.PROOF_SIZE];
-            byte[] cellProofs = new byte[BlobEntry.CELL_PROOFS_SIZE];
+            byte[] blob = new byte[BlobSizes.BLOB_SIZE];
+            byte[] blobProof = new byte[BlobSizes.PROOF_SIZE];
+            byte[] cellProofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
             random.nextBytes(blob);
             random.nextBytes(blobProof);
             random.nextBytes(cellProofs);
-            byte[] commitment = new byte[BlobEntry.COMMITMENT_SIZE];
+            byte[] commitment = new byte[BlobSizes.COMMITMENT_SIZE];
             Arrays.fill(commitment, (byte) b);
             PoolItem item = PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs));
             store.save(item);

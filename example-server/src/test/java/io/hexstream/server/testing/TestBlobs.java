@@ -1,9 +1,9 @@
 package io.hexstream.server.testing;
 
 import io.hexstream.server.kzg.BlobGenerator;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.PoolItem;
-import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.pool.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -3,8 +3,9 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.jmh.JacksonStrings;
+import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.rpc.RpcReply;
 import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.Unpooled;
@@ -37,7 +38,7 @@ final class JacksonStringsRenderer implements ResponseRenderer {
             result = new ArrayList<>(v2.entries().size());
             for (BlobEntry entry : v2.entries()) {
                 result.add(entry == null ? null : JacksonStrings.blobAndProof(entry.blob(), entry.cellProofs(),
-                        BlobEntry.PROOF_SIZE, BlobEntry.CELLS_PER_EXT_BLOB));
+                        BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB));
             }
         }
         try {

@@ -1,12 +1,13 @@
-package io.hexstream.server.store;
+package io.hexstream.server.pool;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.PoolItem;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.PoolItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,12 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 class BlobStoreTest {
 
     static BlobEntry entry(Random random, boolean blobProof, boolean cellProofs) {
-        byte[] blob = new byte[BlobEntry.BLOB_SIZE];
+        byte[] blob = new byte[BlobSizes.BLOB_SIZE];
         byte[] commitment = new byte[48];
         random.nextBytes(blob);
         random.nextBytes(commitment);
         byte[] proof = blobProof ? new byte[48] : null;
-        byte[] cells = cellProofs ? new byte[BlobEntry.CELL_PROOFS_SIZE] : null;
+        byte[] cells = cellProofs ? new byte[BlobSizes.CELL_PROOFS_SIZE] : null;
         if (proof != null) {
             random.nextBytes(proof);
         }
