@@ -40,6 +40,10 @@ class BlobStoreTest {
         return hash;
     }
 
+    private static List<PoolItem> items(BlobStore store) throws Exception {
+        return store.loadAll().stream().map(BlobStore.Stored::item).toList();
+    }
+
     private static List<Path> files(BlobStore store) throws Exception {
         try (Stream<Path> listing = Files.list(store.directory())) {
             return listing.sorted().toList();
@@ -70,7 +74,7 @@ class BlobStoreTest {
             store.save(item);
         }
 
-        List<PoolItem> loaded = new BlobStore(dir).loadAll();
+        List<PoolItem> loaded = items(new BlobStore(dir));
         assertEquals(saved.size(), loaded.size());
         for (int i = 0; i < saved.size(); i++) {
             assertEquals(saved.get(i).key(), loaded.get(i).key());
@@ -97,7 +101,7 @@ class BlobStoreTest {
         Path unfinished = Files.write(store.directory().resolve("000000000009-0x00.blob.tmp"), torn);
         Files.writeString(store.directory().resolve("stray.blob"), "not ours");
 
-        List<PoolItem> loaded = new BlobStore(dir).loadAll();
+        List<PoolItem> loaded = items(new BlobStore(dir));
         assertEquals(1, loaded.size());
         assertArrayEquals(txHash(1), loaded.get(0).transactionHash());
         assertArrayEquals(Files.readAllBytes(files.get(1)), BlobStore.encode(loaded.get(0)));
@@ -109,11 +113,12 @@ class BlobStoreTest {
         BlobStore store = new BlobStore(dir);
         PoolItem generated = PoolItem.generated(entry(new Random(3), true, false));
         PoolItem transaction = PoolItem.transaction(txHash(4), List.of(entry(new Random(4), true, false)));
-        store.save(generated);
-        store.save(transaction);
-        store.delete(generated);
-        store.delete(transaction);
-        assertEquals(List.of(), new BlobStore(dir).loadAll());
+        Path generatedFile = store.save(generated);
+        Path transactionFile = store.save(transaction);
+        store.delete(generatedFile);
+        store.delete(transactionFile);
+        store.delete(transactionFile); // gone already: nothing to do
+        assertEquals(List.of(), items(new BlobStore(dir)));
         assertEquals(List.of(), files(store));
     }
 
