@@ -90,6 +90,24 @@ class ErrorsTest {
     }
 
     @Test
+    void paramsByNameAreInvalidParams() {
+        assertEquals(errorReply("9", -32602, "Invalid params: params by name are not supported; expected one param, an"
+                + " array of strings, by position"), reply(request(9, "engine_getBlobsV2", "{\"hashes\":[" + HASH + "]}")));
+        assertEquals(errorReply("9", -32601, "Method not found: engine_getBlobsV9"),
+                reply(request(9, "engine_getBlobsV9", "{\"hashes\":[]}")));
+    }
+
+    /** The count and the fork are checked before any hash is decoded: 129 bad hashes are "too large", not "invalid". */
+    @Test
+    void countAndForkComeBeforeTheHashes() {
+        String bad = "\"0xzz\"";
+        assertEquals(errorReply("10", -38004, "Too large request: 129 versioned hashes, at most 128"),
+                reply(request(10, "engine_getBlobsV2", "[[" + (bad + ",").repeat(128) + bad + "]]")));
+        assertEquals(errorReply("11", -38005, "Unsupported fork: serving osaka"),
+                reply(request(11, "engine_getBlobsV1", "[[" + bad + "]]")));
+    }
+
+    @Test
     void nonPostIsRefused() {
         HttpResponse<byte[]> get = server.send(HttpRequest.newBuilder(server.uri())
                 .header("Authorization", "Bearer " + server.token()).GET().build());

@@ -148,6 +148,12 @@ class RefusalsTest {
     }
 
     @Test
+    void moreThanSixBlobsAreRefusedBeforeAnyKzgWork() {
+        assertRefused(BlobTransactionBuilder.withCellProofs(TestBlobs.first(7)).build(), -32000,
+                "Server error: counts: 7 blobs, at most 6 per transaction (MAX_BLOBS_PER_TX)");
+    }
+
+    @Test
     void nonBlobTransactionTypes() {
         assertRefused(BlobTransactionBuilder.dynamicFeeTransaction(0), -32000,
                 "Server error: type: only blob transactions (type 3) are accepted, got type 2");

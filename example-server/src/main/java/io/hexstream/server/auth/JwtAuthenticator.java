@@ -2,14 +2,12 @@ package io.hexstream.server.auth;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
-import com.auth0.jwt.exceptions.JWTDecodeException;
-import com.auth0.jwt.exceptions.SignatureVerificationException;
-import com.auth0.jwt.interfaces.DecodedJWT;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -22,7 +20,8 @@ import java.util.Date;
  * {@code nbf}, if present, must hold too (RFC 7519 §4.1.4, §4.1.5); other claims are ignored. Each of
  * these claims must be a NumericDate of whole seconds from 0 to 253,402,300,799 (9999-12-31T23:59:59Z);
  * anything else (a string, a fraction, a negative or larger number) is refused with the reason, never
- * an exception. The signature is checked by java-jwt, the claims from the payload's JSON (Jackson).
+ * an exception. The token is taken apart here (its parts are read by Jackson, as java-jwt's own decoder
+ * throws on a claim it cannot make a date of); the HMAC is java-jwt's, compared in constant time.
  * Thread-safe.
  */
 public final class JwtAuthenticator implements Authenticator {
@@ -55,25 +54,32 @@ public final class JwtAuthenticator implements Authenticator {
         if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return "Authorization is not a Bearer token";
         }
-        DecodedJWT jwt;
-        try {
-            jwt = JWT.decode(authorization.substring(7).strip());
-        } catch (JWTDecodeException e) {
-            return "malformed token: " + oneLine(e.getMessage());
+        String[] parts = authorization.substring(7).strip().split("\\.", -1);
+        if (parts.length != 3) {
+            return "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'";
         }
-        if (!algorithm.getName().equals(jwt.getAlgorithm())) {
-            return "alg is " + jwt.getAlgorithm() + ", only HS256 is accepted";
+        JsonNode header = json(parts[0]);
+        if (header == null || !header.isObject()) {
+            return "malformed token: the header is not base64url-encoded JSON";
         }
+        String alg = header.path("alg").asText(null);
+        if (!algorithm.getName().equals(alg)) {
+            return "alg is " + alg + ", only HS256 is accepted";
+        }
+        byte[] signature;
         try {
-            algorithm.verify(jwt);
-        } catch (SignatureVerificationException e) {
+            signature = Base64.getUrlDecoder().decode(parts[2]);
+        } catch (IllegalArgumentException e) {
+            return "malformed token: the signature is not base64url";
+        }
+        byte[] expected = algorithm.sign(parts[0].getBytes(StandardCharsets.US_ASCII),
+                parts[1].getBytes(StandardCharsets.US_ASCII));
+        if (!MessageDigest.isEqual(expected, signature)) {
             return "wrong signature: the token is not signed with this server's secret";
         }
-        JsonNode claims;
-        try {
-            claims = JSON.readTree(Base64.getUrlDecoder().decode(jwt.getPayload()));
-        } catch (IOException | IllegalArgumentException e) {
-            return "malformed token: the payload is not JSON";
+        JsonNode claims = json(parts[1]);
+        if (claims == null) {
+            return "malformed token: the payload is not base64url-encoded JSON";
         }
         return claimsRefusal(claims, clock.instant().getEpochSecond());
     }
@@ -126,7 +132,7 @@ public final class JwtAuthenticator implements Authenticator {
             return claim + " is not a number";
         }
         if (!value.isIntegralNumber()) {
-            return claim + " " + value.asText() + " is not a whole number of seconds";
+            return claim + " " + value.decimalValue().toPlainString() + " is not a whole number of seconds";
         }
         BigInteger seconds = value.bigIntegerValue();
         if (seconds.signum() < 0 || seconds.compareTo(BigInteger.valueOf(MAX_NUMERIC_DATE)) > 0) {
@@ -135,8 +141,13 @@ public final class JwtAuthenticator implements Authenticator {
         return null;
     }
 
-    private static String oneLine(String text) {
-        return text == null ? "" : text.replaceAll("\\s+", " ");
+    /** The JSON of a base64url part, or {@code null} if it is not that. */
+    private static JsonNode json(String part) {
+        try {
+            return JSON.readTree(Base64.getUrlDecoder().decode(part));
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** A fresh token with {@code iat} = now, as a consensus client would send. */

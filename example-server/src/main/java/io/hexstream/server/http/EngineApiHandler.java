@@ -8,9 +8,9 @@ import io.hexstream.server.rpc.RpcReply;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -25,6 +25,7 @@ import io.netty.util.ReferenceCounted;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,13 +38,15 @@ import org.slf4j.LoggerFactory;
  * event loop.
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written
- * (to the socket); at that many the channel stops reading ({@code autoRead} off) until one is written,
- * so a client that sends without reading costs bounded memory. A response waiting its turn holds only
+ * (to the socket); at that many the connection stops reading ({@link ReadThrottle}) until one is
+ * written, so a client that sends without reading costs bounded memory. A response waiting its turn holds only
  * references (its body is produced as the socket drains); on disconnect the waiting ones are released.
  */
 final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(EngineApiHandler.class);
     private static final byte[] NULL_ID = "null".getBytes(StandardCharsets.US_ASCII);
+    /** How long a connection ended after a refusal waits, output shut, before it closes. */
+    private static final long LINGER_MILLIS = 1000;
 
     /** One request's place in line: its response once ready, and whether the connection closes after it. */
     private static final class Slot {
@@ -55,15 +58,16 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private final JsonRpcDispatcher dispatcher;
     private final ResponseRenderer renderer;
     private final int maxPipelined;
+    private final ReadThrottle throttle;
     private final ArrayDeque<Slot> line = new ArrayDeque<>();
     /** Requests taken whose response is not written yet. */
     private int unwritten;
-    private boolean paused;
     /** A response that closes the connection is queued or written: read nothing more, answer nothing more. */
     private boolean closing;
     private boolean inactive;
 
-    EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined) {
+    EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined,
+            ReadThrottle throttle) {
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
         }
@@ -71,6 +75,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         this.dispatcher = dispatcher;
         this.renderer = renderer;
         this.maxPipelined = maxPipelined;
+        this.throttle = throttle;
     }
 
     @Override
@@ -125,9 +130,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         slot.close = close;
         closing |= close;
         line.add(slot);
-        if (++unwritten >= maxPipelined && !paused) {
-            paused = true;
-            ctx.channel().config().setAutoRead(false);
+        if (++unwritten >= maxPipelined || closing) {
+            throttle.pause();
         }
         return slot;
     }
@@ -147,7 +151,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             wrote = true;
             written.addListener(done -> written(ctx));
             if (next.close) {
-                written.addListener(ChannelFutureListener.CLOSE);
+                written.addListener(done -> closeGently(ctx));
             }
         }
         if (wrote) {
@@ -155,11 +159,25 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Ends the connection after its last response: at once where nothing can be left unread, else (a
+     * refused request's body may be arriving) by a FIN first and the close {@link #LINGER_MILLIS} later,
+     * because closing with unread bytes sends a reset, which can make the client drop the response
+     * before it reads it.
+     */
+    private static void closeGently(ChannelHandlerContext ctx) {
+        if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
+            duplex.shutdownOutput().addListener(shut -> ctx.executor().schedule(() -> {
+                ctx.close();
+            }, LINGER_MILLIS, TimeUnit.MILLISECONDS));
+        } else {
+            ctx.close();
+        }
+    }
+
     private void written(ChannelHandlerContext ctx) {
-        unwritten--;
-        if (paused && unwritten < maxPipelined && !closing) {
-            paused = false;
-            ctx.channel().config().setAutoRead(true);
+        if (--unwritten < maxPipelined && !closing) {
+            throttle.resume();
         }
     }
 

@@ -14,7 +14,7 @@ import java.time.Duration;
 /**
  * The Engine API's pipeline, the one the server, the tests, the fuzz targets and the benchmarks use.
  * Per connection, from the socket:
- * {@code HttpServerCodec → WriteTimeoutHandler → RequestHeadCheck (400/404/405/401 on the head) →
+ * {@code ReadThrottle (reads paused while too many responses are unwritten) → HttpServerCodec → WriteTimeoutHandler → RequestHeadCheck (400/404/405/401 on the head) →
  * HttpObjectAggregator (413 above the limit, before reading the body; 100 Continue after the head check)
  * → ChunkedWriteHandler → JsonResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. No compression:
  * responses are sent as they are whatever the client's {@code Accept-Encoding}.
@@ -58,9 +58,10 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
-        ch.pipeline().addLast(new HttpServerCodec(), new WriteTimeoutHandler(limits.writeTimeout()),
-                new RequestHeadCheck(authenticator, refusals), new HttpObjectAggregator(limits.maxRequestBytes()),
+        ReadThrottle throttle = new ReadThrottle();
+        ch.pipeline().addLast(throttle, new HttpServerCodec(), new WriteTimeoutHandler(limits.writeTimeout()),
+                new RequestHeadCheck(authenticator, refusals, throttle), new HttpObjectAggregator(limits.maxRequestBytes()),
                 new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout()),
-                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined()));
+                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), throttle));
     }
 }

@@ -26,14 +26,16 @@ import io.netty.util.ReferenceCountUtil;
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final Authenticator authenticator;
     private final RefusalLog log;
+    private final ReadThrottle throttle;
     /** Dropping the body of a request refused with keep-alive. */
     private boolean discarding;
     /** A request was refused for good: everything read from now on is dropped. */
     private boolean closing;
 
-    RequestHeadCheck(Authenticator authenticator, RefusalLog log) {
+    RequestHeadCheck(Authenticator authenticator, RefusalLog log, ReadThrottle throttle) {
         this.authenticator = authenticator;
         this.log = log;
+        this.throttle = throttle;
     }
 
     @Override
@@ -53,7 +55,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                 discarding = !(msg instanceof LastHttpContent);
             } else {
                 closing = true;
-                ctx.channel().config().setAutoRead(false);
+                throttle.pause();
             }
             log.refused(ctx.channel().remoteAddress(), refused.status().code() + " for " + request.method() + " "
                     + request.uri() + (refused.reason() == null ? "" : ": " + refused.reason()));
