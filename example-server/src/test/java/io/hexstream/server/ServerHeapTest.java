@@ -5,9 +5,9 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.server.testing.IoThreads;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.IoThreads;
 import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.Test;
 

@@ -10,8 +10,9 @@ import java.util.Arrays;
 /**
  * KZG for blobs (EIP-4844, EIP-7594) through c-kzg-4844's Java binding, with the mainnet trusted
  * setup that {@code org.web3j:crypto} ships as the resource {@code /trusted_setup.txt} (web3j 4.13.0,
- * the last release compiled for Java 17; its setup is byte-identical to 4.14.0's). The setup is
- * loaded once per JVM, on first use; every method is then safe to call from any thread. A
+ * the last release compiled for Java 17; its setup is byte-identical to 4.14.0's). The server loads
+ * the library and the setup at start ({@link #load()}; each method also loads them if need be, once
+ * per JVM); every method is then safe to call from any thread. A
  * verification answers {@code false} also when c-kzg refuses an input (a proof or commitment that is
  * not a valid curve point, a blob that is not canonical field elements).
  */
@@ -44,11 +45,6 @@ public final class Kzg {
         byte[] blobProof = CKZG4844JNI.computeBlobKzgProof(blob, commitment);
         CellsAndProofs cells = CKZG4844JNI.computeCellsAndKzgProofs(blob);
         return new BlobEntry(blob, commitment, blobProof, cells.getProofs());
-    }
-
-    public static byte[] commitment(byte[] blob) {
-        load();
-        return CKZG4844JNI.blobToKzgCommitment(blob);
     }
 
     /**

@@ -32,20 +32,6 @@ public final class BlobPool {
         this.onEvict = onEvict;
     }
 
-    public BlobPool(int capacity) {
-        this(capacity, item -> {});
-    }
-
-    /** Adds {@code entry} as a generated item unless its versioned hash is pooled; returns whether it was added. */
-    public boolean add(BlobEntry entry) {
-        synchronized (entries) {
-            if (entries.containsKey(entry.versionedHash())) {
-                return false;
-            }
-        }
-        return add(PoolItem.generated(entry));
-    }
-
     /**
      * Adds {@code item} unless an item with its key is pooled; its entries whose versioned hash is
      * pooled already are left out. Then evicts the oldest items while more than {@code capacity}

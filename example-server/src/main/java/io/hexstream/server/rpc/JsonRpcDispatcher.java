@@ -78,11 +78,6 @@ public final class JsonRpcDispatcher {
                 new DefaultThreadFactory("hexstream-ingest", true));
     }
 
-    /** The writer the cap is counted with. */
-    public ResponseWriter writer() {
-        return writer;
-    }
-
     /**
      * Answers {@code requests}; calls {@code done} with the replies on {@code loop}, now if no call
      * blocks, else once the last blocking call has finished. Called on {@code loop}.

@@ -2,10 +2,10 @@ package io.hexstream.server.testing;
 
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
+import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

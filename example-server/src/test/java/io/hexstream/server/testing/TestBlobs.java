@@ -1,8 +1,8 @@
 package io.hexstream.server.testing;
 
-import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
