@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PipelinedMemoryTest {
     private static final int PIPELINED = 10_000;
     private static final long MAX_GROWTH = 64L << 20;
-    /** {@code {"jsonrpc":"2.0","id":} (21), the id, {@code ,"result":[} (11), one BlobAndProofV2 (275,096), {@code ]}} (2). */
-    private static final int REPLY_WITHOUT_ID = 21 + 11 + 275_096 + 2;
+    /** {@code {"jsonrpc":"2.0","id":} (22), the id, {@code ,"result":[} (11), one BlobAndProofV2 (275,096), {@code ]}} (2). */
+    private static final int REPLY_WITHOUT_ID = 22 + 11 + 275_096 + 2;
 
     @TempDir
     Path data;
@@ -68,7 +68,7 @@ class PipelinedMemoryTest {
                 assertEquals(200, head.status());
                 String idText = Integer.toString(id);
                 assertEquals(REPLY_WITHOUT_ID + idText.length(), head.contentLength(), "reply " + id);
-                String start = new String(connection.readExactly(21 + idText.length() + 1), US_ASCII);
+                String start = new String(connection.readExactly(22 + idText.length() + 1), US_ASCII);
                 assertEquals("{\"jsonrpc\":\"2.0\",\"id\":" + idText + ",", start, "in order");
                 connection.discard(head.contentLength() - start.length());
             }
