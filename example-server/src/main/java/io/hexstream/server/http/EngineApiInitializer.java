@@ -6,6 +6,7 @@ import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -20,6 +21,13 @@ import java.time.Duration;
  * responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
+    /**
+     * The HTTP codec's own bound on requests decoded before their responses are encoded. Ours is
+     * {@code maxPipelined} (reads paused), but what one read brought in (at most 64 KiB, the channel's
+     * default) is decoded whole, and that may be thousands of tiny pipelined requests; past this the
+     * codec would fail the connection.
+     */
+    static final int MAX_PIPELINE_DEPTH = 8192;
 
     /**
      * What bounds one connection.
@@ -59,7 +67,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     @Override
     protected void initChannel(Channel ch) {
         ReadThrottle throttle = new ReadThrottle();
-        ch.pipeline().addLast(throttle, new HttpServerCodec(), new WriteTimeoutHandler(limits.writeTimeout()),
+        ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig(), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout()),
                 new RequestHeadCheck(authenticator, refusals, throttle), new HttpObjectAggregator(limits.maxRequestBytes()),
                 new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout()),
                 new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), throttle));
