@@ -28,6 +28,12 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      * codec would fail the connection.
      */
     static final int MAX_PIPELINE_DEPTH = 8192;
+    /**
+     * The largest body piece the HTTP codec hands on (its default is 8 KiB): one read's worth, so that a
+     * big request (a 6-blob transaction is 1.7 MB of hex) is a few dozen pieces for the aggregator, not
+     * hundreds.
+     */
+    static final int MAX_CHUNK_SIZE = 64 * 1024;
 
     /**
      * What bounds one connection.
@@ -67,7 +73,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     @Override
     protected void initChannel(Channel ch) {
         ReadThrottle throttle = new ReadThrottle();
-        ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig(), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout()),
+        ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout()),
                 new RequestHeadCheck(authenticator, refusals, throttle), new HttpObjectAggregator(limits.maxRequestBytes()),
                 new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout()),
                 new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), throttle));

@@ -7,12 +7,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.util.ByteBufferBackedInputStream;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -50,7 +54,7 @@ public final class RequestParser {
      *     more than {@code maxBatchSize} requests (found as the parser reaches the one too many)
      */
     public Parsed parse(ByteBuf body) throws RpcException {
-        try (JsonParser parser = factory.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
+        try (JsonParser parser = factory.createParser(stream(body))) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new RpcException(RpcError.PARSE_ERROR, "empty body");
@@ -84,6 +88,19 @@ public final class RequestParser {
         } catch (IOException e) {
             throw new RpcException(RpcError.PARSE_ERROR, e.getMessage());
         }
+    }
+
+    /**
+     * The readable bytes of {@code body} as a stream over its NIO buffers: one access to the buffer (a
+     * composite from the aggregator holds a component per content chunk), not one per read.
+     */
+    private static InputStream stream(ByteBuf body) {
+        ByteBuffer[] buffers = body.nioBuffers();
+        if (buffers.length == 1) {
+            return new ByteBufferBackedInputStream(buffers[0]);
+        }
+        return new SequenceInputStream(Collections.enumeration(Arrays.stream(buffers)
+                .map(ByteBufferBackedInputStream::new).toList()));
     }
 
     /** One request; the parser is on its first token and is left on its last. */
