@@ -34,10 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The example server assembled: secret, durable pool (transactions' blobs and generated blobs topped
- * up to {@code generate}, all kept across restarts), Engine API with {@code eth_sendRawTransaction},
- * HTTP with JWT, and optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and
- * what the tests start.
+ * The example server assembled: KZG loaded, secret, durable pool (transactions' blobs and generated
+ * blobs topped up to {@code generate}, all kept across restarts), the Engine API methods with
+ * {@code eth_sendRawTransaction} on the ingest executor, and one HTTP server: the JWT port, and
+ * optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and what the tests start.
  */
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
@@ -45,7 +45,10 @@ public final class ExampleServer implements AutoCloseable {
     /**
      * Everything {@code Main}'s options say; {@code rpcPort} is {@code null} for no unauthenticated port;
      * {@code idleTimeout} is how long a connection may wait for a whole request while no response is
-     * being written (zero: no limit).
+     * being written (zero: no limit). The bounds: {@code ingestThreads} for blocking methods,
+     * {@code maxBlobsPerTx} per transaction, {@code maxBatchSize} requests per batch,
+     * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
+     * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
