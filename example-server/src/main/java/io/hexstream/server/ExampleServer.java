@@ -15,6 +15,7 @@ import io.hexstream.server.http.ResponseRenderer;
 import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.ResponseWriter;
@@ -64,17 +65,23 @@ public final class ExampleServer implements AutoCloseable {
 
     /** Blocking calls that may wait for an ingest thread, per thread; more are answered "server busy". */
     static final int INGEST_QUEUE_PER_THREAD = 16;
+    /** Threads that parse and dispatch request bodies over 64 KiB, off the event loops: half the cores. */
+    static final int LARGE_REQUEST_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    /** Large requests that may wait for such a thread; more are handled on their event loop. */
+    static final int LARGE_REQUEST_QUEUE = 64;
 
     private final EngineServer http;
     private final boolean rpc;
-    private final ExecutorService ingest;
+    /** The ingest and large-request executors. */
+    private final List<ExecutorService> executors;
     private final DurableBlobPool pool;
     private final JwtSecret secret;
 
-    private ExampleServer(EngineServer http, boolean rpc, ExecutorService ingest, DurableBlobPool pool, JwtSecret secret) {
+    private ExampleServer(EngineServer http, boolean rpc, List<ExecutorService> executors, DurableBlobPool pool,
+            JwtSecret secret) {
         this.http = http;
         this.rpc = rpc;
-        this.ingest = ingest;
+        this.executors = executors;
         this.pool = pool;
         this.secret = secret;
     }
@@ -103,8 +110,9 @@ public final class ExampleServer implements AutoCloseable {
         Files.writeString(config.hashesOut(),
                 hashes.stream().map(VersionedHash::toString).collect(Collectors.joining("\n", "", "\n")));
 
-        ExecutorService ingest = JsonRpcDispatcher.ingestExecutor(config.ingestThreads(),
+        ExecutorService ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                 config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
+        ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS, LARGE_REQUEST_QUEUE);
         JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(), config.maxBlobsPerRequest(),
                 new TransactionIngest(pool, config.maxBlobsPerTx())), new ResponseWriter(), ingest, config.maxResponseBytes());
         RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize());
@@ -112,16 +120,18 @@ public final class ExampleServer implements AutoCloseable {
                 config.idleTimeout(), config.writeTimeout());
         RefusalLog refusals = new RefusalLog();
         List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
-                new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer, limits, refusals))));
+                new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer, limits,
+                        largeRequests, refusals))));
         if (config.rpcPort() != null) {
             ports.add(new EngineServer.Port(config.host(), config.rpcPort(),
-                    new EngineApiInitializer(Authenticator.NONE, parser, dispatcher, renderer, limits, refusals)));
+                    new EngineApiInitializer(Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals)));
         }
         EngineServer http;
         try {
             http = EngineServer.start(ports, config.maxConnections(), refusals);
         } catch (InterruptedException | RuntimeException e) {
             ingest.shutdownNow();
+            largeRequests.shutdownNow();
             throw e;
         }
         LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(),
@@ -133,7 +143,7 @@ public final class ExampleServer implements AutoCloseable {
         LOG.info("{} blobs in the pool, versioned hashes in {}:\n{}", hashes.size(),
                 config.hashesOut().toAbsolutePath(),
                 hashes.stream().map(VersionedHash::toString).collect(Collectors.joining("\n")));
-        return new ExampleServer(http, config.rpcPort() != null, ingest, pool, secret);
+        return new ExampleServer(http, config.rpcPort() != null, List.of(ingest, largeRequests), pool, secret);
     }
 
     private static JwtSecret loadSecret(Config config) throws IOException {
@@ -169,6 +179,6 @@ public final class ExampleServer implements AutoCloseable {
     @Override
     public void close() {
         http.close();
-        ingest.shutdownNow();
+        executors.forEach(ExecutorService::shutdownNow);
     }
 }

@@ -25,6 +25,8 @@ import io.netty.util.ReferenceCounted;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * {@link JsonRpcDispatcher}; each refused one ({@link RefusedRequest}) is answered with its status. The
  * responses go out in request order (HTTP/1.1 pipelining), each as soon as it and all before it are
  * ready: a reply that waits for the ingest executor holds back the replies to later requests, never the
- * event loop.
+ * event loop. A request body over {@link #LARGE_REQUEST_BYTES} is parsed and dispatched on the
+ * large-request executor (on the loop only if that is full), its buffer retained until then.
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written
  * (to the socket); at that many the connection stops reading ({@link ReadThrottle}) until one is
@@ -45,6 +48,12 @@ import org.slf4j.LoggerFactory;
 final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(EngineApiHandler.class);
     private static final byte[] NULL_ID = "null".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * Bodies larger than this are parsed and dispatched on the large-request executor, not on the event
+     * loop: a 16 MiB batch takes the parser and the dispatcher tens to hundreds of milliseconds. A
+     * 128-hash getBlobs call is about 9 KB; a 6-blob transaction 1.7 MB.
+     */
+    static final int LARGE_REQUEST_BYTES = 64 * 1024;
     /** How long a connection ended after a refusal waits, output shut, before it closes. */
     private static final long LINGER_MILLIS = 1000;
 
@@ -58,6 +67,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private final JsonRpcDispatcher dispatcher;
     private final ResponseRenderer renderer;
     private final int maxPipelined;
+    private final Executor largeRequests;
     private final ReadThrottle throttle;
     private final ArrayDeque<Slot> line = new ArrayDeque<>();
     /** Requests taken whose response is not written yet. */
@@ -67,7 +77,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private boolean inactive;
 
     EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined,
-            ReadThrottle throttle) {
+            Executor largeRequests, ReadThrottle throttle) {
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
         }
@@ -75,6 +85,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         this.dispatcher = dispatcher;
         this.renderer = renderer;
         this.maxPipelined = maxPipelined;
+        this.largeRequests = largeRequests;
         this.throttle = throttle;
     }
 
@@ -104,12 +115,40 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             ready(ctx, slot, empty(version, HttpResponseStatus.BAD_REQUEST, false));
             return;
         }
+        if (request.content().readableBytes() > LARGE_REQUEST_BYTES) {
+            ByteBuf body = request.content().retain();
+            try {
+                largeRequests.execute(() -> {
+                    try {
+                        answer(ctx, slot, version, keepAlive, body);
+                    } finally {
+                        body.release();
+                    }
+                });
+                return;
+            } catch (RejectedExecutionException e) {
+                body.release(); // the executor is full: answered here, as a small request would be
+            }
+        }
+        answer(ctx, slot, version, keepAlive, request.content());
+    }
+
+    /** Parses {@code body} and dispatches its requests; on the event loop, or on the large-request executor. */
+    private void answer(ChannelHandlerContext ctx, Slot slot, HttpVersion version, boolean keepAlive, ByteBuf body) {
         RequestParser.Parsed parsed;
         try {
-            parsed = parser.parse(request.content());
+            parsed = parser.parse(body);
         } catch (RpcException e) {
-            respond(ctx, slot, version, keepAlive,
-                    new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false));
+            Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false);
+            if (ctx.executor().inEventLoop()) {
+                respond(ctx, slot, version, keepAlive, failure);
+                return;
+            }
+            try {
+                ctx.executor().execute(() -> respond(ctx, slot, version, keepAlive, failure));
+            } catch (RejectedExecutionException stopped) {
+                LOG.debug("a request answered after the event loop stopped");
+            }
             return;
         }
         dispatcher.dispatch(parsed.requests(), parsed.batch(), ctx.executor(),

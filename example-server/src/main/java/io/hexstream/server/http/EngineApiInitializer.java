@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
  * The Engine API's pipeline, the one the server, the tests, the fuzz targets and the benchmarks use.
@@ -58,15 +59,21 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     private final JsonRpcDispatcher dispatcher;
     private final ResponseRenderer renderer;
     private final Limits limits;
+    private final Executor largeRequests;
     private final RefusalLog refusals;
 
+    /**
+     * @param largeRequests where request bodies over 64 KiB are parsed and dispatched, off the event
+     *     loop: a {@link io.hexstream.server.rpc.BoundedExecutor} (its owner shuts it down)
+     */
     public EngineApiInitializer(Authenticator authenticator, RequestParser parser, JsonRpcDispatcher dispatcher,
-            ResponseRenderer renderer, Limits limits, RefusalLog refusals) {
+            ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals) {
         this.authenticator = authenticator;
         this.parser = parser;
         this.dispatcher = dispatcher;
         this.renderer = renderer;
         this.limits = limits;
+        this.largeRequests = largeRequests;
         this.refusals = refusals;
     }
 
@@ -76,6 +83,6 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout()),
                 new RequestHeadCheck(authenticator, refusals, throttle), new HttpObjectAggregator(limits.maxRequestBytes()),
                 new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout()),
-                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), throttle));
+                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), largeRequests, throttle));
     }
 }

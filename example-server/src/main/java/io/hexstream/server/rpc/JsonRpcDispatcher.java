@@ -1,17 +1,13 @@
 package io.hexstream.server.rpc;
 
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +18,11 @@ import org.slf4j.LoggerFactory;
  * not a notification, and turns a failing call into its error ({@code -32603} for a bug).
  *
  * <p>Threads: called on the channel's event loop. A method that does not block runs there, at once; one
- * that {@link RpcMethod#blocking() blocks} is handed to the ingest executor ({@link #ingestExecutor}: a
- * few threads and a bounded queue; when it is full the call is answered {@code -32000} "server busy"
- * and not run at all). The replies are handed back on the event loop, all at once, in
- * request order.
+ * that {@link RpcMethod#blocking() blocks} is handed to the ingest executor (a {@link BoundedExecutor}:
+ * a few threads and a bounded queue; when it is full the call is answered {@code -32000} "server busy"
+ * and not run at all). The replies are handed back on the event loop, all at once, in request order.
+ * A large request may be dispatched from another thread than its event loop (the replies still come
+ * back on the loop).
  *
  * <p>Response cap: the replies to one HTTP request take at most {@code maxResponseBytes}, counted
  * exactly ({@link ResponseWriter#length}) as the calls are answered in order, before any byte is
@@ -46,7 +43,7 @@ public final class JsonRpcDispatcher {
 
     /**
      * @param methods the methods served, by {@link RpcMethod#name()}
-     * @param ingest where blocking methods run: {@link #ingestExecutor}, whose owner shuts it down
+     * @param ingest where blocking methods run: a {@link BoundedExecutor} (its owner shuts it down)
      * @param maxResponseBytes the cap on the replies to one HTTP request ({@code --max-response-bytes})
      */
     public JsonRpcDispatcher(List<RpcMethod> methods, ResponseWriter writer, Executor ingest, long maxResponseBytes) {
@@ -66,21 +63,9 @@ public final class JsonRpcDispatcher {
     }
 
     /**
-     * The bounded executor for blocking methods: {@code threads} daemon threads named
-     * {@code hexstream-ingest-*} ({@code --ingest-threads}), and a queue of {@code queue} calls beyond
-     * which a call is refused ({@link RejectedExecutionException}, answered "server busy").
-     */
-    public static ExecutorService ingestExecutor(int threads, int queue) {
-        if (threads < 1 || queue < 1) {
-            throw new IllegalArgumentException("ingest threads " + threads + ", queue " + queue + ": each must be at least 1");
-        }
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue),
-                new DefaultThreadFactory("hexstream-ingest", true));
-    }
-
-    /**
-     * Answers {@code requests}; calls {@code done} with the replies on {@code loop}, now if no call
-     * blocks, else once the last blocking call has finished. Called on {@code loop}.
+     * Answers {@code requests}; calls {@code done} with the replies on {@code loop}, once every call
+     * is answered (at once, if called on {@code loop} and no call blocks). Called on {@code loop}, or on
+     * a thread that may block.
      */
     public void dispatch(List<RpcRequest> requests, boolean batch, EventExecutor loop, Consumer<Replies> done) {
         Answers answers = new Answers(requests.size(), batch, done);
@@ -117,12 +102,20 @@ public final class JsonRpcDispatcher {
             total += separator + length;
             answers.set(i, answer);
         }
-        answers.dispatched();
+        if (loop.inEventLoop()) {
+            answers.dispatched();
+            return;
+        }
+        try {
+            loop.execute(answers::dispatched);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("a request answered after the event loop stopped");
+        }
     }
 
     /** Runs {@code method} on the executor, answering on {@code loop}; returns the refusal if the queue is full. */
     private RpcReply submit(RpcRequest request, RpcMethod method, Answers answers, int index, EventExecutor loop) {
-        answers.pending++;
+        answers.pending.incrementAndGet();
         try {
             executor.execute(() -> {
                 RpcReply answer = call(request, method);
@@ -134,7 +127,7 @@ public final class JsonRpcDispatcher {
             });
             return null;
         } catch (RejectedExecutionException e) {
-            answers.pending--;
+            answers.pending.decrementAndGet();
             return RpcReply.failure(request.id(), RpcError.SERVER_ERROR, "server busy");
         }
     }
@@ -161,12 +154,17 @@ public final class JsonRpcDispatcher {
                 + " HTTP request would pass " + maxResponseBytes + " bytes (--max-response-bytes)");
     }
 
-    /** The answers to one HTTP request as they come in; touched only on its event loop. */
+    /**
+     * The answers to one HTTP request as they come in: set by the dispatching thread, then by blocking
+     * calls back on the event loop; finished on the event loop.
+     */
     private static final class Answers {
         private final RpcReply[] replies;
         private final boolean batch;
         private final Consumer<Replies> done;
-        private int pending;
+        /** Blocking calls submitted and not answered yet. */
+        private final AtomicInteger pending = new AtomicInteger();
+        /** Whether every call has been dispatched; touched only on the event loop. */
         private boolean dispatched;
 
         Answers(int size, boolean batch, Consumer<Replies> done) {
@@ -183,14 +181,14 @@ public final class JsonRpcDispatcher {
         /** Sets the reply of a blocking call at {@code index}, back on the event loop. */
         void arrived(int index, RpcReply reply) {
             replies[index] = reply;
-            if (--pending == 0 && dispatched) {
+            if (pending.decrementAndGet() == 0 && dispatched) {
                 finish();
             }
         }
 
         void dispatched() {
             dispatched = true;
-            if (pending == 0) {
+            if (pending.get() == 0) {
                 finish();
             }
         }

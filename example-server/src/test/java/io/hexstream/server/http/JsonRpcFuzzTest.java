@@ -73,7 +73,7 @@ class JsonRpcFuzzTest {
                 writer, Runnable::run, 256L << 20);
         pipeline = new EngineApiInitializer(jwt, new RequestParser(16 << 20, 1024), dispatcher,
                 ResponseRenderer.streaming(writer), new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30),
-                        Duration.ofSeconds(60)), new RefusalLog());
+                        Duration.ofSeconds(60)), Runnable::run, new RefusalLog());
         authorization = "Bearer " + jwt.token();
     }
 
