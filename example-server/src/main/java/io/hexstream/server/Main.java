@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** The command line: serve the Engine API (default), or print a token ({@code token}). */
 @Command(name = "hexstream-example-server", mixinStandardHelpOptions = true,
