@@ -3,20 +3,22 @@ package io.hexstream.server;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.http.EngineApiHandler;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.EngineMethods;
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.http.EngineApiInitializer;
 import io.hexstream.server.http.EngineServer;
+import io.hexstream.server.http.RefusalLog;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.http.StreamingRenderer;
 import io.hexstream.server.kzg.BlobGenerator;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.PoolItem;
-import io.hexstream.server.pool.VersionedHash;
-import io.hexstream.server.rpc.EngineApi;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.kzg.Kzg;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.BoundedExecutor;
+import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
-import io.hexstream.server.rpc.SendRawTransaction;
-import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.tx.TransactionIngest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,17 +27,18 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The example server assembled: secret, durable pool (transactions' blobs and generated blobs topped
- * up to {@code generate}, all kept across restarts), Engine API with {@code eth_sendRawTransaction},
- * HTTP with JWT, and optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and
- * what the tests start.
+ * The example server assembled: KZG loaded, secret, durable pool (transactions' blobs and generated
+ * blobs topped up to {@code generate}, all kept across restarts), the Engine API methods with
+ * {@code eth_sendRawTransaction} on the ingest executor, and one HTTP server: the JWT port, and
+ * optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and what the tests start.
  */
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
@@ -43,11 +46,16 @@ public final class ExampleServer implements AutoCloseable {
     /**
      * Everything {@code Main}'s options say; {@code rpcPort} is {@code null} for no unauthenticated port;
      * {@code idleTimeout} is how long a connection may wait for a whole request while no response is
-     * being written (zero: no limit).
+     * being written (zero: no limit). The bounds: {@code ingestThreads} for blocking methods,
+     * {@code maxBlobsPerTx} per transaction, {@code maxBatchSize} requests per batch,
+     * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
+     * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
-            int poolMaxBlobs, Duration idleTimeout) {
+            int poolMaxBlobs, Duration idleTimeout,
+            int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
+            int maxConnections, Duration writeTimeout) {
         public Config {
             if (idleTimeout.isNegative()) {
                 throw new IllegalArgumentException("idle timeout " + idleTimeout + " is negative");
@@ -55,40 +63,45 @@ public final class ExampleServer implements AutoCloseable {
         }
     }
 
+    /** Blocking calls that may wait for an ingest thread, per thread; more are answered "server busy". */
+    static final int INGEST_QUEUE_PER_THREAD = 16;
+    /** Threads that parse and dispatch request bodies over 64 KiB, off the event loops: half the cores. */
+    static final int LARGE_REQUEST_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    /** Large requests that may wait for such a thread; more are handled on their event loop. */
+    static final int LARGE_REQUEST_QUEUE = 64;
+
     private final EngineServer http;
-    private final EngineServer rpc;
-    private final BlobPool pool;
+    private final boolean rpc;
+    /** The ingest and large-request executors. */
+    private final List<ExecutorService> executors;
+    private final DurableBlobPool pool;
     private final JwtSecret secret;
 
-    private ExampleServer(EngineServer http, EngineServer rpc, BlobPool pool, JwtSecret secret) {
+    private ExampleServer(EngineServer http, boolean rpc, List<ExecutorService> executors, DurableBlobPool pool,
+            JwtSecret secret) {
         this.http = http;
         this.rpc = rpc;
+        this.executors = executors;
         this.pool = pool;
         this.secret = secret;
     }
 
     public static ExampleServer start(Config config) throws IOException, InterruptedException {
-        return start(config, new StreamingRenderer(), Clock.systemUTC());
+        return start(config, ResponseRenderer.streaming(new ResponseWriter()), Clock.systemUTC());
     }
 
     /** Starts with another response renderer (benchmarks) or clock (tests). */
     public static ExampleServer start(Config config, ResponseRenderer renderer, Clock clock)
             throws IOException, InterruptedException {
+        Kzg.load();
         JwtSecret secret = loadSecret(config);
-        BlobStore store = new BlobStore(config.dataDir());
-        BlobPool pool = new BlobPool(config.poolMaxBlobs(), store::delete);
-        int generated = 0;
-        for (PoolItem item : store.loadAll()) {
-            pool.add(item);
-            generated += item.isTransaction() ? 0 : 1;
-        }
+        DurableBlobPool pool = DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs());
+        int generated = pool.generatedItems();
         if (generated < config.generate()) {
             int missing = config.generate() - generated;
             long started = System.nanoTime();
             for (BlobEntry entry : BlobGenerator.generate(missing, new SecureRandom().nextLong())) {
-                PoolItem item = PoolItem.generated(entry);
-                store.save(item);
-                pool.add(item);
+                pool.add(PoolItem.generated(entry));
             }
             LOG.info("generated {} blobs with KZG commitments and proofs on {} cores in {} ms", missing,
                     Runtime.getRuntime().availableProcessors(), (System.nanoTime() - started) / 1_000_000);
@@ -97,29 +110,40 @@ public final class ExampleServer implements AutoCloseable {
         Files.writeString(config.hashesOut(),
                 hashes.stream().map(VersionedHash::toString).collect(Collectors.joining("\n", "", "\n")));
 
-        EngineApi api = new EngineApi(pool, config.fork(), config.maxBlobsPerRequest(),
-                Map.of(SendRawTransaction.NAME, new SendRawTransaction(new TransactionIngest(pool, store))));
-        RequestParser parser = new RequestParser(config.maxRequestBytes());
-        EngineServer http = EngineServer.start(config.host(), config.port(), config.maxRequestBytes(), config.idleTimeout(),
-                new EngineApiHandler(new JwtAuthenticator(secret.bytes(), clock), parser, api, renderer));
-        LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(),
-                http.address().getHostString(), http.address().getPort());
-        EngineServer rpc = null;
+        ExecutorService ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
+                config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
+        ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS, LARGE_REQUEST_QUEUE);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(), config.maxBlobsPerRequest(),
+                new TransactionIngest(pool, config.maxBlobsPerTx())), new ResponseWriter(), ingest, config.maxResponseBytes());
+        RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize());
+        EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(), config.maxPipelined(),
+                config.idleTimeout(), config.writeTimeout());
+        RefusalLog refusals = new RefusalLog();
+        List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
+                new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer, limits,
+                        largeRequests, refusals))));
         if (config.rpcPort() != null) {
-            try {
-                rpc = EngineServer.start(config.host(), config.rpcPort(), config.maxRequestBytes(), config.idleTimeout(),
-                        new EngineApiHandler(Authenticator.NONE, parser, api, renderer));
-            } catch (InterruptedException | RuntimeException e) {
-                http.close();
-                throw e;
-            }
-            LOG.info("the same API without JWT on http://{}:{}", rpc.address().getHostString(), rpc.address().getPort());
+            ports.add(new EngineServer.Port(config.host(), config.rpcPort(),
+                    new EngineApiInitializer(Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals)));
+        }
+        EngineServer http;
+        try {
+            http = EngineServer.start(ports, config.maxConnections(), refusals);
+        } catch (InterruptedException | RuntimeException e) {
+            ingest.shutdownNow();
+            largeRequests.shutdownNow();
+            throw e;
+        }
+        LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(),
+                http.address(0).getHostString(), http.address(0).getPort());
+        if (config.rpcPort() != null) {
+            LOG.info("the same API without JWT on http://{}:{}", http.address(1).getHostString(), http.address(1).getPort());
         }
         LOG.info("JWT secret: {}", secret.path().toAbsolutePath());
         LOG.info("{} blobs in the pool, versioned hashes in {}:\n{}", hashes.size(),
                 config.hashesOut().toAbsolutePath(),
                 hashes.stream().map(VersionedHash::toString).collect(Collectors.joining("\n")));
-        return new ExampleServer(http, rpc, pool, secret);
+        return new ExampleServer(http, config.rpcPort() != null, List.of(ingest, largeRequests), pool, secret);
     }
 
     private static JwtSecret loadSecret(Config config) throws IOException {
@@ -132,15 +156,15 @@ public final class ExampleServer implements AutoCloseable {
     }
 
     public InetSocketAddress address() {
-        return http.address();
+        return http.address(0);
     }
 
     /** The unauthenticated port's address, or {@code null} if there is none. */
     public InetSocketAddress rpcAddress() {
-        return rpc == null ? null : rpc.address();
+        return rpc ? http.address(1) : null;
     }
 
-    public BlobPool pool() {
+    public DurableBlobPool pool() {
         return pool;
     }
 
@@ -154,9 +178,7 @@ public final class ExampleServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (rpc != null) {
-            rpc.close();
-        }
         http.close();
+        executors.forEach(ExecutorService::shutdownNow);
     }
 }

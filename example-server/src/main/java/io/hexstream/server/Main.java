@@ -2,7 +2,7 @@ package io.hexstream.server;
 
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,6 +64,37 @@ public final class Main implements Callable<Integer> {
                     + " written (slow or silent clients); 0: never (default: ${DEFAULT-VALUE}).")
     int idleTimeout;
 
+    @Option(names = "--ingest-threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads that verify (KZG) and store eth_sendRawTransaction calls, off the I/O threads; up to"
+                    + " 16 calls per thread wait, more get -32000 server busy (default: ${DEFAULT-VALUE}).")
+    int ingestThreads;
+
+    @Option(names = "--max-blobs-per-tx", paramLabel = "N", defaultValue = "6",
+            description = "Transactions with more blobs are refused (EIP-7594 MAX_BLOBS_PER_TX; default: ${DEFAULT-VALUE}).")
+    int maxBlobsPerTx;
+
+    @Option(names = "--max-batch-size", paramLabel = "N", defaultValue = "1024",
+            description = "A JSON-RPC batch of more requests gets one -32600 (default: ${DEFAULT-VALUE}).")
+    int maxBatchSize;
+
+    @Option(names = "--max-response-bytes", paramLabel = "BYTES", defaultValue = "268435456",
+            description = "Replies to one HTTP request take at most this many bytes; a call whose reply would pass it"
+                    + " gets -32000 instead (default: ${DEFAULT-VALUE}).")
+    long maxResponseBytes;
+
+    @Option(names = "--max-pipelined", paramLabel = "N", defaultValue = "16",
+            description = "Per connection, requests taken before their responses are written; then the socket is not"
+                    + " read until they drain (default: ${DEFAULT-VALUE}).")
+    int maxPipelined;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "64",
+            description = "More connections at once are closed at accept (default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
+    @Option(names = "--write-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Close a connection whose response has made no progress this long; 0: never (default: ${DEFAULT-VALUE}).")
+    int writeTimeout;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -78,7 +109,8 @@ public final class Main implements Callable<Integer> {
         Path hashesFile = hashesOut != null ? hashesOut : dataDir.resolve("hashes.txt");
         try (ExampleServer server = ExampleServer.start(new ExampleServer.Config(host, port, rpcPort, secretFile,
                 jwtSecret == null, dataDir, generate, hashesFile, fork, maxBlobsPerRequest, maxRequestBytes,
-                poolMaxBlobs, Duration.ofSeconds(idleTimeout)))) {
+                poolMaxBlobs, Duration.ofSeconds(idleTimeout), ingestThreads, maxBlobsPerTx, maxBatchSize, maxResponseBytes,
+                maxPipelined, maxConnections, Duration.ofSeconds(writeTimeout)))) {
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "hexstream-shutdown"));
             server.awaitClose();
         }

@@ -1,32 +1,23 @@
 package io.hexstream.server.http;
 
-import io.hexstream.codec.http.JsonResponseEncoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Engine API's HTTP server. Per connection:
- * {@code HttpServerCodec → HttpObjectAggregator (413 above the limit, before reading the body) →
- * ChunkedWriteHandler → JsonResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. No compression: responses are sent
- * as they are whatever the client's {@code Accept-Encoding}. I/O threads are named
- * {@code hexstream-io-*}.
+ * The Engine API's HTTP server: one event-loop group (I/O threads named {@code hexstream-io-*}) serving
+ * one or more ports, each with its own pipeline ({@link EngineApiInitializer}: the JWT port, and the
+ * optional port without it), and one {@link ConnectionLimit} over all of them.
  */
 public final class EngineServer implements AutoCloseable {
     /** Prefix of the I/O threads' names. */
@@ -40,72 +31,57 @@ public final class EngineServer implements AutoCloseable {
      */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
-    private final EventLoopGroup group;
-    private final Channel channel;
+    /** One port to serve: where, and with which pipeline. */
+    public record Port(String host, int port, EngineApiInitializer pipeline) {}
 
-    private EngineServer(EventLoopGroup group, Channel channel) {
+    private final EventLoopGroup group;
+    private final List<Channel> channels;
+
+    private EngineServer(EventLoopGroup group, List<Channel> channels) {
         this.group = group;
-        this.channel = channel;
+        this.channels = channels;
     }
 
     /**
-     * Binds and starts serving.
+     * Binds every port (in order) and starts serving; if one cannot be bound, those bound are closed.
      *
-     * @param maxRequestBytes the largest request body accepted; larger ones get {@code 413}
-     * @param idleTimeout how long a connection may wait for a whole request while no response is being
-     *     written before it is closed ({@link IdleTimeoutHandler}); zero for no limit
+     * @param maxConnections the most connections open at once over all ports ({@code --max-connections})
      */
-    public static EngineServer start(String host, int port, int maxRequestBytes, Duration idleTimeout,
-            EngineApiHandler handler) throws InterruptedException {
+    public static EngineServer start(List<Port> ports, int maxConnections, RefusalLog refusals) throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
                 NioIoHandler.newFactory());
+        List<Channel> channels = new ArrayList<>(ports.size());
+        ConnectionLimit limit = new ConnectionLimit(maxConnections, refusals);
         try {
-            Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(maxRequestBytes),
-                                    new ChunkedWriteHandler(), new JsonResponseEncoder(),
-                                    new IdleTimeoutHandler(idleTimeout), handler);
-                        }
-                    })
-                    .bind(host, port).sync().channel();
-            return new EngineServer(group, channel);
+            for (Port port : ports) {
+                channels.add(new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                        .handler(limit)
+                        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                        .childHandler(port.pipeline())
+                        .bind(port.host(), port.port()).sync().channel());
+            }
+            return new EngineServer(group, channels);
         } catch (InterruptedException | RuntimeException e) {
+            channels.forEach(Channel::close);
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
     }
 
-    /**
-     * Heap bytes allocated so far by every I/O thread of every server in this JVM (JDK per-thread
-     * allocation counters): the figure the heap tests and the end-to-end benchmark report.
-     */
-    public static long ioThreadsAllocatedBytes() {
-        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long total = 0;
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith(IO_THREADS)) {
-                total += threads.getThreadAllocatedBytes(info.getThreadId());
-            }
-        }
-        return total;
+    /** The address of the {@code index}-th port, in the order given to {@link #start}. */
+    public InetSocketAddress address(int index) {
+        return (InetSocketAddress) channels.get(index).localAddress();
     }
 
-    public InetSocketAddress address() {
-        return (InetSocketAddress) channel.localAddress();
-    }
-
-    /** Blocks until the server is closed. */
+    /** Blocks until the first port is closed. */
     public void awaitClose() throws InterruptedException {
-        channel.closeFuture().sync();
+        channels.get(0).closeFuture().sync();
     }
 
     /** Stops accepting, closes every connection (releasing what they stream), and stops the threads. */
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
+        channels.forEach(channel -> channel.close().syncUninterruptibly());
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * the write water marks bound what it can pin). So a request, body included, must arrive whole within
  * the timeout.
  *
- * <p>Sits between the aggregator (it sees {@link FullHttpRequest}s) and {@link EngineApiHandler}, which
- * writes exactly one message, the whole response, per request: each write through here is one
- * response, done when its promise completes. One instance per connection; {@link Duration#ZERO} never
+ * <p>Sits between the aggregator (it sees {@link FullHttpRequest}s, and the {@link RefusedRequest}s of
+ * {@link RequestHeadCheck}) and {@link EngineApiHandler}, which writes exactly one message, the whole
+ * response, per request: each write through here is one response, done when its promise completes. One instance per connection; {@link Duration#ZERO} never
  * closes anything.
  */
 public final class IdleTimeoutHandler extends ChannelDuplexHandler {
@@ -69,7 +69,7 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof FullHttpRequest) {
+        if (msg instanceof FullHttpRequest || msg instanceof RefusedRequest) {
             inFlight++;
         }
         super.channelRead(ctx, msg);

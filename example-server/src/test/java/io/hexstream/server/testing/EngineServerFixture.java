@@ -2,10 +2,11 @@ package io.hexstream.server.testing;
 
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.http.StreamingRenderer;
-import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.VersionedHash;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,6 +30,35 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     /** The server's default, {@code Main}'s {@code --idle-timeout 30}. */
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
+    /** The limits of {@code Main}'s defaults that tests change: {@code --max-*}, {@code --ingest-threads}, timeouts. */
+    public record Limits(int maxRequestBytes, int maxBatchSize, long maxResponseBytes, int maxPipelined,
+            int maxConnections, int ingestThreads, Duration idleTimeout, Duration writeTimeout) {
+        /** {@code Main}'s defaults. */
+        public static final Limits DEFAULTS = new Limits(MAX_REQUEST_BYTES, 1024, 256L << 20, 16, 64, 1, IDLE_TIMEOUT,
+                Duration.ofSeconds(60));
+
+        public Limits withIdleTimeout(Duration timeout) {
+            return new Limits(maxRequestBytes, maxBatchSize, maxResponseBytes, maxPipelined, maxConnections,
+                    ingestThreads, timeout, writeTimeout);
+        }
+
+        public Limits withWriteTimeout(Duration timeout) {
+            return new Limits(maxRequestBytes, maxBatchSize, maxResponseBytes, maxPipelined, maxConnections,
+                    ingestThreads, idleTimeout, timeout);
+        }
+
+        public Limits withMaxConnections(int max) {
+            return new Limits(maxRequestBytes, maxBatchSize, maxResponseBytes, maxPipelined, max, ingestThreads,
+                    idleTimeout, writeTimeout);
+        }
+
+        /** A larger body and batch limit, e.g. for a 2,000-call batch. */
+        public Limits withBatches(int requestBytes, int batchSize) {
+            return new Limits(requestBytes, batchSize, maxResponseBytes, maxPipelined, maxConnections, ingestThreads,
+                    idleTimeout, writeTimeout);
+        }
+    }
+
     private final ExampleServer server;
     private final Path dataDir;
 
@@ -44,28 +74,35 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over {@code dataDir} (topped up to {@link #GENERATED} blobs), answering with {@code clock}'s time. */
     public static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int poolMaxBlobs) {
-        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null, IDLE_TIMEOUT);
+        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null, Limits.DEFAULTS);
     }
 
     /** A server over the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
     public static EngineServerFixture start(Fork fork, Duration idleTimeout) {
-        return start(fork, Clock.systemUTC(), SHARED_DATA, GENERATED, 1024, null, idleTimeout);
+        return start(fork, Limits.DEFAULTS.withIdleTimeout(idleTimeout));
+    }
+
+    /** A server over the shared pool with {@code limits}. */
+    public static EngineServerFixture start(Fork fork, Limits limits) {
+        return start(fork, Clock.systemUTC(), SHARED_DATA, GENERATED, 1024, null, limits);
     }
 
     /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
-        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0, IDLE_TIMEOUT);
+        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0, Limits.DEFAULTS);
     }
 
     private static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int generate, int poolMaxBlobs,
-            Integer rpcPort, Duration idleTimeout) {
+            Integer rpcPort, Limits limits) {
         try {
             Files.createDirectories(dataDir);
             Path scratch = Files.createTempDirectory("hexstream-test");
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, rpcPort, secret, false,
-                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs, idleTimeout),
-                    new StreamingRenderer(), clock);
+                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, limits.maxRequestBytes(), poolMaxBlobs,
+                    limits.idleTimeout(), limits.ingestThreads(), 6, limits.maxBatchSize(), limits.maxResponseBytes(),
+                    limits.maxPipelined(), limits.maxConnections(), limits.writeTimeout()),
+                    ResponseRenderer.streaming(new ResponseWriter()), clock);
             return new EngineServerFixture(server, clock, dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -131,7 +168,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     }
 
     /** {@link #poolState()} of {@code pool} stored under {@code dataDir}. */
-    public static List<List<String>> poolState(BlobPool pool, Path dataDir) {
+    public static List<List<String>> poolState(DurableBlobPool pool, Path dataDir) {
         try (Stream<Path> files = Files.list(dataDir.resolve("blobs"))) {
             return List.of(pool.itemKeys(), pool.hashes().stream().map(VersionedHash::toString).toList(),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
