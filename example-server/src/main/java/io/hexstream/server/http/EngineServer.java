@@ -3,11 +3,17 @@ package io.hexstream.server.http;
 import io.hexstream.codec.http.JsonResponseEncoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -15,11 +21,14 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Engine API's HTTP server. Per connection:
@@ -40,12 +49,18 @@ public final class EngineServer implements AutoCloseable {
      */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
+    /** How long {@link #close()} lets the responses in flight finish before it closes their connections. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(2);
+
     private final EventLoopGroup group;
     private final Channel channel;
+    private final ChannelGroup connections;
+    private final AtomicBoolean closing = new AtomicBoolean();
 
-    private EngineServer(EventLoopGroup group, Channel channel) {
+    private EngineServer(EventLoopGroup group, Channel channel, ChannelGroup connections) {
         this.group = group;
         this.channel = channel;
+        this.connections = connections;
     }
 
     /**
@@ -54,13 +69,17 @@ public final class EngineServer implements AutoCloseable {
      * @param maxRequestBytes the largest request body accepted; larger ones get {@code 413}
      * @param idleTimeout how long a connection may wait for a whole request while no response is being
      *     written before it is closed ({@link IdleTimeoutHandler}); zero for no limit
+     * @throws IOException if the address cannot be bound: a {@link java.net.BindException} when the port
+     *     is in use or the host is not this machine's
      */
     public static EngineServer start(String host, int port, int maxRequestBytes, Duration idleTimeout,
-            EngineApiHandler handler) throws InterruptedException {
+            EngineApiHandler handler) throws IOException, InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
                 NioIoHandler.newFactory());
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         try {
-            Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+            ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .handler(new Tracker(connections))
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
@@ -70,11 +89,30 @@ public final class EngineServer implements AutoCloseable {
                                     new IdleTimeoutHandler(idleTimeout), handler);
                         }
                     })
-                    .bind(host, port).sync().channel();
-            return new EngineServer(group, channel);
-        } catch (InterruptedException | RuntimeException e) {
+                    .bind(host, port).await();
+            if (!bound.isSuccess()) {
+                throw bound.cause() instanceof IOException io ? io : new IOException(bound.cause());
+            }
+            return new EngineServer(group, bound.channel(), connections);
+        } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
+        }
+    }
+
+    /** On the listening channel: puts every accepted connection in {@code connections}, for {@link #close()}. */
+    @Sharable
+    private static final class Tracker extends ChannelInboundHandlerAdapter {
+        private final ChannelGroup connections;
+
+        Tracker(ChannelGroup connections) {
+            this.connections = connections;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+            connections.add((Channel) accepted);
+            ctx.fireChannelRead(accepted);
         }
     }
 
@@ -97,15 +135,23 @@ public final class EngineServer implements AutoCloseable {
         return (InetSocketAddress) channel.localAddress();
     }
 
-    /** Blocks until the server is closed. */
-    public void awaitClose() throws InterruptedException {
-        channel.closeFuture().sync();
-    }
-
-    /** Stops accepting, closes every connection (releasing what they stream), and stops the threads. */
+    /**
+     * Stops accepting and reading requests, lets the responses in flight finish for up to
+     * {@link #DRAIN_TIMEOUT} (a connection closes as soon as its last one is written; an idle one at once),
+     * then closes the connections left (releasing what they stream) and stops the threads. Idempotent and
+     * thread-safe: every caller returns once the server is stopped.
+     */
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        if (closing.compareAndSet(false, true)) {
+            channel.close().syncUninterruptibly();
+            for (Channel connection : connections) {
+                connection.pipeline().fireUserEventTriggered(IdleTimeoutHandler.CLOSE_WHEN_IDLE);
+            }
+            connections.newCloseFuture().awaitUninterruptibly(DRAIN_TIMEOUT.toMillis());
+            connections.close().awaitUninterruptibly();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        }
+        group.terminationFuture().syncUninterruptibly();
     }
 }
