@@ -45,10 +45,11 @@ import org.slf4j.LoggerFactory;
  * HTTP with JWT, and optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and
  * what the tests start.
  *
- * <p>Start-up, one named step each: {@link DataDirLock lock the data dir}, {@link #loadSecret read or
- * generate the secret}, {@link #openPool load the stored pool}, {@link #bind bind the ports} (all quick:
- * a taken port is found out at once), then {@link #topUp generate} the missing blobs (the slow part,
- * about 1.3 s a blob per core) and {@link #writeHashes write the hashes file}. The server serves from
+ * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), read or
+ * generate the secret ({@code loadSecret}), load the stored pool ({@code openPool}), bind the ports
+ * ({@code bind}), all quick, so that a taken port is found out at once; then ({@link #topUp}) generate
+ * the missing blobs (the slow part, about 1.3 s a blob per core) and write the hashes file
+ * ({@code writeHashes}). The server serves from
  * the moment it is bound: during generation the pool is live and growing, so a request is answered from
  * the blobs pooled so far (a missing blob is {@code null}, as for any blob not pooled) and a transaction is
  * taken in as usual. Each step that fails throws a {@link StartupException} naming what failed.
@@ -333,7 +334,7 @@ public final class ExampleServer implements AutoCloseable {
             throw new StartupException("port " + port + " on " + host + ": " + why, e);
         } catch (IOException e) {
             throw new StartupException("port " + port + " on " + host + ": " + reason(e), e);
-        } catch (UnresolvedAddressException e) {
+        } catch (UnresolvedAddressException e) { // a host name that does not resolve
             throw new StartupException("--host " + host + ": unknown host", e);
         }
     }

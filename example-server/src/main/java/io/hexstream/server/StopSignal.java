@@ -1,6 +1,7 @@
 package io.hexstream.server;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -11,6 +12,11 @@ import java.util.function.BooleanSupplier;
  */
 final class StopSignal implements BooleanSupplier {
     private static final StopSignal INSTANCE = new StopSignal();
+    /**
+     * How long the hook waits for the main thread's exit code (stopping takes up to 2 s a port, or a batch
+     * of generation); past it, or if the main thread ended without one, the JVM's own exit code stands.
+     */
+    private static final long EXIT_TIMEOUT_SECONDS = 30;
 
     private final CountDownLatch requested = new CountDownLatch(1);
     private final CountDownLatch exited = new CountDownLatch(1);
@@ -49,11 +55,11 @@ final class StopSignal implements BooleanSupplier {
     private void onShutdown() {
         requested.countDown();
         try {
-            exited.await();
+            if (exited.await(EXIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                Runtime.getRuntime().halt(exitCode);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return;
         }
-        Runtime.getRuntime().halt(exitCode);
     }
 }

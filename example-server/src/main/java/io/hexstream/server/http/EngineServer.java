@@ -90,8 +90,15 @@ public final class EngineServer implements AutoCloseable {
                         }
                     })
                     .bind(host, port).await();
-            if (!bound.isSuccess()) {
-                throw bound.cause() instanceof IOException io ? io : new IOException(bound.cause());
+            Throwable failure = bound.cause();
+            if (failure instanceof IOException io) {
+                throw io;
+            }
+            if (failure instanceof RuntimeException unchecked) { // UnresolvedAddressException
+                throw unchecked;
+            }
+            if (failure != null) {
+                throw new IOException(failure);
             }
             return new EngineServer(group, bound.channel(), connections);
         } catch (IOException | InterruptedException | RuntimeException e) {
