@@ -160,6 +160,15 @@ class StartupTest {
     }
 
     @Test
+    void aHostOfAnotherMachineIsOneLineOnStderr(@TempDir Path dir) throws Exception {
+        // 203.0.113.0/24 is TEST-NET-3 (RFC 5737): no machine's own address
+        Run run = ServerProcess.run(dir, "run", "--host", "203.0.113.1", "--data-dir", dir.resolve("data").toString(),
+                "--generate", "0");
+        assertEquals(1, run.exitCode());
+        assertEquals("--host 203.0.113.1: not an address of this machine\n", run.stderr());
+    }
+
+    @Test
     void optionValuesAreCheckedInOneLine(@TempDir Path dir) throws Exception {
         assertEquals(new Run(2, "", "Invalid value for option '--generate': '-1' is negative\n"),
                 ServerProcess.run(dir, "generate", "--generate", "-1"));
