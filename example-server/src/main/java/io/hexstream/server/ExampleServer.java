@@ -47,12 +47,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), read or
  * generate the secret ({@code loadSecret}), load the stored pool ({@code openPool}), bind the ports
- * ({@code bind}), all quick, so that a taken port is found out at once; then ({@link #topUp}) generate
+ * ({@code bind}), all quick, so that a taken port is found out at once (the secret and the stored pool
+ * come before the bind because the handler checks every JWT with the secret, and a transaction taken in
+ * while the store is still being read would be filed out of order); then ({@link #topUp}) generate
  * the missing blobs (the slow part, about 1.3 s a blob per core) and write the hashes file
- * ({@code writeHashes}). The server serves from
- * the moment it is bound: during generation the pool is live and growing, so a request is answered from
- * the blobs pooled so far (a missing blob is {@code null}, as for any blob not pooled) and a transaction is
- * taken in as usual. Each step that fails throws a {@link StartupException} naming what failed.
+ * ({@code writeHashes}). The server serves from the moment it is bound: during generation the pool is
+ * live and growing, so a request is answered from the blobs pooled so far (a missing blob is
+ * {@code null}, as for any blob not pooled) and a transaction is taken in as usual. Each step that fails
+ * throws a {@link StartupException} naming what failed.
  */
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
