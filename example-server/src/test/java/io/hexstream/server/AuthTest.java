@@ -9,7 +9,6 @@ import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,7 +27,7 @@ class AuthTest {
 
     @BeforeAll
     static void start() {
-        server = EngineServerFixture.start(Fork.OSAKA, Clock.fixed(NOW, ZoneOffset.UTC), Path.of("target", "test-blobs"), 1024);
+        server = EngineServerFixture.start(Fork.OSAKA, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @AfterAll

@@ -29,7 +29,7 @@ class ConnectionLimitsTest {
     @Test
     void connectionsBeyondTheLimitAreClosedAtAccept() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                EngineServerFixture.Limits.DEFAULTS.withMaxConnections(2));
+                c -> c.maxConnections(2));
                 HttpConnection first = HttpConnection.open(server.port());
                 HttpConnection second = HttpConnection.open(server.port())) {
             exchange(server, first);
@@ -50,7 +50,7 @@ class ConnectionLimitsTest {
     void aResponseThatMakesNoProgressIsAbandoned() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                EngineServerFixture.Limits.DEFAULTS.withWriteTimeout(timeout));
+                c -> c.writeTimeout(timeout));
                 HttpConnection stalled = HttpConnection.open(server.port())) {
             stalled.socket().setReceiveBufferSize(64 * 1024);
             stalled.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",

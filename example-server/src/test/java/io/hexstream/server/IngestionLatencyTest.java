@@ -50,7 +50,7 @@ class IngestionLatencyTest {
     void getBlobsStaysFastWhileSixBlobTransactionsAreIngested() throws Exception {
         List<BlobEntry> blobs = TestBlobs.first(6);
         EngineServerFixture.copySharedPool(data);
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, Clock.systemUTC(), data, 1024);
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, data);
                 HttpConnection ingesting = HttpConnection.open(server.port())) {
             String getBlobs = request(1, "engine_getBlobsV2", hashParams(server.hashes().subList(0, 1)));
             ByteArrayOutputStream transactions = new ByteArrayOutputStream();

@@ -29,8 +29,8 @@ class ResponseCapTest {
 
     @Test
     void aHugeBatchIsCutAtTheCapAndTheServerServesOn() throws Exception {
-        EngineServerFixture.Limits limits = EngineServerFixture.Limits.DEFAULTS.withBatches(32 << 20, 4096);
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, limits);
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
+                c -> c.maxRequestBytes(32 << 20).maxBatchSize(4096));
                 HttpConnection connection = HttpConnection.open(server.port())) {
             String params = hashParams(server.cycledHashes(128));
             String one = new String(server.post(request(1, "engine_getBlobsV2", params)).body(), US_ASCII);

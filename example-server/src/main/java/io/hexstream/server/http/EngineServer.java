@@ -2,17 +2,28 @@ package io.hexstream.server.http;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Engine API's HTTP server: one event-loop group (I/O threads named {@code hexstream-io-*}) serving
@@ -34,37 +45,90 @@ public final class EngineServer implements AutoCloseable {
     /** One port to serve: where, and with which pipeline. */
     public record Port(String host, int port, EngineApiInitializer pipeline) {}
 
+    /** How long {@link #close()} lets the responses in flight finish before it closes their connections. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(2);
+
     private final EventLoopGroup group;
     private final List<Channel> channels;
+    private final ChannelGroup connections;
+    private final AtomicBoolean closing = new AtomicBoolean();
 
-    private EngineServer(EventLoopGroup group, List<Channel> channels) {
+    private EngineServer(EventLoopGroup group, List<Channel> channels, ChannelGroup connections) {
         this.group = group;
         this.channels = channels;
+        this.connections = connections;
     }
 
     /**
      * Binds every port (in order) and starts serving; if one cannot be bound, those bound are closed.
      *
      * @param maxConnections the most connections open at once over all ports ({@code --max-connections})
+     * @throws BindFailure naming the port that could not be bound; its cause says why (a
+     *     {@link java.net.BindException} when the port is in use or the host is not this machine's, an
+     *     {@link java.nio.channels.UnresolvedAddressException} for a host name that does not resolve)
      */
-    public static EngineServer start(List<Port> ports, int maxConnections, RefusalLog refusals) throws InterruptedException {
+    public static EngineServer start(List<Port> ports, int maxConnections, RefusalLog refusals)
+            throws BindFailure, InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
                 NioIoHandler.newFactory());
         List<Channel> channels = new ArrayList<>(ports.size());
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         ConnectionLimit limit = new ConnectionLimit(maxConnections, refusals);
+        Tracker tracker = new Tracker(connections);
         try {
             for (Port port : ports) {
-                channels.add(new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                        .handler(limit)
+                ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                        .handler(new ChannelInitializer<Channel>() {
+                            @Override
+                            protected void initChannel(Channel listening) {
+                                listening.pipeline().addLast(limit, tracker);
+                            }
+                        })
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                         .childHandler(port.pipeline())
-                        .bind(port.host(), port.port()).sync().channel());
+                        .bind(port.host(), port.port()).await();
+                if (bound.cause() != null) {
+                    throw new BindFailure(port, bound.cause());
+                }
+                channels.add(bound.channel());
             }
-            return new EngineServer(group, channels);
-        } catch (InterruptedException | RuntimeException e) {
+            return new EngineServer(group, channels, connections);
+        } catch (BindFailure | InterruptedException | RuntimeException e) {
             channels.forEach(Channel::close);
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
+        }
+    }
+
+    /** A port that could not be bound, and why (the cause). */
+    public static final class BindFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient Port port;
+
+        BindFailure(Port port, Throwable cause) {
+            super(port.host() + ":" + port.port() + ": " + cause.getMessage(), cause);
+            this.port = port;
+        }
+
+        public Port port() {
+            return port;
+        }
+    }
+
+    /** On the listening channel: puts every accepted connection in {@code connections}, for {@link #close()}. */
+    @Sharable
+    private static final class Tracker extends ChannelInboundHandlerAdapter {
+        private final ChannelGroup connections;
+
+        Tracker(ChannelGroup connections) {
+            this.connections = connections;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+            connections.add((Channel) accepted);
+            ctx.fireChannelRead(accepted);
         }
     }
 
@@ -73,15 +137,23 @@ public final class EngineServer implements AutoCloseable {
         return (InetSocketAddress) channels.get(index).localAddress();
     }
 
-    /** Blocks until the first port is closed. */
-    public void awaitClose() throws InterruptedException {
-        channels.get(0).closeFuture().sync();
-    }
-
-    /** Stops accepting, closes every connection (releasing what they stream), and stops the threads. */
+    /**
+     * Stops accepting and reading requests, lets the responses in flight finish for up to
+     * {@link #DRAIN_TIMEOUT} (a connection closes as soon as its last one is written; an idle one at once),
+     * then closes the connections left (releasing what they stream) and stops the threads. Idempotent and
+     * thread-safe: every caller returns once the server is stopped.
+     */
     @Override
     public void close() {
-        channels.forEach(channel -> channel.close().syncUninterruptibly());
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        if (closing.compareAndSet(false, true)) {
+            channels.forEach(channel -> channel.close().syncUninterruptibly());
+            for (Channel connection : connections) {
+                connection.pipeline().fireUserEventTriggered(IdleTimeoutHandler.CLOSE_WHEN_IDLE);
+            }
+            connections.newCloseFuture().awaitUninterruptibly(DRAIN_TIMEOUT.toMillis());
+            connections.close().awaitUninterruptibly();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        }
+        group.terminationFuture().syncUninterruptibly();
     }
 }

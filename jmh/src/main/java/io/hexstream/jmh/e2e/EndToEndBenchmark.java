@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -84,10 +83,8 @@ public final class EndToEndBenchmark {
                     continue;
                 }
                 ResponseRenderer renderer = mode.renderer().get();
-                try (ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, null,
-                        dataDir.resolve("jwt.hex"), true, dataDir, 128, dataDir.resolve("hashes.txt"), Fork.OSAKA,
-                        128, 16 << 20, 1024, Duration.ofSeconds(30), 1, 6, 1024, 256L << 20, 16, 64,
-                        Duration.ofSeconds(60)), renderer, Clock.systemUTC())) {
+                try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
+                        .generate(128).fork(Fork.OSAKA).build(), renderer, Clock.systemUTC())) {
                     JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());
                     List<VersionedHash> hashes = server.pool().hashes().subList(0, 128);
                     digests.put(mode.name(), verify(server, tokens, hashes));
