@@ -3,39 +3,61 @@ package io.hexstream.server;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.http.EngineApiHandler;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.EngineMethods;
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.http.EngineApiInitializer;
 import io.hexstream.server.http.EngineServer;
+import io.hexstream.server.http.RefusalLog;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.http.StreamingRenderer;
 import io.hexstream.server.kzg.BlobGenerator;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.PoolItem;
-import io.hexstream.server.pool.VersionedHash;
-import io.hexstream.server.rpc.EngineApi;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.kzg.Kzg;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.BoundedExecutor;
+import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
-import io.hexstream.server.rpc.SendRawTransaction;
-import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.tx.TransactionIngest;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The example server assembled: secret, durable pool (transactions' blobs and generated blobs topped
- * up to {@code generate}, all kept across restarts), Engine API with {@code eth_sendRawTransaction},
- * HTTP with JWT, and optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and
- * what the tests start.
+ * The example server assembled: KZG loaded, secret, durable pool (transactions' blobs and generated
+ * blobs topped up to {@code generate}, all kept across restarts), the Engine API methods with
+ * {@code eth_sendRawTransaction} on the ingest executor, and one HTTP server: the JWT port, and
+ * optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and what the tests start.
+ *
+ * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), load KZG
+ * and its trusted setup, read or generate the secret ({@code loadSecret}), load the stored pool
+ * ({@code openPool}), bind the ports ({@code bind}), all quick, so that a taken port is found out at
+ * once (the secret and the stored pool come before the bind because the handler checks every JWT with
+ * the secret, and a transaction taken in while the store is still being read would be filed out of
+ * order); then ({@link #topUp}) generate the missing blobs (the slow part, about 1.3 s a blob per core)
+ * and write the hashes file ({@code writeHashes}). The server serves from the moment it is bound: during
+ * generation the pool is live and growing, so a request is answered from the blobs pooled so far (a
+ * missing blob is {@code null}, as for any blob not pooled) and a transaction is taken in as usual. Each
+ * step that fails throws a {@link StartupException} naming what failed.
  */
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
@@ -43,104 +65,423 @@ public final class ExampleServer implements AutoCloseable {
     /**
      * Everything {@code Main}'s options say; {@code rpcPort} is {@code null} for no unauthenticated port;
      * {@code idleTimeout} is how long a connection may wait for a whole request while no response is
-     * being written (zero: no limit).
+     * being written (zero: no limit). The bounds: {@code ingestThreads} for blocking methods,
+     * {@code maxBlobsPerTx} per transaction, {@code maxBatchSize} requests per batch,
+     * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
+     * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
+     * Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
-            int poolMaxBlobs, Duration idleTimeout) {
+            int poolMaxBlobs, Duration idleTimeout,
+            int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
+            int maxConnections, Duration writeTimeout) {
+        public static final String DEFAULT_HOST = "127.0.0.1";
+        public static final int DEFAULT_PORT = 8551;
+        public static final String DEFAULT_DATA_DIR = "hexstream-data";
+        public static final int DEFAULT_GENERATE = 6;
+        public static final String DEFAULT_FORK = "osaka";
+        public static final int DEFAULT_MAX_BLOBS_PER_REQUEST = 128;
+        public static final int DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+        public static final int DEFAULT_POOL_MAX_BLOBS = 1024;
+        public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
+        public static final int DEFAULT_INGEST_THREADS = 1;
+        /** EIP-7594's {@code MAX_BLOBS_PER_TX}. */
+        public static final int DEFAULT_MAX_BLOBS_PER_TX = 6;
+        /** Besu's default batch limit. */
+        public static final int DEFAULT_MAX_BATCH_SIZE = 1024;
+        /** 256 MiB, near geth's 250 MB. */
+        public static final long DEFAULT_MAX_RESPONSE_BYTES = 256L << 20;
+        public static final int DEFAULT_MAX_PIPELINED = 16;
+        public static final int DEFAULT_MAX_CONNECTIONS = 64;
+        public static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
+        /** The hashes file's name in the data dir, unless {@code hashesOut} says otherwise. */
+        public static final String HASHES_FILE = "hashes.txt";
+
         public Config {
-            if (idleTimeout.isNegative()) {
-                throw new IllegalArgumentException("idle timeout " + idleTimeout + " is negative");
+            if (idleTimeout.isNegative() || writeTimeout.isNegative()) {
+                throw new IllegalArgumentException("idle timeout " + idleTimeout + " or write timeout " + writeTimeout
+                        + " is negative");
+            }
+            if (generate < 0) {
+                throw new IllegalArgumentException("generate " + generate + " is negative");
+            }
+        }
+
+        /** A builder holding the defaults. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Starts from the defaults; the secret and the hashes file default to files in the data dir. */
+        public static final class Builder {
+            private String host = DEFAULT_HOST;
+            private int port = DEFAULT_PORT;
+            private Integer rpcPort;
+            private Path jwtSecret;
+            private Path dataDir = Path.of(DEFAULT_DATA_DIR);
+            private int generate = DEFAULT_GENERATE;
+            private Path hashesOut;
+            private Fork fork = Fork.valueOf(DEFAULT_FORK.toUpperCase(Locale.ROOT));
+            private int maxBlobsPerRequest = DEFAULT_MAX_BLOBS_PER_REQUEST;
+            private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+            private int poolMaxBlobs = DEFAULT_POOL_MAX_BLOBS;
+            private Duration idleTimeout = Duration.ofSeconds(DEFAULT_IDLE_TIMEOUT_SECONDS);
+            private int ingestThreads = DEFAULT_INGEST_THREADS;
+            private int maxBlobsPerTx = DEFAULT_MAX_BLOBS_PER_TX;
+            private int maxBatchSize = DEFAULT_MAX_BATCH_SIZE;
+            private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+            private int maxPipelined = DEFAULT_MAX_PIPELINED;
+            private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+            private Duration writeTimeout = Duration.ofSeconds(DEFAULT_WRITE_TIMEOUT_SECONDS);
+
+            private Builder() {}
+
+            public Builder host(String host) {
+                this.host = host;
+                return this;
+            }
+
+            /** Zero: any free port. */
+            public Builder port(int port) {
+                this.port = port;
+                return this;
+            }
+
+            /** The port serving the same API without JWT; {@code null} (the default) for none, zero for any free one. */
+            public Builder rpcPort(Integer rpcPort) {
+                this.rpcPort = rpcPort;
+                return this;
+            }
+
+            /** A secret file that must exist; {@code null} (the default): {@code DATA_DIR/jwt.hex}, generated if absent. */
+            public Builder jwtSecret(Path jwtSecret) {
+                this.jwtSecret = jwtSecret;
+                return this;
+            }
+
+            public Builder dataDir(Path dataDir) {
+                this.dataDir = dataDir;
+                return this;
+            }
+
+            public Builder generate(int generate) {
+                this.generate = generate;
+                return this;
+            }
+
+            /** {@code null} (the default): {@code DATA_DIR/hashes.txt}. */
+            public Builder hashesOut(Path hashesOut) {
+                this.hashesOut = hashesOut;
+                return this;
+            }
+
+            public Builder fork(Fork fork) {
+                this.fork = fork;
+                return this;
+            }
+
+            public Builder maxBlobsPerRequest(int maxBlobsPerRequest) {
+                this.maxBlobsPerRequest = maxBlobsPerRequest;
+                return this;
+            }
+
+            public Builder maxRequestBytes(int maxRequestBytes) {
+                this.maxRequestBytes = maxRequestBytes;
+                return this;
+            }
+
+            public Builder poolMaxBlobs(int poolMaxBlobs) {
+                this.poolMaxBlobs = poolMaxBlobs;
+                return this;
+            }
+
+            public Builder idleTimeout(Duration idleTimeout) {
+                this.idleTimeout = idleTimeout;
+                return this;
+            }
+
+            public Builder ingestThreads(int ingestThreads) {
+                this.ingestThreads = ingestThreads;
+                return this;
+            }
+
+            public Builder maxBlobsPerTx(int maxBlobsPerTx) {
+                this.maxBlobsPerTx = maxBlobsPerTx;
+                return this;
+            }
+
+            public Builder maxBatchSize(int maxBatchSize) {
+                this.maxBatchSize = maxBatchSize;
+                return this;
+            }
+
+            public Builder maxResponseBytes(long maxResponseBytes) {
+                this.maxResponseBytes = maxResponseBytes;
+                return this;
+            }
+
+            public Builder maxPipelined(int maxPipelined) {
+                this.maxPipelined = maxPipelined;
+                return this;
+            }
+
+            public Builder maxConnections(int maxConnections) {
+                this.maxConnections = maxConnections;
+                return this;
+            }
+
+            public Builder writeTimeout(Duration writeTimeout) {
+                this.writeTimeout = writeTimeout;
+                return this;
+            }
+
+            public Config build() {
+                return new Config(host, port, rpcPort, jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE),
+                        jwtSecret == null, dataDir, generate, hashesOut != null ? hashesOut : dataDir.resolve(HASHES_FILE),
+                        fork, maxBlobsPerRequest, maxRequestBytes, poolMaxBlobs, idleTimeout, ingestThreads, maxBlobsPerTx,
+                        maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout);
             }
         }
     }
 
-    private final EngineServer http;
-    private final EngineServer rpc;
-    private final BlobPool pool;
+    /** Blocking calls that may wait for an ingest thread, per thread; more are answered "server busy". */
+    static final int INGEST_QUEUE_PER_THREAD = 16;
+    /** Threads that parse and dispatch request bodies over 64 KiB, off the event loops: half the cores. */
+    static final int LARGE_REQUEST_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    /** Large requests that may wait for such a thread; more are handled on their event loop. */
+    static final int LARGE_REQUEST_QUEUE = 64;
+
+    private final Config config;
+    private final DataDirLock lock;
     private final JwtSecret secret;
+    private final DurableBlobPool pool;
+    private final int generatedAtOpen;
+    /** The ingest and large-request executors. */
+    private final List<ExecutorService> executors;
+    private final EngineServer http;
 
-    private ExampleServer(EngineServer http, EngineServer rpc, BlobPool pool, JwtSecret secret) {
-        this.http = http;
-        this.rpc = rpc;
-        this.pool = pool;
+    private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool,
+            List<ExecutorService> executors, EngineServer http) {
+        this.config = config;
+        this.lock = lock;
         this.secret = secret;
+        this.pool = pool;
+        this.generatedAtOpen = pool.generatedItems();
+        this.executors = executors;
+        this.http = http;
     }
 
-    public static ExampleServer start(Config config) throws IOException, InterruptedException {
-        return start(config, new StreamingRenderer(), Clock.systemUTC());
+    /** {@link #open} then {@link #topUp}: returns once the pool holds its generated blobs. */
+    public static ExampleServer start(Config config) throws StartupException, InterruptedException {
+        return start(config, ResponseRenderer.streaming(new ResponseWriter()), Clock.systemUTC());
     }
 
-    /** Starts with another response renderer (benchmarks) or clock (tests). */
+    /** As {@link #start(Config)} with another response renderer (benchmarks) or clock (tests). */
     public static ExampleServer start(Config config, ResponseRenderer renderer, Clock clock)
-            throws IOException, InterruptedException {
-        JwtSecret secret = loadSecret(config);
-        BlobStore store = new BlobStore(config.dataDir());
-        BlobPool pool = new BlobPool(config.poolMaxBlobs(), store::delete);
-        int generated = 0;
-        for (PoolItem item : store.loadAll()) {
-            pool.add(item);
-            generated += item.isTransaction() ? 0 : 1;
+            throws StartupException, InterruptedException {
+        ExampleServer server = open(config, renderer, clock);
+        try {
+            server.topUp(() -> false);
+        } catch (StartupException | RuntimeException e) {
+            server.close();
+            throw e;
         }
-        if (generated < config.generate()) {
-            int missing = config.generate() - generated;
-            long started = System.nanoTime();
-            for (BlobEntry entry : BlobGenerator.generate(missing, new SecureRandom().nextLong())) {
-                PoolItem item = PoolItem.generated(entry);
-                store.save(item);
-                pool.add(item);
-            }
-            LOG.info("generated {} blobs with KZG commitments and proofs on {} cores in {} ms", missing,
-                    Runtime.getRuntime().availableProcessors(), (System.nanoTime() - started) / 1_000_000);
-        }
-        List<VersionedHash> hashes = pool.hashes();
-        Files.writeString(config.hashesOut(),
-                hashes.stream().map(VersionedHash::toString).collect(Collectors.joining("\n", "", "\n")));
-
-        EngineApi api = new EngineApi(pool, config.fork(), config.maxBlobsPerRequest(),
-                Map.of(SendRawTransaction.NAME, new SendRawTransaction(new TransactionIngest(pool, store))));
-        RequestParser parser = new RequestParser(config.maxRequestBytes());
-        EngineServer http = EngineServer.start(config.host(), config.port(), config.maxRequestBytes(), config.idleTimeout(),
-                new EngineApiHandler(new JwtAuthenticator(secret.bytes(), clock), parser, api, renderer));
-        LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(),
-                http.address().getHostString(), http.address().getPort());
-        EngineServer rpc = null;
-        if (config.rpcPort() != null) {
-            try {
-                rpc = EngineServer.start(config.host(), config.rpcPort(), config.maxRequestBytes(), config.idleTimeout(),
-                        new EngineApiHandler(Authenticator.NONE, parser, api, renderer));
-            } catch (InterruptedException | RuntimeException e) {
-                http.close();
-                throw e;
-            }
-            LOG.info("the same API without JWT on http://{}:{}", rpc.address().getHostString(), rpc.address().getPort());
-        }
-        LOG.info("JWT secret: {}", secret.path().toAbsolutePath());
-        LOG.info("{} blobs in the pool, versioned hashes in {}:\n{}", hashes.size(),
-                config.hashesOut().toAbsolutePath(),
-                hashes.stream().map(VersionedHash::toString).collect(Collectors.joining("\n")));
-        return new ExampleServer(http, rpc, pool, secret);
+        return server;
     }
 
-    private static JwtSecret loadSecret(Config config) throws IOException {
-        if (Files.exists(config.secretFile()) || !config.generateSecretIfAbsent()) {
-            return JwtSecret.read(config.secretFile());
+    /**
+     * The quick start-up steps: locks the data dir, loads KZG, reads (or generates) the secret, loads
+     * the stored pool and binds the ports; serving from then on. Undoes what it did if a step fails.
+     */
+    public static ExampleServer open(Config config, ResponseRenderer renderer, Clock clock)
+            throws StartupException, InterruptedException {
+        DataDirLock lock = DataDirLock.acquire(config.dataDir());
+        List<ExecutorService> executors = new ArrayList<>();
+        try {
+            Kzg.load();
+            JwtSecret secret = loadSecret(config);
+            DurableBlobPool pool = openPool(config);
+            ExecutorService ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
+                    config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
+            executors.add(ingest);
+            ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS,
+                    LARGE_REQUEST_QUEUE);
+            executors.add(largeRequests);
+            JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
+                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx())), new ResponseWriter(),
+                    ingest, config.maxResponseBytes());
+            RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize());
+            EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
+                    config.maxPipelined(), config.idleTimeout(), config.writeTimeout());
+            RefusalLog refusals = new RefusalLog();
+            List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
+                    new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer,
+                            limits, largeRequests, refusals))));
+            if (config.rpcPort() != null) {
+                ports.add(new EngineServer.Port(config.host(), config.rpcPort(), new EngineApiInitializer(
+                        Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals)));
+            }
+            EngineServer http = bind(config, ports, refusals);
+            LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(Locale.ROOT),
+                    http.address(0).getHostString(), http.address(0).getPort());
+            if (config.rpcPort() != null) {
+                LOG.info("the same API without JWT on http://{}:{}", http.address(1).getHostString(),
+                        http.address(1).getPort());
+            }
+            return new ExampleServer(config, lock, secret, pool, executors, http);
+        } catch (StartupException | InterruptedException | RuntimeException e) {
+            executors.forEach(ExecutorService::shutdownNow);
+            lock.close();
+            throw e;
         }
-        JwtSecret secret = JwtSecret.generate(config.secretFile());
-        LOG.info("generated a JWT secret in {}", config.secretFile().toAbsolutePath());
-        return secret;
+    }
+
+    /**
+     * Reads {@code --jwt-secret}, or generates it (mode 600) if it is the default file and absent.
+     *
+     * @throws StartupException e.g. {@code --jwt-secret /x/jwt.hex: no such file}
+     */
+    static JwtSecret loadSecret(Config config) throws StartupException {
+        Path file = config.secretFile();
+        if (!config.generateSecretIfAbsent() || Files.exists(file)) {
+            return readSecret(file);
+        }
+        try {
+            JwtSecret secret = JwtSecret.generate(file);
+            LOG.info("generated a JWT secret in {}", file.toAbsolutePath());
+            return secret;
+        } catch (IOException e) {
+            throw new StartupException("--jwt-secret " + file + ": cannot create it: " + reason(e), e);
+        }
+    }
+
+    /**
+     * The secret in {@code file}.
+     *
+     * @throws StartupException {@code --jwt-secret FILE: no such file}, {@code not readable}, or what is
+     *     wrong with its content ({@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits})
+     */
+    static JwtSecret readSecret(Path file) throws StartupException {
+        String option = "--jwt-secret " + file + ": ";
+        try {
+            return JwtSecret.read(file);
+        } catch (NoSuchFileException e) {
+            throw new StartupException(option + "no such file", e);
+        } catch (AccessDeniedException e) {
+            throw new StartupException(option + "not readable", e);
+        } catch (IOException e) {
+            throw new StartupException(option + reason(e), e);
+        } catch (IllegalArgumentException e) {
+            throw new StartupException(option + e.getMessage(), e);
+        }
+    }
+
+    /** The durable pool with the stored items loaded, oldest first. */
+    private static DurableBlobPool openPool(Config config) throws StartupException {
+        try {
+            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs());
+        } catch (IOException e) {
+            throw new StartupException("--data-dir " + config.dataDir() + ": cannot load the pool: " + reason(e), e);
+        }
+    }
+
+    /**
+     * Binds the ports, in order.
+     *
+     * @throws StartupException {@code port 8551 on 127.0.0.1 is in use}, {@code --host H: not an address
+     *     of this machine}, ...
+     */
+    private static EngineServer bind(Config config, List<EngineServer.Port> ports, RefusalLog refusals)
+            throws StartupException, InterruptedException {
+        try {
+            return EngineServer.start(ports, config.maxConnections(), refusals);
+        } catch (EngineServer.BindFailure failure) {
+            String at = "port " + failure.port().port() + " on " + failure.port().host();
+            Throwable cause = failure.getCause();
+            String why = String.valueOf(cause.getMessage());
+            if (cause instanceof UnresolvedAddressException) { // a host name that does not resolve
+                throw new StartupException("--host " + failure.port().host() + ": unknown host", failure);
+            }
+            if (cause instanceof BindException && why.contains("in use")) {
+                throw new StartupException(at + " is in use", failure);
+            }
+            if (cause instanceof BindException && why.contains("assign requested address")) {
+                throw new StartupException("--host " + failure.port().host() + ": not an address of this machine", failure);
+            }
+            throw new StartupException(at + ": " + (cause instanceof IOException io ? reason(io) : why), failure);
+        }
+    }
+
+    /**
+     * Generates the blobs missing from the {@code generate} that the pool should hold, one per core at a
+     * time, each stored then pooled (requests meanwhile see the pool grow); stops early, between two
+     * batches, once {@code stop} says so. Then writes the hashes file.
+     */
+    public void topUp(BooleanSupplier stop) throws StartupException {
+        int missing = config.generate() - generatedAtOpen;
+        if (missing > 0) {
+            long started = System.nanoTime();
+            int cores = Runtime.getRuntime().availableProcessors();
+            Random seeds = new SecureRandom();
+            int made = 0;
+            while (made < missing && !stop.getAsBoolean()) {
+                int batch = Math.min(cores, missing - made);
+                for (BlobEntry entry : BlobGenerator.generate(batch, seeds.nextLong())) {
+                    storeGenerated(PoolItem.generated(entry));
+                }
+                made += batch;
+            }
+            LOG.info("generated {} blobs with KZG commitments and proofs on {} cores in {} ms", made, cores,
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+        writeHashes();
+    }
+
+    private void storeGenerated(PoolItem item) throws StartupException {
+        try {
+            pool.add(item);
+        } catch (IOException e) {
+            throw new StartupException("--data-dir " + config.dataDir() + ": cannot store a generated blob: " + reason(e), e);
+        }
+    }
+
+    /** Writes the pool's versioned hashes, one a line (an empty file for an empty pool), and says where. */
+    private void writeHashes() throws StartupException {
+        List<VersionedHash> hashes = pool.hashes();
+        try {
+            Files.writeString(config.hashesOut(), hashes.stream().map(hash -> hash + "\n").collect(Collectors.joining()));
+        } catch (IOException e) {
+            throw new StartupException("--hashes-out " + config.hashesOut() + ": cannot write it: " + reason(e), e);
+        }
+        LOG.info("{} blobs in the pool, versioned hashes in {}; JWT secret in {}", hashes.size(),
+                config.hashesOut().toAbsolutePath(), secret.path().toAbsolutePath());
+    }
+
+    /** What went wrong, without the path that the message names already. */
+    private static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     public InetSocketAddress address() {
-        return http.address();
+        return http.address(0);
     }
 
     /** The unauthenticated port's address, or {@code null} if there is none. */
     public InetSocketAddress rpcAddress() {
-        return rpc == null ? null : rpc.address();
+        return config.rpcPort() != null ? http.address(1) : null;
     }
 
-    public BlobPool pool() {
+    public DurableBlobPool pool() {
         return pool;
     }
 
@@ -148,15 +489,13 @@ public final class ExampleServer implements AutoCloseable {
         return secret;
     }
 
-    public void awaitClose() throws InterruptedException {
-        http.awaitClose();
-    }
-
+    /**
+     * Stops serving (the responses in flight get up to 2 s), then releases the data dir. Idempotent.
+     */
     @Override
     public void close() {
-        if (rpc != null) {
-            rpc.close();
-        }
         http.close();
+        executors.forEach(ExecutorService::shutdownNow);
+        lock.close();
     }
 }

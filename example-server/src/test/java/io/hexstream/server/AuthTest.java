@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import io.hexstream.codec.Hex;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,7 +27,7 @@ class AuthTest {
 
     @BeforeAll
     static void start() {
-        server = EngineServerFixture.start(Fork.OSAKA, Clock.fixed(NOW, ZoneOffset.UTC), Path.of("target", "test-blobs"), 1024);
+        server = EngineServerFixture.start(Fork.OSAKA, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @AfterAll
@@ -42,6 +41,26 @@ class AuthTest {
             request.header("Authorization", authorization);
         }
         return server.send(request.build()).statusCode();
+    }
+
+    /** The body of the answer to {@code authorization}, which must be a 401: the reason, one line. */
+    private static String refusal(String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        var response = server.send(request.build());
+        assertEquals(401, response.statusCode());
+        assertEquals("text/plain; charset=utf-8", response.headers().firstValue("content-type").orElseThrow());
+        return new String(response.body(), StandardCharsets.UTF_8);
+    }
+
+    /** A token signed with the server's secret over exactly this payload JSON. */
+    private static String signed(String payloadJson) {
+        String unsigned = base64("{\"alg\":\"HS256\",\"typ\":\"JWT\"}") + "." + base64(payloadJson);
+        byte[] signature = KEY.sign(unsigned.substring(0, unsigned.indexOf('.')).getBytes(StandardCharsets.UTF_8),
+                unsigned.substring(unsigned.indexOf('.') + 1).getBytes(StandardCharsets.UTF_8));
+        return "Bearer " + unsigned + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
     }
 
     private static String issuedAt(long secondsFromNow) {
@@ -84,6 +103,46 @@ class AuthTest {
                 .sign(Algorithm.HMAC512(Hex.decode(EngineServerFixture.SECRET)))));
         String none = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + ".";
         assertEquals(401, status("Bearer " + none));
+    }
+
+    @Test
+    void eachRefusalSaysWhy() {
+        assertEquals("no Authorization header\n", refusal(null));
+        assertEquals("Authorization is not a Bearer token\n", refusal("Basic dXNlcjpwYXNz"));
+        assertEquals("iat is 61 s before now, at most 60 s either way\n", refusal(issuedAt(-61)));
+        assertEquals("iat is 61 s after now, at most 60 s either way\n", refusal(issuedAt(61)));
+        assertEquals("wrong signature: the token is not signed with this server's secret\n", refusal("Bearer "
+                + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
+        assertEquals("alg is HS512, only HS256 is accepted\n", refusal("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
+                .sign(Algorithm.HMAC512(Hex.decode(EngineServerFixture.SECRET)))));
+        assertEquals("alg is none, only HS256 is accepted\n", refusal("Bearer " + base64("{\"alg\":\"none\"}") + "."
+                + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + "."));
+        assertEquals("malformed token: 2 parts, a JWT has 3 separated by '.'\n", refusal("Bearer not.ajwt"));
+    }
+
+    /** Found in review: a claim of 2^63 − 1 threw past the check and the connection closed with no answer. */
+    @Test
+    void claimsOutOfRangeAreRefusedWithTheReason() {
+        long now = NOW.getEpochSecond();
+        for (String claim : new String[] {"iat", "exp", "nbf"}) {
+            String iat = claim.equals("iat") ? "" : "\"iat\":" + now + ",";
+            assertEquals(claim + " 9223372036854775807 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":9223372036854775807}")));
+            assertEquals(claim + " 99999999999999999999999 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":99999999999999999999999}")));
+            assertEquals(claim + " -1 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":-1}")));
+            assertEquals(claim + " 1800000000.5 is not a whole number of seconds\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":1800000000.5}")));
+            assertEquals(claim + " is not a number\n", refusal(signed("{" + iat + "\"" + claim + "\":\"1800000000\"}")));
+        }
+        assertEquals("iat is missing\n", refusal(signed("{\"exp\":" + (now + 100) + "}")));
+        assertEquals("exp is 1 s before now: the token has expired\n",
+                refusal(signed("{\"iat\":" + now + ",\"exp\":" + (now - 1) + "}")));
+        assertEquals("nbf is 5 s after now: the token is not valid yet\n",
+                refusal(signed("{\"iat\":" + now + ",\"nbf\":" + (now + 5) + "}")));
+        assertEquals(200, status(signed("{\"iat\":" + now + ",\"exp\":" + (now + 1) + ",\"nbf\":" + now
+                + ",\"id\":\"cl\",\"clv\":\"x\"}")));
     }
 
     @Test

@@ -5,7 +5,7 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -87,6 +87,24 @@ class ErrorsTest {
         assertEquals(errorReply("7", -32602, wrongShape), reply(request(7, "engine_getBlobsV2", "[[" + HASH + "],[]]")));
         assertEquals(errorReply("7", -32600, "Invalid Request: params must be an array"),
                 reply(request(7, "engine_getBlobsV2", "\"x\"")));
+    }
+
+    @Test
+    void paramsByNameAreInvalidParams() {
+        assertEquals(errorReply("9", -32602, "Invalid params: params by name are not supported; expected one param, an"
+                + " array of strings, by position"), reply(request(9, "engine_getBlobsV2", "{\"hashes\":[" + HASH + "]}")));
+        assertEquals(errorReply("9", -32601, "Method not found: engine_getBlobsV9"),
+                reply(request(9, "engine_getBlobsV9", "{\"hashes\":[]}")));
+    }
+
+    /** The count and the fork are checked before any hash is decoded: 129 bad hashes are "too large", not "invalid". */
+    @Test
+    void countAndForkComeBeforeTheHashes() {
+        String bad = "\"0xzz\"";
+        assertEquals(errorReply("10", -38004, "Too large request: 129 versioned hashes, at most 128"),
+                reply(request(10, "engine_getBlobsV2", "[[" + (bad + ",").repeat(128) + bad + "]]")));
+        assertEquals(errorReply("11", -38005, "Unsupported fork: serving osaka"),
+                reply(request(11, "engine_getBlobsV1", "[[" + bad + "]]")));
     }
 
     @Test

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.VersionedHash;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;

@@ -4,8 +4,9 @@ import static io.hexstream.server.testing.EngineClient.dataReply;
 import static io.hexstream.server.testing.EngineClient.errorReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.BlobTransactionBuilder.Signature;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -120,7 +121,7 @@ class RefusalsTest {
 
     @Test
     void blobOfOneByteLess() {
-        byte[] short131071 = Arrays.copyOf(blobs.get(0).blob(), BlobEntry.BLOB_SIZE - 1);
+        byte[] short131071 = Arrays.copyOf(blobs.get(0).blob(), BlobSizes.BLOB_SIZE - 1);
         assertRefused(blobProofs().blobs(List.of(short131071)).build(), -32000,
                 "Server error: sizes: blob 0 is 131071 bytes, expected 131072");
         assertRefused(cellProofs().blobs(List.of(short131071)).build(), -32000,
@@ -144,6 +145,12 @@ class RefusalsTest {
         byte[] other = blobs.get(1).versionedHash().toBytes();
         assertRefused(blobProofs().versionedHashes(List.of(other)).build(), -32000, "Server error: versioned hashes:"
                 + " commitment 0 hashes to " + blobs.get(0).versionedHash() + ", the transaction lists " + blobs.get(1).versionedHash());
+    }
+
+    @Test
+    void moreThanSixBlobsAreRefusedBeforeAnyKzgWork() {
+        assertRefused(BlobTransactionBuilder.withCellProofs(TestBlobs.first(7)).build(), -32000,
+                "Server error: counts: 7 blobs, at most 6 per transaction (MAX_BLOBS_PER_TX)");
     }
 
     @Test

@@ -5,9 +5,9 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.server.http.EngineServer;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.IoThreads;
 import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +25,9 @@ class ServerHeapTest {
                 for (int warm = 0; warm < 8; warm++) { // JIT (the SIMD kernel allocates until C2 has it), pools
                     server.post(body);
                 }
-                long before = EngineServer.ioThreadsAllocatedBytes();
+                long before = IoThreads.allocatedBytes();
                 var response = server.post(body);
-                long allocated = EngineServer.ioThreadsAllocatedBytes() - before;
+                long allocated = IoThreads.allocatedBytes() - before;
                 assertEquals(200, response.statusCode());
                 // {"jsonrpc":"2.0","id":1,"result":[ (34) + 128 entries of 275,096 bytes + 127 commas + ]} (2)
                 assertEquals(34 + 128 * 275_096 + 127 + 2, response.body().length);

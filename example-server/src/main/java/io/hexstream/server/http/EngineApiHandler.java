@@ -1,96 +1,257 @@
 package io.hexstream.server.http;
 
-import io.hexstream.server.auth.Authenticator;
-import io.hexstream.server.rpc.EngineApi;
+import io.hexstream.server.rpc.JsonRpcDispatcher;
+import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.RpcException;
 import io.hexstream.server.rpc.RpcReply;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.ReferenceCounted;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Engine API over HTTP/1.1: POST only ({@code 405} otherwise), a valid JWT on every request
- * ({@code 401} otherwise; none needed with {@link Authenticator#NONE}), then JSON-RPC 2.0, single or
- * batch, answered in order with HTTP 200.
- * Stateless, so one instance serves every connection.
+ * The HTTP side of the Engine API, per connection: each whole request ({@link FullHttpRequest}, its
+ * head already checked by {@link RequestHeadCheck}) is parsed and handed to the
+ * {@link JsonRpcDispatcher}; each refused one ({@link RefusedRequest}) is answered with its status. The
+ * responses go out in request order (HTTP/1.1 pipelining), each as soon as it and all before it are
+ * ready: a reply that waits for the ingest executor holds back the replies to later requests, never the
+ * event loop. A request body over {@link #LARGE_REQUEST_BYTES} is parsed and dispatched on the
+ * large-request executor (on the loop only if that is full), its buffer retained until then.
+ *
+ * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written
+ * (to the socket); at that many the connection stops reading ({@link ReadThrottle}) until one is
+ * written, so a client that sends without reading costs bounded memory. A response waiting its turn holds only
+ * references (its body is produced as the socket drains); on disconnect the waiting ones are released.
  */
-@Sharable
-public final class EngineApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(EngineApiHandler.class);
     private static final byte[] NULL_ID = "null".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * Bodies larger than this are parsed and dispatched on the large-request executor, not on the event
+     * loop: a 16 MiB batch takes the parser and the dispatcher tens to hundreds of milliseconds. A
+     * 128-hash getBlobs call is about 9 KB; a 6-blob transaction 1.7 MB.
+     */
+    static final int LARGE_REQUEST_BYTES = 64 * 1024;
+    /** How long a connection ended after a refusal waits, output shut, before it closes. */
+    private static final long LINGER_MILLIS = 1000;
 
-    private final Authenticator authenticator;
+    /** One request's place in line: its response once ready, and whether the connection closes after it. */
+    private static final class Slot {
+        ReferenceCounted response;
+        boolean close;
+    }
+
     private final RequestParser parser;
-    private final EngineApi api;
+    private final JsonRpcDispatcher dispatcher;
     private final ResponseRenderer renderer;
+    private final int maxPipelined;
+    private final Executor largeRequests;
+    private final ReadThrottle throttle;
+    private final ArrayDeque<Slot> line = new ArrayDeque<>();
+    /** Requests taken whose response is not written yet. */
+    private int unwritten;
+    /** A response that closes the connection is queued or written: read nothing more, answer nothing more. */
+    private boolean closing;
+    private boolean inactive;
 
-    public EngineApiHandler(Authenticator authenticator, RequestParser parser, EngineApi api,
-            ResponseRenderer renderer) {
-        this.authenticator = authenticator;
+    EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined,
+            Executor largeRequests, ReadThrottle throttle) {
+        if (maxPipelined < 1) {
+            throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
+        }
         this.parser = parser;
-        this.api = api;
+        this.dispatcher = dispatcher;
         this.renderer = renderer;
+        this.maxPipelined = maxPipelined;
+        this.largeRequests = largeRequests;
+        this.throttle = throttle;
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        if (!request.decoderResult().isSuccess()) {
-            plain(ctx, request, HttpResponseStatus.BAD_REQUEST, false);
-            return;
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof RefusedRequest refused) {
+            Slot slot = take(ctx, !refused.keepAlive());
+            ready(ctx, slot, refusal(refused));
+        } else if (msg instanceof FullHttpRequest request) {
+            try {
+                handle(ctx, request);
+            } finally {
+                request.release();
+            }
+        } else {
+            ctx.fireChannelRead(msg);
         }
-        if (!HttpMethod.POST.equals(request.method())) {
-            plain(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, HttpUtil.isKeepAlive(request));
-            return;
-        }
-        String refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
-        if (refusal != null) {
-            LOG.debug("401 for {}: {}", ctx.channel().remoteAddress(), refusal);
-            plain(ctx, request, HttpResponseStatus.UNAUTHORIZED, HttpUtil.isKeepAlive(request));
-            return;
-        }
-        List<RpcReply> replies;
-        boolean batch;
-        try {
-            RequestParser.Parsed parsed = parser.parse(request.content());
-            replies = api.execute(parsed.requests());
-            batch = parsed.batch();
-        } catch (RpcException e) {
-            replies = List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage()));
-            batch = false;
-        }
-        if (replies.isEmpty()) {
-            plain(ctx, request, HttpResponseStatus.OK, HttpUtil.isKeepAlive(request)); // notifications only
-            return;
-        }
-        ctx.writeAndFlush(renderer.render(request, replies, batch));
     }
 
-    /** A response without content, e.g. 401; the connection closes after it unless {@code keepAlive}. */
-    private static void plain(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status,
-            boolean keepAlive) {
-        FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), status);
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
+        HttpVersion version = request.protocolVersion();
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        Slot slot = take(ctx, !keepAlive);
+        if (!request.decoderResult().isSuccess()) { // a body the aggregator could not read whole
+            slot.close = true;
+            closing = true;
+            ready(ctx, slot, empty(version, HttpResponseStatus.BAD_REQUEST, false));
+            return;
+        }
+        if (request.content().readableBytes() > LARGE_REQUEST_BYTES) {
+            ByteBuf body = request.content().retain();
+            try {
+                largeRequests.execute(() -> {
+                    try {
+                        answer(ctx, slot, version, keepAlive, body);
+                    } finally {
+                        body.release();
+                    }
+                });
+                return;
+            } catch (RejectedExecutionException e) {
+                body.release(); // the executor is full: answered here, as a small request would be
+            }
+        }
+        answer(ctx, slot, version, keepAlive, request.content());
+    }
+
+    /** Parses {@code body} and dispatches its requests; on the event loop, or on the large-request executor. */
+    private void answer(ChannelHandlerContext ctx, Slot slot, HttpVersion version, boolean keepAlive, ByteBuf body) {
+        RequestParser.Parsed parsed;
+        try {
+            parsed = parser.parse(body);
+        } catch (RpcException e) {
+            Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false);
+            if (ctx.executor().inEventLoop()) {
+                respond(ctx, slot, version, keepAlive, failure);
+                return;
+            }
+            try {
+                ctx.executor().execute(() -> respond(ctx, slot, version, keepAlive, failure));
+            } catch (RejectedExecutionException stopped) {
+                LOG.debug("a request answered after the event loop stopped");
+            }
+            return;
+        }
+        dispatcher.dispatch(parsed.requests(), parsed.batch(), ctx.executor(),
+                replies -> respond(ctx, slot, version, keepAlive, replies));
+    }
+
+    private void respond(ChannelHandlerContext ctx, Slot slot, HttpVersion version, boolean keepAlive, Replies replies) {
+        if (inactive) {
+            return; // nothing was rendered: replies hold no buffers
+        }
+        ready(ctx, slot, replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
+                : renderer.render(version, keepAlive, replies));
+    }
+
+    /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
+    private Slot take(ChannelHandlerContext ctx, boolean close) {
+        Slot slot = new Slot();
+        slot.close = close;
+        closing |= close;
+        line.add(slot);
+        if (++unwritten >= maxPipelined || closing) {
+            throttle.pause();
+        }
+        return slot;
+    }
+
+    /** Sets {@code slot}'s response, then writes every response at the head of the line that is ready. */
+    private void ready(ChannelHandlerContext ctx, Slot slot, ReferenceCounted response) {
+        if (inactive) {
+            response.release();
+            return;
+        }
+        slot.response = response;
+        boolean wrote = false;
+        while (!line.isEmpty() && line.peek().response != null) {
+            Slot next = line.poll();
+            ChannelFuture written = ctx.write(next.response);
+            next.response = null;
+            wrote = true;
+            written.addListener(done -> written(ctx));
+            if (next.close) {
+                written.addListener(done -> closeGently(ctx));
+            }
+        }
+        if (wrote) {
+            ctx.flush();
+        }
+    }
+
+    /**
+     * Ends the connection after its last response: at once where nothing can be left unread, else (a
+     * refused request's body may be arriving) by a FIN first and the close {@link #LINGER_MILLIS} later,
+     * because closing with unread bytes sends a reset, which can make the client drop the response
+     * before it reads it.
+     */
+    private static void closeGently(ChannelHandlerContext ctx) {
+        if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
+            duplex.shutdownOutput().addListener(shut -> ctx.executor().schedule(() -> {
+                ctx.close();
+            }, LINGER_MILLIS, TimeUnit.MILLISECONDS));
+        } else {
+            ctx.close();
+        }
+    }
+
+    private void written(ChannelHandlerContext ctx) {
+        if (--unwritten < maxPipelined && !closing) {
+            throttle.resume();
+        }
+    }
+
+    private static FullHttpResponse refusal(RefusedRequest refused) {
+        if (refused.reason() == null) {
+            FullHttpResponse response = empty(refused.version(), refused.status(), refused.keepAlive());
+            if (refused.status() == HttpResponseStatus.METHOD_NOT_ALLOWED) {
+                response.headers().set(HttpHeaderNames.ALLOW, HttpMethod.POST.name());
+            }
+            return response;
+        }
+        ByteBuf text = Unpooled.copiedBuffer(refused.reason() + "\n", StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(refused.version(), refused.status(), text);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8");
+        HttpUtil.setContentLength(response, text.readableBytes());
+        HttpUtil.setKeepAlive(response, refused.keepAlive());
+        return response;
+    }
+
+    /** A response without content; the connection closes after it unless {@code keepAlive}. */
+    private static FullHttpResponse empty(HttpVersion version, HttpResponseStatus status, boolean keepAlive) {
+        FullHttpResponse response = new DefaultFullHttpResponse(version, status);
         HttpUtil.setContentLength(response, 0);
         HttpUtil.setKeepAlive(response, keepAlive);
-        if (status == HttpResponseStatus.METHOD_NOT_ALLOWED) {
-            response.headers().set(HttpHeaderNames.ALLOW, HttpMethod.POST.name());
+        return response;
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        inactive = true;
+        for (Slot slot : line) {
+            ReferenceCountUtil.release(slot.response);
         }
-        var written = ctx.writeAndFlush(response);
-        if (!keepAlive) {
-            written.addListener(ChannelFutureListener.CLOSE);
-        }
+        line.clear();
+        ctx.fireChannelInactive();
     }
 
     @Override

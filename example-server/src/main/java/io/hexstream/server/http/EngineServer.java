@@ -1,32 +1,34 @@
 package io.hexstream.server.http;
 
-import io.hexstream.codec.http.JsonResponseEncoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The Engine API's HTTP server. Per connection:
- * {@code HttpServerCodec → HttpObjectAggregator (413 above the limit, before reading the body) →
- * ChunkedWriteHandler → JsonResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. No compression: responses are sent
- * as they are whatever the client's {@code Accept-Encoding}. I/O threads are named
- * {@code hexstream-io-*}.
+ * The Engine API's HTTP server: one event-loop group (I/O threads named {@code hexstream-io-*}) serving
+ * one or more ports, each with its own pipeline ({@link EngineApiInitializer}: the JWT port, and the
+ * optional port without it), and one {@link ConnectionLimit} over all of them.
  */
 public final class EngineServer implements AutoCloseable {
     /** Prefix of the I/O threads' names. */
@@ -40,72 +42,118 @@ public final class EngineServer implements AutoCloseable {
      */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
-    private final EventLoopGroup group;
-    private final Channel channel;
+    /** One port to serve: where, and with which pipeline. */
+    public record Port(String host, int port, EngineApiInitializer pipeline) {}
 
-    private EngineServer(EventLoopGroup group, Channel channel) {
+    /** How long {@link #close()} lets the responses in flight finish before it closes their connections. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(2);
+
+    private final EventLoopGroup group;
+    private final List<Channel> channels;
+    private final ChannelGroup connections;
+    private final AtomicBoolean closing = new AtomicBoolean();
+
+    private EngineServer(EventLoopGroup group, List<Channel> channels, ChannelGroup connections) {
         this.group = group;
-        this.channel = channel;
+        this.channels = channels;
+        this.connections = connections;
     }
 
     /**
-     * Binds and starts serving.
+     * Binds every port (in order) and starts serving; if one cannot be bound, those bound are closed.
      *
-     * @param maxRequestBytes the largest request body accepted; larger ones get {@code 413}
-     * @param idleTimeout how long a connection may wait for a whole request while no response is being
-     *     written before it is closed ({@link IdleTimeoutHandler}); zero for no limit
+     * @param maxConnections the most connections open at once over all ports ({@code --max-connections})
+     * @throws BindFailure naming the port that could not be bound; its cause says why (a
+     *     {@link java.net.BindException} when the port is in use or the host is not this machine's, an
+     *     {@link java.nio.channels.UnresolvedAddressException} for a host name that does not resolve)
      */
-    public static EngineServer start(String host, int port, int maxRequestBytes, Duration idleTimeout,
-            EngineApiHandler handler) throws InterruptedException {
+    public static EngineServer start(List<Port> ports, int maxConnections, RefusalLog refusals)
+            throws BindFailure, InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
                 NioIoHandler.newFactory());
+        List<Channel> channels = new ArrayList<>(ports.size());
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        ConnectionLimit limit = new ConnectionLimit(maxConnections, refusals);
+        Tracker tracker = new Tracker(connections);
         try {
-            Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(maxRequestBytes),
-                                    new ChunkedWriteHandler(), new JsonResponseEncoder(),
-                                    new IdleTimeoutHandler(idleTimeout), handler);
-                        }
-                    })
-                    .bind(host, port).sync().channel();
-            return new EngineServer(group, channel);
-        } catch (InterruptedException | RuntimeException e) {
+            for (Port port : ports) {
+                ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                        .handler(new ChannelInitializer<Channel>() {
+                            @Override
+                            protected void initChannel(Channel listening) {
+                                listening.pipeline().addLast(limit, tracker);
+                            }
+                        })
+                        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                        .childHandler(port.pipeline())
+                        .bind(port.host(), port.port()).await();
+                if (bound.cause() != null) {
+                    throw new BindFailure(port, bound.cause());
+                }
+                channels.add(bound.channel());
+            }
+            return new EngineServer(group, channels, connections);
+        } catch (BindFailure | InterruptedException | RuntimeException e) {
+            channels.forEach(Channel::close);
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
     }
 
-    /**
-     * Heap bytes allocated so far by every I/O thread of every server in this JVM (JDK per-thread
-     * allocation counters): the figure the heap tests and the end-to-end benchmark report.
-     */
-    public static long ioThreadsAllocatedBytes() {
-        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long total = 0;
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith(IO_THREADS)) {
-                total += threads.getThreadAllocatedBytes(info.getThreadId());
-            }
+    /** A port that could not be bound, and why (the cause). */
+    public static final class BindFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient Port port;
+
+        BindFailure(Port port, Throwable cause) {
+            super(port.host() + ":" + port.port() + ": " + cause.getMessage(), cause);
+            this.port = port;
         }
-        return total;
+
+        public Port port() {
+            return port;
+        }
     }
 
-    public InetSocketAddress address() {
-        return (InetSocketAddress) channel.localAddress();
+    /** On the listening channel: puts every accepted connection in {@code connections}, for {@link #close()}. */
+    @Sharable
+    private static final class Tracker extends ChannelInboundHandlerAdapter {
+        private final ChannelGroup connections;
+
+        Tracker(ChannelGroup connections) {
+            this.connections = connections;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+            connections.add((Channel) accepted);
+            ctx.fireChannelRead(accepted);
+        }
     }
 
-    /** Blocks until the server is closed. */
-    public void awaitClose() throws InterruptedException {
-        channel.closeFuture().sync();
+    /** The address of the {@code index}-th port, in the order given to {@link #start}. */
+    public InetSocketAddress address(int index) {
+        return (InetSocketAddress) channels.get(index).localAddress();
     }
 
-    /** Stops accepting, closes every connection (releasing what they stream), and stops the threads. */
+    /**
+     * Stops accepting and reading requests, lets the responses in flight finish for up to
+     * {@link #DRAIN_TIMEOUT} (a connection closes as soon as its last one is written; an idle one at once),
+     * then closes the connections left (releasing what they stream) and stops the threads. Idempotent and
+     * thread-safe: every caller returns once the server is stopped.
+     */
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        if (closing.compareAndSet(false, true)) {
+            channels.forEach(channel -> channel.close().syncUninterruptibly());
+            for (Channel connection : connections) {
+                connection.pipeline().fireUserEventTriggered(IdleTimeoutHandler.CLOSE_WHEN_IDLE);
+            }
+            connections.newCloseFuture().awaitUninterruptibly(DRAIN_TIMEOUT.toMillis());
+            connections.close().awaitUninterruptibly();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        }
+        group.terminationFuture().syncUninterruptibly();
     }
 }

@@ -20,10 +20,13 @@ import org.slf4j.LoggerFactory;
  * the write water marks bound what it can pin). So a request, body included, must arrive whole within
  * the timeout.
  *
- * <p>Sits between the aggregator (it sees {@link FullHttpRequest}s) and {@link EngineApiHandler}, which
- * writes exactly one message, the whole response, per request: each write through here is one
- * response, done when its promise completes. One instance per connection; {@link Duration#ZERO} never
+ * <p>Sits between the aggregator (it sees {@link FullHttpRequest}s, and the {@link RefusedRequest}s of
+ * {@link RequestHeadCheck}) and {@link EngineApiHandler}, which writes exactly one message, the whole
+ * response, per request: each write through here is one response, done when its promise completes. One instance per connection; {@link Duration#ZERO} never
  * closes anything.
+ *
+ * <p>On {@link #CLOSE_WHEN_IDLE} (the server is stopping) it reads no more requests and closes the
+ * connection once no response is in flight.
  */
 public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     private static final Logger LOG = LoggerFactory.getLogger(IdleTimeoutHandler.class);
@@ -34,6 +37,15 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     /** {@link System#nanoTime()} when the connection last started waiting for a request. */
     private long idleSince;
     private ScheduledFuture<?> check;
+    private boolean closeWhenIdle;
+
+    /** The user event that {@link EngineServer#close()} fires on every connection. */
+    static final Object CLOSE_WHEN_IDLE = new Object() {
+        @Override
+        public String toString() {
+            return "CLOSE_WHEN_IDLE";
+        }
+    };
 
     /** @param timeout how long a connection may wait for a whole request; zero for no limit */
     public IdleTimeoutHandler(Duration timeout) {
@@ -69,7 +81,7 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof FullHttpRequest) {
+        if (msg instanceof FullHttpRequest || msg instanceof RefusedRequest) {
             inFlight++;
         }
         super.channelRead(ctx, msg);
@@ -80,8 +92,24 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
         ctx.write(msg, promise.unvoid()).addListener(written -> {
             if (inFlight > 0 && --inFlight == 0) {
                 idleSince = System.nanoTime();
+                if (closeWhenIdle) {
+                    ctx.close();
+                }
             }
         });
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event != CLOSE_WHEN_IDLE) {
+            super.userEventTriggered(ctx, event);
+            return;
+        }
+        closeWhenIdle = true;
+        ctx.channel().config().setAutoRead(false);
+        if (inFlight == 0) {
+            ctx.close();
+        }
     }
 
     private void start(ChannelHandlerContext ctx) {

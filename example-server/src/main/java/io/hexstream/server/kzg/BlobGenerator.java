@@ -1,6 +1,6 @@
 package io.hexstream.server.kzg;
 
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;

@@ -3,14 +3,16 @@ package io.hexstream.server.kzg;
 import ethereum.ckzg4844.CKZG4844JNI;
 import ethereum.ckzg4844.CKZGException;
 import ethereum.ckzg4844.CellsAndProofs;
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import java.util.Arrays;
 
 /**
  * KZG for blobs (EIP-4844, EIP-7594) through c-kzg-4844's Java binding, with the mainnet trusted
  * setup that {@code org.web3j:crypto} ships as the resource {@code /trusted_setup.txt} (web3j 4.13.0,
- * the last release compiled for Java 17; its setup is byte-identical to 4.14.0's). The setup is
- * loaded once per JVM, on first use; every method is then safe to call from any thread. A
+ * the last release compiled for Java 17; its setup is byte-identical to 4.14.0's). The server loads
+ * the library and the setup at start ({@link #load()}; each method also loads them if need be, once
+ * per JVM); every method is then safe to call from any thread. A
  * verification answers {@code false} also when c-kzg refuses an input (a proof or commitment that is
  * not a valid curve point, a blob that is not canonical field elements).
  */
@@ -45,11 +47,6 @@ public final class Kzg {
         return new BlobEntry(blob, commitment, blobProof, cells.getProofs());
     }
 
-    public static byte[] commitment(byte[] blob) {
-        load();
-        return CKZG4844JNI.blobToKzgCommitment(blob);
-    }
-
     /**
      * EIP-4844 network form: {@code verifyBlobKzgProofBatch} of {@code count} blobs, each with its
      * commitment and blob proof.
@@ -77,19 +74,19 @@ public final class Kzg {
      */
     public static boolean verifyCellProofs(byte[] blobs, byte[] commitments, byte[] cellProofs) {
         load();
-        int blobCount = blobs.length / BlobEntry.BLOB_SIZE;
-        int n = BlobEntry.CELLS_PER_EXT_BLOB;
+        int blobCount = blobs.length / BlobSizes.BLOB_SIZE;
+        int n = BlobSizes.CELLS_PER_EXT_BLOB;
         int cellSize = CKZG4844JNI.BYTES_PER_CELL;
         byte[] cells = new byte[blobCount * n * cellSize];
-        byte[] cellCommitments = new byte[blobCount * n * BlobEntry.COMMITMENT_SIZE];
+        byte[] cellCommitments = new byte[blobCount * n * BlobSizes.COMMITMENT_SIZE];
         long[] indices = new long[blobCount * n];
         try {
             for (int b = 0; b < blobCount; b++) {
-                byte[] blob = Arrays.copyOfRange(blobs, b * BlobEntry.BLOB_SIZE, (b + 1) * BlobEntry.BLOB_SIZE);
+                byte[] blob = Arrays.copyOfRange(blobs, b * BlobSizes.BLOB_SIZE, (b + 1) * BlobSizes.BLOB_SIZE);
                 System.arraycopy(CKZG4844JNI.computeCells(blob), 0, cells, b * n * cellSize, n * cellSize);
                 for (int i = 0; i < n; i++) {
-                    System.arraycopy(commitments, b * BlobEntry.COMMITMENT_SIZE, cellCommitments,
-                            (b * n + i) * BlobEntry.COMMITMENT_SIZE, BlobEntry.COMMITMENT_SIZE);
+                    System.arraycopy(commitments, b * BlobSizes.COMMITMENT_SIZE, cellCommitments,
+                            (b * n + i) * BlobSizes.COMMITMENT_SIZE, BlobSizes.COMMITMENT_SIZE);
                     indices[b * n + i] = i;
                 }
             }

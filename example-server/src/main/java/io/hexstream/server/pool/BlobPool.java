@@ -1,5 +1,8 @@
 package io.hexstream.server.pool;
 
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.blob.VersionedHash;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -10,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as
  * {@link PoolItem}s (a generated blob, or a transaction's blobs) in insertion order, the oldest item
- * first. A versioned hash is pooled once: an item brings only the entries not pooled before it, and
+ * first; {@link DurableBlobPool} keeps it on disk. A versioned hash is pooled once: an item brings only the entries not pooled before it, and
  * evicting it removes only those. Thread-safe: lookups and insertions take one lock for a few map
  * operations, never for I/O. A response holding an entry keeps its bytes alive after eviction.
  */
@@ -27,20 +30,6 @@ public final class BlobPool {
         }
         this.capacity = capacity;
         this.onEvict = onEvict;
-    }
-
-    public BlobPool(int capacity) {
-        this(capacity, item -> {});
-    }
-
-    /** Adds {@code entry} as a generated item unless its versioned hash is pooled; returns whether it was added. */
-    public boolean add(BlobEntry entry) {
-        synchronized (entries) {
-            if (entries.containsKey(entry.versionedHash())) {
-                return false;
-            }
-        }
-        return add(PoolItem.generated(entry));
     }
 
     /**
@@ -81,6 +70,20 @@ public final class BlobPool {
             }
         }
         return new ArrayList<>(fresh.values());
+    }
+
+    /** Whether an item with this key ({@link PoolItem#key()}) is pooled. */
+    public boolean containsItem(String key) {
+        synchronized (entries) {
+            return items.containsKey(key);
+        }
+    }
+
+    /** How many pooled items are generated blobs. */
+    public int generatedItems() {
+        synchronized (entries) {
+            return (int) items.values().stream().filter(item -> !item.isTransaction()).count();
+        }
     }
 
     /** Whether the transaction with this 32-byte hash is pooled. */

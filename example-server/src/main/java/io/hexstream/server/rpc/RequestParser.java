@@ -2,17 +2,21 @@ package io.hexstream.server.rpc;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.util.ByteBufferBackedInputStream;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -27,8 +31,17 @@ public final class RequestParser {
     public record Parsed(List<RpcRequest> requests, boolean batch) {}
 
     private final JsonFactory factory;
+    private final int maxBatchSize;
 
-    public RequestParser(int maxRequestBytes) {
+    /**
+     * @param maxRequestBytes the largest body the server takes (bounds the longest string)
+     * @param maxBatchSize the most requests in a batch ({@code --max-batch-size}); a larger batch is one {@code -32600}
+     */
+    public RequestParser(int maxRequestBytes, int maxBatchSize) {
+        if (maxBatchSize < 1) {
+            throw new IllegalArgumentException("max batch size " + maxBatchSize + " < 1");
+        }
+        this.maxBatchSize = maxBatchSize;
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(maxRequestBytes).build())
                 .build();
@@ -37,11 +50,11 @@ public final class RequestParser {
     /**
      * Parses {@code body} (its readable bytes; indices not moved).
      *
-     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or a
-     *     body that is neither an object nor an array
+     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or one of
+     *     more than {@code maxBatchSize} requests (found as the parser reaches the one too many)
      */
     public Parsed parse(ByteBuf body) throws RpcException {
-        try (JsonParser parser = factory.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
+        try (JsonParser parser = factory.createParser(stream(body))) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new RpcException(RpcError.PARSE_ERROR, "empty body");
@@ -50,6 +63,10 @@ public final class RequestParser {
             if (first == JsonToken.START_ARRAY) {
                 List<RpcRequest> requests = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    if (requests.size() == maxBatchSize) {
+                        throw new RpcException(RpcError.INVALID_REQUEST,
+                                "batch of more than " + maxBatchSize + " requests (--max-batch-size)");
+                    }
                     requests.add(request(parser));
                 }
                 if (requests.isEmpty()) {
@@ -73,16 +90,29 @@ public final class RequestParser {
         }
     }
 
+    /**
+     * The readable bytes of {@code body} as a stream over its NIO buffers: one access to the buffer (a
+     * composite from the aggregator holds a component per content chunk), not one per read.
+     */
+    private static InputStream stream(ByteBuf body) {
+        ByteBuffer[] buffers = body.nioBuffers();
+        if (buffers.length == 1) {
+            return new ByteBufferBackedInputStream(buffers[0]);
+        }
+        return new SequenceInputStream(Collections.enumeration(Arrays.stream(buffers)
+                .map(ByteBufferBackedInputStream::new).toList()));
+    }
+
     /** One request; the parser is on its first token and is left on its last. */
     private static RpcRequest request(JsonParser parser) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
             parser.skipChildren();
-            return new RpcRequest(NULL, null, List.of(), "a request must be a JSON object");
+            return new RpcRequest(NULL, null, Params.NONE, "a request must be a JSON object");
         }
         byte[] id = null;
         String method = null;
         String jsonrpc = null;
-        List<Object> params = List.of();
+        Params params = Params.NONE;
         String invalid = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
@@ -110,9 +140,11 @@ public final class RequestParser {
                 case "params" -> {
                     if (value == JsonToken.START_ARRAY) {
                         params = params(parser);
+                    } else if (value == JsonToken.START_OBJECT) {
+                        params = Params.BY_NAME;
+                        parser.skipChildren();
                     } else {
-                        invalid = value == JsonToken.START_OBJECT ? "params by name are not supported here"
-                                : "params must be an array";
+                        invalid = "params must be an array";
                         parser.skipChildren();
                     }
                 }
@@ -126,7 +158,7 @@ public final class RequestParser {
             invalid = "method is missing";
         }
         if (invalid != null) {
-            return new RpcRequest(id == null ? NULL : id, null, List.of(), invalid);
+            return new RpcRequest(id == null ? NULL : id, null, Params.NONE, invalid);
         }
         return new RpcRequest(id, method, params, null);
     }
@@ -148,7 +180,7 @@ public final class RequestParser {
         };
     }
 
-    private static List<Object> params(JsonParser parser) throws IOException {
+    private static Params params(JsonParser parser) throws IOException {
         List<Object> params = new ArrayList<>(1);
         for (JsonToken token; (token = parser.nextToken()) != JsonToken.END_ARRAY; ) {
             if (token == JsonToken.VALUE_STRING) {
@@ -164,12 +196,12 @@ public final class RequestParser {
                         parser.skipChildren();
                     }
                 }
-                params.add(allStrings ? strings : RpcRequest.OTHER);
+                params.add(allStrings ? strings : Params.OTHER);
             } else {
                 parser.skipChildren();
-                params.add(RpcRequest.OTHER);
+                params.add(Params.OTHER);
             }
         }
-        return params;
+        return Params.positional(params);
     }
 }

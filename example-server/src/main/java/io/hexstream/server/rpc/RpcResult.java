@@ -1,6 +1,6 @@
 package io.hexstream.server.rpc;
 
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
 import java.util.List;
 
 /** What a method returns, as data, so that each response renderer can write it its own way. */

@@ -1,7 +1,7 @@
 package io.hexstream.server.tx;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.VersionedHash;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.VersionedHash;
 import java.math.BigInteger;
 import java.util.List;
 

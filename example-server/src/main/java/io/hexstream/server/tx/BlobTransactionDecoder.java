@@ -3,8 +3,9 @@ package io.hexstream.server.tx;
 import static io.hexstream.server.tx.TransactionRefusedException.failed;
 import static io.hexstream.server.tx.TransactionRefusedException.undecodable;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.VersionedHash;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.VersionedHash;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -107,7 +108,7 @@ public final class BlobTransactionDecoder {
         List<byte[]> commitments = strings(form.get(sidecar + 1), "commitments");
         List<byte[]> proofs = strings(form.get(sidecar + 2), kind == BlobTransaction.Form.EIP_4844 ? "proofs" : "cell_proofs");
 
-        int proofsPerBlob = kind == BlobTransaction.Form.EIP_4844 ? 1 : BlobEntry.CELLS_PER_EXT_BLOB;
+        int proofsPerBlob = kind == BlobTransaction.Form.EIP_4844 ? 1 : BlobSizes.CELLS_PER_EXT_BLOB;
         int n = hashes.size();
         if (n == 0) {
             throw failed("counts", "a blob transaction carries at least one blob");
@@ -122,10 +123,10 @@ public final class BlobTransactionDecoder {
         if (to.length != ADDRESS_SIZE) {
             throw failed("to", to.length + " bytes, expected a 20-byte address (a blob transaction creates no contract)");
         }
-        checkSizes("versioned hash", hashes, VersionedHash.LENGTH);
-        checkSizes("blob", blobs, BlobEntry.BLOB_SIZE);
-        checkSizes("commitment", commitments, BlobEntry.COMMITMENT_SIZE);
-        checkSizes(proofsPerBlob == 1 ? "proof" : "cell proof", proofs, BlobEntry.PROOF_SIZE);
+        checkSizes("versioned hash", hashes, BlobSizes.VERSIONED_HASH_SIZE);
+        checkSizes("blob", blobs, BlobSizes.BLOB_SIZE);
+        checkSizes("commitment", commitments, BlobSizes.COMMITMENT_SIZE);
+        checkSizes(proofsPerBlob == 1 ? "proof" : "cell proof", proofs, BlobSizes.PROOF_SIZE);
 
         List<VersionedHash> versionedHashes = new ArrayList<>(n);
         List<BlobEntry> entries = new ArrayList<>(n);
@@ -134,10 +135,10 @@ public final class BlobTransactionDecoder {
             if (proofsPerBlob == 1) {
                 entries.add(new BlobEntry(blobs.get(i), commitments.get(i), proofs.get(i), null));
             } else {
-                byte[] cellProofs = new byte[BlobEntry.CELL_PROOFS_SIZE];
+                byte[] cellProofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
                 for (int p = 0; p < proofsPerBlob; p++) {
-                    System.arraycopy(proofs.get(i * proofsPerBlob + p), 0, cellProofs, p * BlobEntry.PROOF_SIZE,
-                            BlobEntry.PROOF_SIZE);
+                    System.arraycopy(proofs.get(i * proofsPerBlob + p), 0, cellProofs, p * BlobSizes.PROOF_SIZE,
+                            BlobSizes.PROOF_SIZE);
                 }
                 entries.add(new BlobEntry(blobs.get(i), commitments.get(i), null, cellProofs));
             }

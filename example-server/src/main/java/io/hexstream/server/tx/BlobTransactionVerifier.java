@@ -2,9 +2,9 @@ package io.hexstream.server.tx;
 
 import static io.hexstream.server.tx.TransactionRefusedException.failed;
 
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.kzg.Kzg;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.VersionedHash;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.util.function.Function;

@@ -1,32 +1,34 @@
 package io.hexstream.server.tx;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.PoolItem;
-import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a raw blob transaction into the durable pool: decode, verify, then, one transaction at a time,
- * write its blobs not pooled yet to the store (fsynced) and only then add them to the pool. A refused
- * or unwritable transaction changes nothing; a transaction already pooled is answered with its hash
- * and not stored again. Thread-safe.
+ * Takes a raw blob transaction into the durable pool, cheapest checks first: decode (type, network
+ * form, counts, sizes), already pooled by its hash (answered at once, nothing redone), at most
+ * {@code maxBlobsPerTransaction} blobs (EIP-7594 {@code MAX_BLOBS_PER_TX}) and no more than the pool
+ * holds; then versioned hashes, signature and KZG proofs ({@link BlobTransactionVerifier}, about 30 ms
+ * a blob); then the blobs not pooled yet are written (fsynced) and only then added. A refused or
+ * unwritable transaction changes nothing. Thread-safe.
  *
- * <p>Called on an I/O thread: KZG verification (about 30 ms a blob) and the fsync run there too.
+ * <p>It blocks (KZG, disk): call it on the ingest executor, never on an event loop.
  */
 public final class TransactionIngest {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionIngest.class);
 
-    private final BlobPool pool;
-    private final BlobStore store;
-    private final Object commit = new Object();
+    private final DurableBlobPool pool;
+    private final int maxBlobsPerTransaction;
 
-    public TransactionIngest(BlobPool pool, BlobStore store) {
+    /** @param maxBlobsPerTransaction the most blobs a transaction may carry ({@code --max-blobs-per-tx}), at least 1 */
+    public TransactionIngest(DurableBlobPool pool, int maxBlobsPerTransaction) {
+        if (maxBlobsPerTransaction < 1) {
+            throw new IllegalArgumentException("max blobs per transaction " + maxBlobsPerTransaction + " < 1");
+        }
         this.pool = pool;
-        this.store = store;
+        this.maxBlobsPerTransaction = maxBlobsPerTransaction;
     }
 
     /**
@@ -38,24 +40,27 @@ public final class TransactionIngest {
      */
     public byte[] accept(byte[] raw) throws TransactionRefusedException, IOException {
         BlobTransaction tx = BlobTransactionDecoder.decode(raw);
-        String sender = BlobTransactionVerifier.verify(tx);
         String key = PoolItem.keyOf(tx.hash());
-        synchronized (commit) {
-            if (pool.containsTransaction(tx.hash())) {
-                LOG.debug("transaction {} is already pooled", key);
-                return tx.hash();
-            }
-            List<BlobEntry> fresh = pool.notPooled(tx.entries());
-            if (fresh.size() > pool.capacity()) {
-                throw TransactionRefusedException.failed("pool capacity",
-                        fresh.size() + " new blobs, the pool holds at most " + pool.capacity());
-            }
-            PoolItem item = PoolItem.transaction(tx.hash(), fresh);
-            store.save(item);
-            pool.add(item);
-            LOG.info("pooled transaction {} from {}: {} blobs with {} ({} new to the pool)", key, sender,
-                    tx.entries().size(), tx.form() == BlobTransaction.Form.EIP_4844 ? "blob proofs" : "cell proofs",
-                    fresh.size());
+        if (pool.containsTransaction(tx.hash())) {
+            LOG.debug("transaction {} is already pooled", key);
+            return tx.hash();
+        }
+        int blobs = tx.entries().size();
+        if (blobs > maxBlobsPerTransaction) {
+            throw TransactionRefusedException.failed("counts",
+                    blobs + " blobs, at most " + maxBlobsPerTransaction + " per transaction (MAX_BLOBS_PER_TX)");
+        }
+        if (blobs > pool.capacity()) {
+            throw TransactionRefusedException.failed("pool capacity",
+                    blobs + " blobs, the pool holds at most " + pool.capacity());
+        }
+        String sender = BlobTransactionVerifier.verify(tx);
+        int fresh = pool.addTransaction(tx.hash(), tx.entries());
+        if (fresh < 0) {
+            LOG.debug("transaction {} was pooled meanwhile", key);
+        } else {
+            LOG.info("pooled transaction {} from {}: {} blobs with {} ({} new to the pool)", key, sender, blobs,
+                    tx.form() == BlobTransaction.Form.EIP_4844 ? "blob proofs" : "cell proofs", fresh);
         }
         return tx.hash();
     }

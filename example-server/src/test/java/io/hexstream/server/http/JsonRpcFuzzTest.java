@@ -8,49 +8,43 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hexstream.codec.http.JsonResponseEncoder;
 import io.hexstream.codec.testing.RecordingLeakDetector;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.rpc.EngineApi;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.engine.EngineMethods;
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
-import io.hexstream.server.rpc.SendRawTransaction;
+import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.FuzzPool;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Jazzer target for the JSON-RPC request path: the input is the body of an authenticated
- * {@code POST}, handed to {@link EngineApiHandler} (the server's handlers from the aggregator on, over
- * a {@link FuzzPool} with {@code eth_sendRawTransaction}) in an {@link EmbeddedChannel}; what comes out
- * is decoded as an HTTP response. Invariants: no exception escapes and the connection stays open; the
+ * {@code POST /}, written as bytes into the server's own pipeline ({@link EngineApiInitializer}, over a
+ * {@link FuzzPool} with {@code eth_sendRawTransaction}, blocking calls run inline) in an
+ * {@link EmbeddedChannel}; what comes out is decoded as an HTTP response. Invariants: no exception escapes and the connection stays open; the
  * response is HTTP 200 with its exact {@code Content-Length}; its body is a JSON-RPC reply (an object,
  * or a non-empty array of them, each with {@code "jsonrpc":"2.0"}, an {@code id}, and either a
  * {@code result} or an {@code error} whose code is one of the spec's), or empty only for a request of
@@ -66,7 +60,7 @@ class JsonRpcFuzzTest {
     @TempDir
     static Path data;
     private static FuzzPool pool;
-    private static EngineApiHandler handler;
+    private static EngineApiInitializer pipeline;
     private static String authorization;
 
     @BeforeAll
@@ -74,9 +68,12 @@ class JsonRpcFuzzTest {
         pool = FuzzPool.create(data);
         Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
         JwtAuthenticator jwt = new JwtAuthenticator(io.hexstream.codec.Hex.decode(EngineServerFixture.SECRET), clock);
-        EngineApi api = new EngineApi(pool.pool(), Fork.OSAKA, 128,
-                Map.of(SendRawTransaction.NAME, new SendRawTransaction(pool.ingest())));
-        handler = new EngineApiHandler(jwt, new RequestParser(16 << 20), api, new StreamingRenderer());
+        ResponseWriter writer = new ResponseWriter();
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest()),
+                writer, Runnable::run, 256L << 20);
+        pipeline = new EngineApiInitializer(jwt, new RequestParser(16 << 20, 1024), dispatcher,
+                ResponseRenderer.streaming(writer), new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30),
+                        Duration.ofSeconds(60)), Runnable::run, new RefusalLog());
         authorization = "Bearer " + jwt.token();
     }
 
@@ -102,18 +99,16 @@ class JsonRpcFuzzTest {
 
     /** {@code body} through the server's handlers; the response as a client decodes it. */
     private static FullHttpResponse exchange(byte[] body) {
-        EmbeddedChannel server = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new JsonResponseEncoder(), handler);
+        EmbeddedChannel server = new EmbeddedChannel(pipeline);
         EmbeddedChannel client = new EmbeddedChannel(new HttpResponseDecoder(), new HttpObjectAggregator(64 << 20));
         boolean open;
         boolean leftInServer;
         try {
-            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/",
-                    Unpooled.wrappedBuffer(body));
-            request.headers().set(HttpHeaderNames.AUTHORIZATION, authorization)
-                    .set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-            HttpUtil.setContentLength(request, body.length);
-            server.writeInbound(request);
+            byte[] head = ("POST / HTTP/1.1\r\nHost: fuzz\r\nAuthorization: " + authorization
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII);
+            server.writeInbound(Unpooled.wrappedBuffer(head, body));
+            server.runPendingTasks(); // blocking calls answer through the event loop
             open = server.isOpen();
             for (ByteBuf out; (out = server.readOutbound()) != null; ) {
                 client.writeInbound(out);

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.blob.VersionedHash;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +22,11 @@ class BlobPoolTest {
         byte[] commitment = new byte[48];
         commitment[0] = (byte) n;
         commitment[1] = (byte) (n >> 8);
-        return new BlobEntry(new byte[BlobEntry.BLOB_SIZE], commitment, null, new byte[BlobEntry.CELL_PROOFS_SIZE]);
+        return new BlobEntry(new byte[BlobSizes.BLOB_SIZE], commitment, null, new byte[BlobSizes.CELL_PROOFS_SIZE]);
+    }
+
+    static PoolItem item(int n) {
+        return PoolItem.generated(entry(n));
     }
 
     @Test
@@ -26,7 +34,7 @@ class BlobPoolTest {
         List<VersionedHash> evicted = new ArrayList<>();
         BlobPool pool = new BlobPool(3, item -> evicted.add(item.entries().get(0).versionedHash()));
         for (int i = 0; i < 5; i++) {
-            assertTrue(pool.add(entry(i)));
+            assertTrue(pool.add(item(i)));
         }
         assertEquals(List.of(entry(0).versionedHash(), entry(1).versionedHash()), evicted);
         assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
@@ -37,7 +45,7 @@ class BlobPoolTest {
     void aTransactionIsAddedAndEvictedAsOneAndKeepsOnlyWhatItBrought() {
         List<PoolItem> evicted = new ArrayList<>();
         BlobPool pool = new BlobPool(4, evicted::add);
-        pool.add(entry(1));
+        pool.add(item(1));
         byte[] txHash = new byte[32];
         txHash[0] = 7;
         List<BlobEntry> brought = pool.notPooled(List.of(entry(1), entry(2), entry(3), entry(2)));
@@ -48,10 +56,10 @@ class BlobPoolTest {
         assertFalse(pool.add(PoolItem.transaction(txHash, List.of())));
         assertEquals(3, pool.size());
 
-        pool.add(entry(4));
-        pool.add(entry(5)); // 5 blobs: the oldest item, entry(1), goes
+        pool.add(item(4));
+        pool.add(item(5)); // 5 blobs: the oldest item, entry(1), goes
         assertEquals(List.of(entry(1).versionedHash()), evicted.stream().map(i -> i.entries().get(0).versionedHash()).toList());
-        pool.add(entry(6)); // then the transaction, both its blobs at once
+        pool.add(item(6)); // then the transaction, both its blobs at once
         assertEquals(2, evicted.size());
         assertSame(brought.get(0), evicted.get(1).entries().get(0));
         assertFalse(pool.containsTransaction(txHash));
@@ -60,18 +68,18 @@ class BlobPoolTest {
 
     @Test
     void anEntryIsStoredOnce() {
-        BlobPool pool = new BlobPool(3);
+        BlobPool pool = new BlobPool(3, item -> {});
         BlobEntry first = entry(1);
-        assertTrue(pool.add(first));
-        assertFalse(pool.add(entry(1)));
+        assertTrue(pool.add(PoolItem.generated(first)));
+        assertFalse(pool.add(item(1)));
         assertSame(first, pool.get(first.versionedHash()));
         assertEquals(1, pool.size());
     }
 
     @Test
     void lookupsGiveNullWhereMissing() {
-        BlobPool pool = new BlobPool(3);
-        pool.add(entry(1));
+        BlobPool pool = new BlobPool(3, item -> {});
+        pool.add(item(1));
         BlobEntry[] found = pool.getAll(new VersionedHash[] {entry(2).versionedHash(), entry(1).versionedHash()});
         assertNull(found[0]);
         assertEquals(entry(1).versionedHash(), found[1].versionedHash());
@@ -81,7 +89,7 @@ class BlobPoolTest {
     void entriesAreCheckedForSize() {
         assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_071], new byte[48], new byte[48], null));
         assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_072], new byte[48], null, null));
-        assertThrows(IllegalArgumentException.class, () -> new BlobPool(0));
+        assertThrows(IllegalArgumentException.class, () -> new BlobPool(0, item -> {}));
     }
 
     @Test

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hexstream.codec.Hex;
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,10 +19,10 @@ public final class BlobAssertions {
     public static void assertBlobAndProofV2(BlobEntry expected, JsonNode actual) {
         assertEquals(List.of("blob", "proofs"), fieldNames(actual));
         assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
-        assertEquals(BlobEntry.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
-        for (int i = 0; i < BlobEntry.CELLS_PER_EXT_BLOB; i++) {
-            byte[] proof = Hex.decode(actual.get("proofs").get(i).asText(), BlobEntry.PROOF_SIZE);
-            byte[] want = Arrays.copyOfRange(expected.cellProofs(), i * BlobEntry.PROOF_SIZE, (i + 1) * BlobEntry.PROOF_SIZE);
+        assertEquals(BlobSizes.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
+        for (int i = 0; i < BlobSizes.CELLS_PER_EXT_BLOB; i++) {
+            byte[] proof = Hex.decode(actual.get("proofs").get(i).asText(), BlobSizes.PROOF_SIZE);
+            byte[] want = Arrays.copyOfRange(expected.cellProofs(), i * BlobSizes.PROOF_SIZE, (i + 1) * BlobSizes.PROOF_SIZE);
             assertArrayEquals(want, proof, "cell proof " + i);
         }
     }
@@ -30,7 +31,7 @@ public final class BlobAssertions {
     public static void assertBlobAndProofV1(BlobEntry expected, JsonNode actual) {
         assertEquals(List.of("blob", "proof"), fieldNames(actual));
         assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
-        assertArrayEquals(expected.blobProof(), Hex.decode(actual.get("proof").asText(), BlobEntry.PROOF_SIZE));
+        assertArrayEquals(expected.blobProof(), Hex.decode(actual.get("proof").asText(), BlobSizes.PROOF_SIZE));
     }
 
     public static List<String> fieldNames(JsonNode node) {

@@ -1,7 +1,8 @@
 package io.hexstream.server.testing;
 
 import io.hexstream.codec.Hex;
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,8 +47,8 @@ public final class BlobTransactionBuilder {
             commitments.add(entry.commitment());
             versionedHashes.add(entry.versionedHash().toBytes());
             if (cellProofs) {
-                for (int p = 0; p < BlobEntry.CELLS_PER_EXT_BLOB; p++) {
-                    proofs.add(Arrays.copyOfRange(entry.cellProofs(), p * BlobEntry.PROOF_SIZE, (p + 1) * BlobEntry.PROOF_SIZE));
+                for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
+                    proofs.add(Arrays.copyOfRange(entry.cellProofs(), p * BlobSizes.PROOF_SIZE, (p + 1) * BlobSizes.PROOF_SIZE));
                 }
             } else {
                 proofs.add(entry.blobProof());

@@ -1,97 +1,148 @@
 package io.hexstream.server.testing;
 
 import io.hexstream.server.ExampleServer;
+import io.hexstream.server.StartupException;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.http.StreamingRenderer;
-import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.VersionedHash;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
  * An example server on a free loopback port, and a client of it. By default over a pool of
  * {@link #GENERATED} real-KZG blobs that are generated once into {@code target/test-blobs} and reused by
- * every test class and run (the server's own store does the caching); {@link #startEmpty} gives a
- * server over an empty pool of its own, with an unauthenticated port too. Close it to stop the server.
+ * every test class and run, each server over a copy of its own (a data dir is locked by the server using
+ * it); {@link #startEmpty} gives a server over an empty pool of its own, with an unauthenticated port too.
+ * Close it to stop the server.
  */
 public final class EngineServerFixture extends EngineClient implements AutoCloseable {
     public static final int GENERATED = 6;
     public static final String SECRET = "0x" + "42".repeat(32);
     private static final Path SHARED_DATA = Path.of("target", "test-blobs");
-    private static final int MAX_REQUEST_BYTES = 16 << 20;
-    /** The server's default, {@code Main}'s {@code --idle-timeout 30}. */
-    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Path SCRATCH = Path.of("target", "test-servers");
+    private static List<VersionedHash> sharedHashes;
 
     private final ExampleServer server;
     private final Path dataDir;
+    /** The directory of its secret and hashes file (and data, over a copy of the shared pool), deleted on close. */
+    private final Path scratch;
 
-    private EngineServerFixture(ExampleServer server, Clock clock, Path dataDir) {
+    private EngineServerFixture(ExampleServer server, Clock clock, Path dataDir, Path scratch) {
         super(server.address().getPort(), new JwtAuthenticator(server.secret().bytes(), clock));
         this.server = server;
         this.dataDir = dataDir;
+        this.scratch = scratch;
     }
 
+    /** A server over a copy of the shared pool. */
     public static EngineServerFixture start(Fork fork) {
-        return start(fork, Clock.systemUTC(), SHARED_DATA, 1024);
+        return start(fork, Clock.systemUTC());
     }
 
-    /** A server over {@code dataDir} (topped up to {@link #GENERATED} blobs), answering with {@code clock}'s time. */
-    public static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int poolMaxBlobs) {
-        return start(fork, clock, dataDir, GENERATED, poolMaxBlobs, null, IDLE_TIMEOUT);
+    /** A server over a copy of the shared pool, answering with {@code clock}'s time. */
+    public static EngineServerFixture start(Fork fork, Clock clock) {
+        return startOverSharedPool(ExampleServer.Config.builder().fork(fork), clock);
     }
 
-    /** A server over the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
+    /** A server over {@code dataDir}, topped up to {@link #GENERATED} blobs. */
+    public static EngineServerFixture start(Fork fork, Path dataDir) {
+        return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(GENERATED), Clock.systemUTC(),
+                scratch());
+    }
+
+    /**
+     * A server over a copy of the shared pool with the options {@code options} sets on the builder
+     * ({@code Main}'s defaults otherwise), e.g. {@code c -> c.maxConnections(2)}.
+     */
+    public static EngineServerFixture start(Fork fork, UnaryOperator<ExampleServer.Config.Builder> options) {
+        return startOverSharedPool(options.apply(ExampleServer.Config.builder().fork(fork)), Clock.systemUTC());
+    }
+
+    /** A server over a copy of the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
     public static EngineServerFixture start(Fork fork, Duration idleTimeout) {
-        return start(fork, Clock.systemUTC(), SHARED_DATA, GENERATED, 1024, null, idleTimeout);
+        return start(fork, c -> c.idleTimeout(idleTimeout));
     }
 
     /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
-        return start(fork, Clock.systemUTC(), dataDir, 0, 1024, 0, IDLE_TIMEOUT);
+        return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0), Clock.systemUTC(),
+                scratch());
     }
 
-    private static EngineServerFixture start(Fork fork, Clock clock, Path dataDir, int generate, int poolMaxBlobs,
-            Integer rpcPort, Duration idleTimeout) {
+    private static EngineServerFixture startOverSharedPool(ExampleServer.Config.Builder config, Clock clock) {
+        Path scratch = scratch();
+        copySharedPool(scratch.resolve("data"));
+        return start(config.dataDir(scratch.resolve("data")), clock, scratch);
+    }
+
+    /**
+     * Starts on a free loopback port with the secret {@link #SECRET} and the hashes file in {@code scratch},
+     * which {@link #close()} deletes.
+     */
+    private static EngineServerFixture start(ExampleServer.Config.Builder config, Clock clock, Path scratch) {
         try {
-            Files.createDirectories(dataDir);
-            Path scratch = Files.createTempDirectory("hexstream-test");
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
-            ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, rpcPort, secret, false,
-                    dataDir, generate, scratch.resolve("hashes.txt"), fork, 128, MAX_REQUEST_BYTES, poolMaxBlobs, idleTimeout),
-                    new StreamingRenderer(), clock);
-            return new EngineServerFixture(server, clock, dataDir);
+            ExampleServer.Config built = config.host("127.0.0.1").port(0).jwtSecret(secret)
+                    .hashesOut(scratch.resolve("hashes.txt")).build();
+            ExampleServer server = ExampleServer.start(built, ResponseRenderer.streaming(new ResponseWriter()), clock);
+            return new EngineServerFixture(server, clock, built.dataDir(), scratch);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (StartupException e) {
+            throw new IllegalStateException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
+    private static Path scratch() {
+        try {
+            return Files.createTempDirectory(Files.createDirectories(SCRATCH), "server-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * Copies the shared pool's {@link #GENERATED} blobs (generating them first if need be) into
-     * {@code dataDir}'s store, for a server in its own JVM ({@link ServerProcess}); returns their
-     * versioned hashes in pool order.
+     * {@code dataDir}'s store; returns their versioned hashes in pool order.
      */
-    public static List<VersionedHash> copySharedPool(Path dataDir) throws IOException {
-        List<VersionedHash> hashes;
-        try (EngineServerFixture shared = start(Fork.OSAKA)) {
-            hashes = shared.hashes();
-        }
-        Path blobs = Files.createDirectories(dataDir.resolve("blobs"));
-        try (Stream<Path> files = Files.list(SHARED_DATA.resolve("blobs"))) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Files.copy(file, blobs.resolve(file.getFileName()));
+    public static List<VersionedHash> copySharedPool(Path dataDir) {
+        List<VersionedHash> hashes = sharedPool();
+        try {
+            Path blobs = Files.createDirectories(dataDir.resolve("blobs"));
+            try (Stream<Path> files = Files.list(SHARED_DATA.resolve("blobs"))) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Files.copy(file, blobs.resolve(file.getFileName()));
+                }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return hashes;
+    }
+
+    /** The shared pool's hashes, once a server over {@code target/test-blobs} has topped it up and stopped. */
+    private static synchronized List<VersionedHash> sharedPool() {
+        if (sharedHashes == null) {
+            try (EngineServerFixture shared = start(ExampleServer.Config.builder().dataDir(SHARED_DATA).generate(GENERATED),
+                    Clock.systemUTC(), scratch())) {
+                sharedHashes = List.copyOf(shared.hashes());
+            }
+        }
+        return sharedHashes;
     }
 
     public ExampleServer server() {
@@ -131,7 +182,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     }
 
     /** {@link #poolState()} of {@code pool} stored under {@code dataDir}. */
-    public static List<List<String>> poolState(BlobPool pool, Path dataDir) {
+    public static List<List<String>> poolState(DurableBlobPool pool, Path dataDir) {
         try (Stream<Path> files = Files.list(dataDir.resolve("blobs"))) {
             return List.of(pool.itemKeys(), pool.hashes().stream().map(VersionedHash::toString).toList(),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
@@ -143,5 +194,16 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     @Override
     public void close() {
         server.close();
+        delete(scratch);
+    }
+
+    private static void delete(Path directory) {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

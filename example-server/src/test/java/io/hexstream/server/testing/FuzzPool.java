@@ -1,9 +1,9 @@
 package io.hexstream.server.testing;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.BlobPool;
-import io.hexstream.server.pool.PoolItem;
-import io.hexstream.server.store.BlobStore;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.tx.TransactionIngest;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,11 +20,11 @@ public final class FuzzPool {
     /** Pool capacity in blobs: room for a few transactions besides the two. */
     private static final int CAPACITY = 16;
 
-    private final BlobPool pool;
+    private final DurableBlobPool pool;
     private final Path dataDir;
     private final TransactionIngest ingest;
 
-    private FuzzPool(BlobPool pool, Path dataDir, TransactionIngest ingest) {
+    private FuzzPool(DurableBlobPool pool, Path dataDir, TransactionIngest ingest) {
         this.pool = pool;
         this.dataDir = dataDir;
         this.ingest = ingest;
@@ -32,26 +32,23 @@ public final class FuzzPool {
 
     /** The pool, stored in {@code dataDir} (which should be empty). */
     public static FuzzPool create(Path dataDir) throws IOException {
-        BlobStore store = new BlobStore(dataDir);
-        BlobPool pool = new BlobPool(CAPACITY, store::delete);
+        DurableBlobPool pool = DurableBlobPool.open(dataDir, CAPACITY);
         Random random = new Random(7);
         for (int b : new int[] {0x11, 0x22}) {
-            byte[] blob = new byte[BlobEntry.BLOB_SIZE];
-            byte[] blobProof = new byte[BlobEntry.PROOF_SIZE];
-            byte[] cellProofs = new byte[BlobEntry.CELL_PROOFS_SIZE];
+            byte[] blob = new byte[BlobSizes.BLOB_SIZE];
+            byte[] blobProof = new byte[BlobSizes.PROOF_SIZE];
+            byte[] cellProofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
             random.nextBytes(blob);
             random.nextBytes(blobProof);
             random.nextBytes(cellProofs);
-            byte[] commitment = new byte[BlobEntry.COMMITMENT_SIZE];
+            byte[] commitment = new byte[BlobSizes.COMMITMENT_SIZE];
             Arrays.fill(commitment, (byte) b);
-            PoolItem item = PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs));
-            store.save(item);
-            pool.add(item);
+            pool.add(PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs)));
         }
-        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, store));
+        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX));
     }
 
-    public BlobPool pool() {
+    public DurableBlobPool pool() {
         return pool;
     }
 

@@ -1,6 +1,7 @@
 package io.hexstream.server.testing;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.server.auth.JwtSecret;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -13,20 +14,70 @@ import java.util.concurrent.TimeUnit;
 /**
  * The example server ({@code io.hexstream.server.Main}) in a JVM of its own, on this test's class path,
  * over a data dir with no generated blobs, logging to a file: what a crash test needs to kill with
- * SIGKILL, and what a load test needs to hold to its own heap and direct memory limits. Close it to
- * kill it if it still runs.
+ * SIGKILL, what a load test needs to hold to its own heap and direct memory limits, and what a start-up
+ * test needs to stop with SIGTERM or to see fail ({@link #run}). Close it to kill it if it still runs.
  */
 public final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 60_000;
+    /** What the server logs once it has written its hashes file: started. */
+    private static final String READY = " blobs in the pool, versioned hashes in ";
 
     private final Process process;
     private final Path log;
+    /** Where its stderr goes, or {@code null} if into {@link #log}. */
+    private final Path stderr;
     private final EngineClient client;
 
-    private ServerProcess(Process process, Path log, EngineClient client) {
+    private ServerProcess(Process process, Path log, Path stderr, EngineClient client) {
         this.process = process;
         this.log = log;
+        this.stderr = stderr;
         this.client = client;
+    }
+
+    /** A run of {@code Main} that has ended: its exit code and what it printed. */
+    public record Run(int exitCode, String stdout, String stderr) {}
+
+    /**
+     * Runs {@code Main} with {@code args} in a JVM of its own until it exits (60 s at most), its output in
+     * {@code dir/name.out} and {@code dir/name.err}.
+     */
+    public static Run run(Path dir, String name, String... args) throws IOException, InterruptedException {
+        Path out = dir.resolve(name + ".out");
+        Path err = dir.resolve(name + ".err");
+        Process process = launch(List.of(), List.of(args), out, err);
+        if (!process.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("still running after " + START_TIMEOUT_MS + " ms: " + List.of(args));
+        }
+        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /**
+     * Starts {@code Main} with {@code args} (which give {@code --port port}, and {@code --jwt-secret} or
+     * {@code --data-dir} so that {@code secret} is its secret file) in a JVM of its own, its log in
+     * {@code dir/name.out} and its stderr in {@code dir/name.err}; returns once it has started, with a
+     * client holding that secret.
+     */
+    public static ServerProcess serve(Path dir, String name, int port, Path secret, String... args)
+            throws IOException, InterruptedException {
+        Process process = launch(List.of("-Xmx256m"), List.of(args), dir.resolve(name + ".out"), dir.resolve(name + ".err"));
+        ServerProcess server = new ServerProcess(process, dir.resolve(name + ".out"), dir.resolve(name + ".err"), null);
+        try {
+            server.awaitListening(port);
+            return new ServerProcess(process, server.log, server.stderr,
+                    EngineClient.authenticated(port, JwtSecret.read(secret).bytes()));
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** A free loopback port (free when this returns). */
+    public static int freePort() throws IOException {
+        try (ServerSocket free = new ServerSocket(0)) {
+            return free.getLocalPort();
+        }
     }
 
     /**
@@ -46,17 +97,10 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions) throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path secret = Files.writeString(dataDir.resolve("test-jwt.hex"), EngineServerFixture.SECRET);
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
-                "io.hexstream.server.Main", "--port", Integer.toString(port), "--data-dir", dataDir.toString(),
-                "--jwt-secret", secret.toString(), "--generate", "0", "--fork", "osaka"));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        ServerProcess server = new ServerProcess(process, log,
+        int port = freePort();
+        Process process = launch(jvmOptions, List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString(),
+                "--jwt-secret", secret.toString(), "--generate", "0", "--fork", "osaka"), log, null);
+        ServerProcess server = new ServerProcess(process, log, null,
                 EngineClient.authenticated(port, Hex.decode(EngineServerFixture.SECRET)));
         try {
             server.awaitListening(port);
@@ -67,12 +111,28 @@ public final class ServerProcess implements AutoCloseable {
         return server;
     }
 
+    /**
+     * {@code Main} with {@code args} in a JVM with {@code jvmOptions} and paranoid leak detection, stdout to
+     * {@code out}, stderr to {@code err} ({@code null}: to {@code out} too).
+     */
+    private static Process launch(List<String> jvmOptions, List<String> args, Path out, Path err) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
+                "io.hexstream.server.Main"));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
+        return (err == null ? builder.redirectErrorStream(true) : builder.redirectError(err.toFile())).start();
+    }
+
+    /** Waits until it listens on {@code port} and has written its hashes file. */
     private void awaitListening(int port) throws IOException, InterruptedException {
-        String listening = "Engine API (osaka) on http://127.0.0.1:" + port;
+        String listening = " on http://127.0.0.1:" + port;
         long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
-        while (!log().contains(listening)) {
+        while (!(log().contains(listening) && log().contains(READY))) {
             if (!process.isAlive() || System.currentTimeMillis() > deadline) {
-                throw new AssertionError("the server did not start; its log:\n" + log());
+                throw new AssertionError("the server did not start; its log:\n" + log()
+                        + (stderr == null ? "" : "its stderr:\n" + stderr()));
             }
             Thread.sleep(50);
         }
@@ -103,6 +163,24 @@ public final class ServerProcess implements AutoCloseable {
 
     public EngineClient client() {
         return client;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** What it wrote to stderr so far ({@link #serve}d servers only). */
+    public String stderr() throws IOException {
+        return Files.readString(stderr);
+    }
+
+    /** SIGTERM, as Ctrl-C or a service manager stops it; returns its exit code once it is gone. */
+    public int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("the server survived SIGTERM for 30 s");
+        }
+        return process.exitValue();
     }
 
     /** Everything it logged so far. */

@@ -3,7 +3,7 @@ package io.hexstream.server.tx;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.TestBlobs;
 import java.util.List;

@@ -5,17 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.http.EngineServer;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.http.StreamingRenderer;
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.VersionedHash;
-import io.hexstream.server.rpc.Fork;
+import io.hexstream.server.rpc.ResponseWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -48,7 +46,7 @@ public final class EndToEndBenchmark {
     /** One response mode: its name and a fresh renderer. */
     record Mode(String name, Supplier<ResponseRenderer> renderer) {}
 
-    static final List<Mode> MODES = List.of(new Mode("hexstream", StreamingRenderer::new),
+    static final List<Mode> MODES = List.of(new Mode("hexstream", () -> ResponseRenderer.streaming(new ResponseWriter())),
             new Mode("jacksonStrings", JacksonStringsRenderer::new), new Mode("prerendered", PrerenderedRenderer::new));
 
     /** One cell of the matrix. */
@@ -85,9 +83,8 @@ public final class EndToEndBenchmark {
                     continue;
                 }
                 ResponseRenderer renderer = mode.renderer().get();
-                try (ExampleServer server = ExampleServer.start(new ExampleServer.Config("127.0.0.1", 0, null,
-                        dataDir.resolve("jwt.hex"), true, dataDir, 128, dataDir.resolve("hashes.txt"), Fork.OSAKA,
-                        128, 16 << 20, 1024, Duration.ofSeconds(30)), renderer, Clock.systemUTC())) {
+                try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
+                        .generate(128).fork(Fork.OSAKA).build(), renderer, Clock.systemUTC())) {
                     JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());
                     List<VersionedHash> hashes = server.pool().hashes().subList(0, 128);
                     digests.put(mode.name(), verify(server, tokens, hashes));
@@ -159,11 +156,11 @@ public final class EndToEndBenchmark {
             drive(pool, connections, request, Math.max(0.5, seconds / 3)); // warm-up
             System.gc();
             memory.resetPeak();
-            long heapBefore = EngineServer.ioThreadsAllocatedBytes();
+            long heapBefore = MemoryProbe.ioThreadsAllocatedBytes();
             long start = System.nanoTime();
             List<Samples> perClient = drive(pool, connections, request, seconds);
             double wall = (System.nanoTime() - start) / 1e9;
-            long heap = EngineServer.ioThreadsAllocatedBytes() - heapBefore;
+            long heap = MemoryProbe.ioThreadsAllocatedBytes() - heapBefore;
             for (LoopbackClient connection : connections) {
                 connection.close();
             }

@@ -3,8 +3,10 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.jmh.JacksonStrings;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.pool.BlobEntry;
+import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RpcReply;
 import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.Unpooled;
@@ -12,9 +14,9 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +29,9 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     private final ObjectMapper mapper = new ObjectMapper();
 
     @Override
-    public Object render(HttpRequest request, List<RpcReply> replies, boolean batch) {
-        RpcReply reply = replies.get(0);
-        if (batch || replies.size() != 1 || !(reply.result() instanceof RpcResult.BlobsAndProofsV2 v2)) {
+    public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+        RpcReply reply = replies.replies().get(0);
+        if (replies.batch() || replies.replies().size() != 1 || !(reply.result() instanceof RpcResult.BlobsAndProofsV2 v2)) {
             throw new IllegalArgumentException("the baseline renders one getBlobsV2 result");
         }
         List<JacksonStrings.BlobAndProofV2> result = null;
@@ -37,28 +39,27 @@ final class JacksonStringsRenderer implements ResponseRenderer {
             result = new ArrayList<>(v2.entries().size());
             for (BlobEntry entry : v2.entries()) {
                 result.add(entry == null ? null : JacksonStrings.blobAndProof(entry.blob(), entry.cellProofs(),
-                        BlobEntry.PROOF_SIZE, BlobEntry.CELLS_PER_EXT_BLOB));
+                        BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB));
             }
         }
         try {
             byte[] json = mapper.writeValueAsBytes(new JacksonStrings.Response("2.0",
                     new String(reply.id(), StandardCharsets.UTF_8), result));
-            return fullResponse(request, json);
+            return fullResponse(version, keepAlive, json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static FullHttpResponse fullResponse(HttpRequest request, byte[] json) {
-        FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
-                Unpooled.wrappedBuffer(json));
-        return withHeaders(request, response);
+    static FullHttpResponse fullResponse(HttpVersion version, boolean keepAlive, byte[] json) {
+        FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.OK, Unpooled.wrappedBuffer(json));
+        return withHeaders(keepAlive, response);
     }
 
-    static FullHttpResponse withHeaders(HttpRequest request, FullHttpResponse response) {
+    static FullHttpResponse withHeaders(boolean keepAlive, FullHttpResponse response) {
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         HttpUtil.setContentLength(response, response.content().readableBytes());
-        HttpUtil.setKeepAlive(response, HttpUtil.isKeepAlive(request));
+        HttpUtil.setKeepAlive(response, keepAlive);
         return response;
     }
 }

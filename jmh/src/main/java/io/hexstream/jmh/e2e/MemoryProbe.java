@@ -1,13 +1,16 @@
 package io.hexstream.jmh.e2e;
 
+import io.hexstream.server.http.EngineServer;
 import io.netty.util.internal.PlatformDependent;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The process's direct memory (Netty's own counter, for buffers it allocates without a JDK cleaner,
- * plus the JDK's direct buffer pool), sampled every millisecond for its peak.
+ * plus the JDK's direct buffer pool), sampled every millisecond for its peak; and the heap the server's
+ * I/O threads allocate.
  */
 final class MemoryProbe implements AutoCloseable {
     private final BufferPoolMXBean jdkDirect = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
@@ -29,6 +32,21 @@ final class MemoryProbe implements AutoCloseable {
         }, "memory-probe");
         sampler.setDaemon(true);
         sampler.start();
+    }
+
+    /**
+     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}) of the server in
+     * this JVM (JDK per-thread allocation counters).
+     */
+    static long ioThreadsAllocatedBytes() {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith(EngineServer.IO_THREADS)) {
+                total += threads.getThreadAllocatedBytes(info.getThreadId());
+            }
+        }
+        return total;
     }
 
     long directNow() {

@@ -3,16 +3,16 @@ package io.hexstream.jmh.e2e;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.http.StreamingRenderer;
-import io.hexstream.server.rpc.RpcReply;
+import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.List;
+import io.netty.handler.codec.http.HttpVersion;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,17 +23,18 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     private final Map<Integer, ByteBuf> rendered = new ConcurrentHashMap<>();
+    private final ResponseWriter writer = new ResponseWriter();
 
     @Override
-    public Object render(HttpRequest request, List<RpcReply> replies, boolean batch) {
-        RpcResult.BlobsAndProofsV2 v2 = (RpcResult.BlobsAndProofsV2) replies.get(0).result();
-        ByteBuf bytes = rendered.computeIfAbsent(v2.entries().size(), n -> render(replies, batch));
-        return JacksonStringsRenderer.withHeaders(request,
-                new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK, bytes.retainedDuplicate()));
+    public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+        RpcResult.BlobsAndProofsV2 v2 = (RpcResult.BlobsAndProofsV2) replies.replies().get(0).result();
+        ByteBuf bytes = rendered.computeIfAbsent(v2.entries().size(), n -> render(replies));
+        return JacksonStringsRenderer.withHeaders(keepAlive,
+                new DefaultFullHttpResponse(version, HttpResponseStatus.OK, bytes.retainedDuplicate()));
     }
 
-    private static ByteBuf render(List<RpcReply> replies, boolean batch) {
-        JsonBody body = StreamingRenderer.body(replies, batch);
+    private ByteBuf render(Replies replies) {
+        JsonBody body = writer.body(replies);
         ByteBuf all = Unpooled.directBuffer((int) body.length());
         JsonBodyInput input = new JsonBodyInput(body);
         try {

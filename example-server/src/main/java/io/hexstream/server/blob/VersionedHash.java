@@ -1,6 +1,7 @@
-package io.hexstream.server.pool;
+package io.hexstream.server.blob;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexFormatException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -10,7 +11,6 @@ import java.util.Arrays;
  * commitments. Any 32 bytes are a valid key for a lookup; an unknown one is simply missing.
  */
 public final class VersionedHash {
-    public static final int LENGTH = 32;
     /** {@code VERSIONED_HASH_VERSION_KZG}. */
     public static final byte VERSION_KZG = 0x01;
 
@@ -24,10 +24,20 @@ public final class VersionedHash {
 
     /** A hash from 32 bytes (copied). */
     public static VersionedHash wrap(byte[] bytes) {
-        if (bytes.length != LENGTH) {
+        if (bytes.length != BlobSizes.VERSIONED_HASH_SIZE) {
             throw new IllegalArgumentException("a versioned hash is 32 bytes, got " + bytes.length);
         }
         return new VersionedHash(bytes.clone());
+    }
+
+    /**
+     * A hash from its JSON-RPC text, {@code 0x} and 64 hex digits, decoded straight into the key (no
+     * further copy).
+     *
+     * @throws HexFormatException if {@code text} is not {@code DATA} of 32 bytes (execution-apis {@code common.md}, "Encoding")
+     */
+    public static VersionedHash decode(CharSequence text) {
+        return new VersionedHash(Hex.decode(text, BlobSizes.VERSIONED_HASH_SIZE));
     }
 
     /** The versioned hash of a 48-byte KZG commitment. */

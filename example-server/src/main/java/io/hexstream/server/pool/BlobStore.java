@@ -1,13 +1,13 @@
-package io.hexstream.server.store;
+package io.hexstream.server.pool;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.PoolItem;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.PoolItem;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The pool on disk: one file per {@link PoolItem} in {@code <data-dir>/blobs/}, named
  * {@code <sequence>-<key>.blob} (the key is the transaction hash, or the generated blob's versioned
- * hash) so that a directory listing gives insertion order.
+ * hash) so that a directory listing gives insertion order. Only {@link DurableBlobPool} uses it: it
+ * remembers each item's file, so that evicting deletes that file without listing the directory.
  *
  * <p>File layout: {@code "HXB2"}, an origin byte (0 generated, 1 transaction), the transaction hash (32
  * bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a flags byte (bit 0:
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * into place, so a crash leaves either the whole file or none (a leftover temporary file is removed at
  * the next start); a file that fails its checksum is skipped with a warning and never served.
  */
-public final class BlobStore {
+final class BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(BlobStore.class);
     private static final byte[] MAGIC = {'H', 'X', 'B', '2'};
     private static final String SUFFIX = ".blob";
@@ -45,7 +46,10 @@ public final class BlobStore {
     private final Path directory;
     private final AtomicLong sequence = new AtomicLong();
 
-    public BlobStore(Path dataDir) throws IOException {
+    /** An item read back, and the file it is in. */
+    record Stored(PoolItem item, Path file) {}
+
+    BlobStore(Path dataDir) throws IOException {
         this.directory = Files.createDirectories(dataDir.resolve("blobs"));
     }
 
@@ -53,12 +57,12 @@ public final class BlobStore {
      * Every intact stored item, oldest first. Corrupt or torn files and files not named by this store
      * are logged and skipped; unfinished writes (temporary files) are removed.
      */
-    public List<PoolItem> loadAll() throws IOException {
+    List<Stored> loadAll() throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(directory)) {
             files = listing.sorted().toList();
         }
-        List<PoolItem> loaded = new ArrayList<>(files.size());
+        List<Stored> loaded = new ArrayList<>(files.size());
         for (Path file : files) {
             String name = file.getFileName().toString();
             if (name.endsWith(TEMPORARY)) {
@@ -71,7 +75,7 @@ public final class BlobStore {
                     throw new IllegalArgumentException("not named <sequence>-<key>" + SUFFIX);
                 }
                 sequence.accumulateAndGet(Long.parseLong(name.substring(0, name.indexOf('-'))), Math::max);
-                loaded.add(decode(Files.readAllBytes(file)));
+                loaded.add(new Stored(decode(Files.readAllBytes(file)), file));
             } catch (IllegalArgumentException e) { // NumberFormatException included
                 LOG.warn("skipping corrupt pool file {}: {}", file, e.getMessage());
             }
@@ -79,8 +83,8 @@ public final class BlobStore {
         return loaded;
     }
 
-    /** Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). */
-    public void save(PoolItem item) throws IOException {
+    /** Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). Returns the file. */
+    Path save(PoolItem item) throws IOException {
         String name = String.format("%012d-%s%s", sequence.incrementAndGet(), item.key(), SUFFIX);
         Path temporary = directory.resolve(name + TEMPORARY);
         try {
@@ -98,23 +102,19 @@ public final class BlobStore {
             throw e;
         }
         forceDirectory();
+        return directory.resolve(name);
     }
 
-    /** Removes the file of {@code item}, if any. */
-    public void delete(PoolItem item) {
-        String suffix = "-" + item.key() + SUFFIX;
-        try (Stream<Path> listing = Files.list(directory)) {
-            for (Path file : (Iterable<Path>) listing.filter(p -> p.getFileName().toString().endsWith(suffix))::iterator) {
-                Files.deleteIfExists(file);
-            }
-        } catch (NoSuchFileException e) {
-            // already gone
+    /** Removes {@code file} (one {@link #save} returned or {@link #loadAll} listed), if it is still there. */
+    void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
         } catch (IOException e) {
-            LOG.warn("could not delete the file of evicted pool item {}: {}", item.key(), e.getMessage());
+            LOG.warn("could not delete the evicted pool file {}: {}", file, e.getMessage());
         }
     }
 
-    public Path directory() {
+    Path directory() {
         return directory;
     }
 
@@ -123,11 +123,11 @@ public final class BlobStore {
         if (entries.size() > 0xFFFF) {
             throw new IllegalArgumentException("at most 65,535 blobs in a file, got " + entries.size());
         }
-        int size = MAGIC.length + 1 + (item.isTransaction() ? PoolItem.TRANSACTION_HASH_SIZE : 0) + 2 + 4;
+        int size = MAGIC.length + 1 + (item.isTransaction() ? BlobSizes.TRANSACTION_HASH_SIZE : 0) + 2 + 4;
         for (BlobEntry entry : entries) {
-            size += 1 + BlobEntry.BLOB_SIZE + BlobEntry.COMMITMENT_SIZE
-                    + (entry.blobProof() != null ? BlobEntry.PROOF_SIZE : 0)
-                    + (entry.cellProofs() != null ? BlobEntry.CELL_PROOFS_SIZE : 0);
+            size += 1 + BlobSizes.BLOB_SIZE + BlobSizes.COMMITMENT_SIZE
+                    + (entry.blobProof() != null ? BlobSizes.PROOF_SIZE : 0)
+                    + (entry.cellProofs() != null ? BlobSizes.CELL_PROOFS_SIZE : 0);
         }
         ByteBuffer out = ByteBuffer.allocate(size).put(MAGIC);
         if (item.isTransaction()) {
@@ -172,7 +172,7 @@ public final class BlobStore {
             if (origin != GENERATED && origin != TRANSACTION) {
                 throw new IllegalArgumentException("unknown origin " + origin);
             }
-            byte[] transactionHash = origin == TRANSACTION ? take(in, PoolItem.TRANSACTION_HASH_SIZE) : null;
+            byte[] transactionHash = origin == TRANSACTION ? take(in, BlobSizes.TRANSACTION_HASH_SIZE) : null;
             int count = Short.toUnsignedInt(in.getShort());
             List<BlobEntry> entries = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -180,10 +180,10 @@ public final class BlobStore {
                 if ((flags & ~(BLOB_PROOF | CELL_PROOFS)) != 0) {
                     throw new IllegalArgumentException("unknown flags " + flags + " of blob " + i);
                 }
-                byte[] blob = take(in, BlobEntry.BLOB_SIZE);
-                byte[] commitment = take(in, BlobEntry.COMMITMENT_SIZE);
-                byte[] blobProof = (flags & BLOB_PROOF) != 0 ? take(in, BlobEntry.PROOF_SIZE) : null;
-                byte[] cellProofs = (flags & CELL_PROOFS) != 0 ? take(in, BlobEntry.CELL_PROOFS_SIZE) : null;
+                byte[] blob = take(in, BlobSizes.BLOB_SIZE);
+                byte[] commitment = take(in, BlobSizes.COMMITMENT_SIZE);
+                byte[] blobProof = (flags & BLOB_PROOF) != 0 ? take(in, BlobSizes.PROOF_SIZE) : null;
+                byte[] cellProofs = (flags & CELL_PROOFS) != 0 ? take(in, BlobSizes.CELL_PROOFS_SIZE) : null;
                 entries.add(new BlobEntry(blob, commitment, blobProof, cellProofs));
             }
             if (in.hasRemaining()) {

@@ -1,4 +1,4 @@
-package io.hexstream.server.pool;
+package io.hexstream.server.blob;
 
 /**
  * A blob in the pool with its KZG commitment and the proofs it came with: a blob proof (EIP-4844
@@ -12,20 +12,14 @@ package io.hexstream.server.pool;
  * @param cellProofs 128 × 48 = 6,144 bytes back to back, or {@code null}
  */
 public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[] cellProofs) {
-    public static final int BLOB_SIZE = 131_072;
-    public static final int COMMITMENT_SIZE = 48;
-    public static final int PROOF_SIZE = 48;
-    public static final int CELLS_PER_EXT_BLOB = 128;
-    public static final int CELL_PROOFS_SIZE = CELLS_PER_EXT_BLOB * PROOF_SIZE;
-
     public BlobEntry {
-        check("blob", blob, BLOB_SIZE);
-        check("commitment", commitment, COMMITMENT_SIZE);
+        check("blob", blob, BlobSizes.BLOB_SIZE);
+        check("commitment", commitment, BlobSizes.COMMITMENT_SIZE);
         if (blobProof != null) {
-            check("blob proof", blobProof, PROOF_SIZE);
+            check("blob proof", blobProof, BlobSizes.PROOF_SIZE);
         }
         if (cellProofs != null) {
-            check("cell proofs", cellProofs, CELL_PROOFS_SIZE);
+            check("cell proofs", cellProofs, BlobSizes.CELL_PROOFS_SIZE);
         }
         if (blobProof == null && cellProofs == null) {
             throw new IllegalArgumentException("a pooled blob needs a blob proof or cell proofs");

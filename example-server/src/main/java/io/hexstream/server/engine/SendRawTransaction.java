@@ -1,11 +1,15 @@
-package io.hexstream.server.rpc;
+package io.hexstream.server.engine;
 
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.HexFormatException;
+import io.hexstream.server.rpc.Params;
+import io.hexstream.server.rpc.RpcError;
+import io.hexstream.server.rpc.RpcException;
+import io.hexstream.server.rpc.RpcMethod;
+import io.hexstream.server.rpc.RpcResult;
 import io.hexstream.server.tx.TransactionIngest;
 import io.hexstream.server.tx.TransactionRefusedException;
 import java.io.IOException;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,10 +18,9 @@ import org.slf4j.LoggerFactory;
  * transaction in network form (EIP-4844 or EIP-7594); result its hash, {@code DATA} of 32 bytes.
  * Errors: {@code -32602} for input that is not hex or not a decodable transaction, {@code -32000}
  * naming the failed check otherwise (the same text in {@code data.err}), {@code -32603} if it cannot be
- * written to disk.
+ * written to disk. {@link #blocking() Blocks} (KZG, fsync): the dispatcher runs it on the ingest executor.
  */
-public final class SendRawTransaction implements EngineApi.Method {
-    public static final String NAME = "eth_sendRawTransaction";
+public final class SendRawTransaction implements RpcMethod {
     private static final Logger LOG = LoggerFactory.getLogger(SendRawTransaction.class);
 
     private final TransactionIngest ingest;
@@ -27,10 +30,18 @@ public final class SendRawTransaction implements EngineApi.Method {
     }
 
     @Override
-    public RpcResult call(List<Object> params) throws RpcException {
-        if (params.size() != 1 || !(params.get(0) instanceof String text)) {
-            throw new RpcException(RpcError.INVALID_PARAMS, "expected one param, the signed transaction as DATA");
-        }
+    public String name() {
+        return "eth_sendRawTransaction";
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public RpcResult call(Params params) throws RpcException {
+        String text = params.oneString("the signed transaction as DATA");
         byte[] raw;
         try {
             raw = Hex.decode(text);

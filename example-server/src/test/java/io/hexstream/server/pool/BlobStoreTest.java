@@ -1,12 +1,13 @@
-package io.hexstream.server.store;
+package io.hexstream.server.pool;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.hexstream.server.pool.BlobEntry;
-import io.hexstream.server.pool.PoolItem;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.PoolItem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,12 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 class BlobStoreTest {
 
     static BlobEntry entry(Random random, boolean blobProof, boolean cellProofs) {
-        byte[] blob = new byte[BlobEntry.BLOB_SIZE];
+        byte[] blob = new byte[BlobSizes.BLOB_SIZE];
         byte[] commitment = new byte[48];
         random.nextBytes(blob);
         random.nextBytes(commitment);
         byte[] proof = blobProof ? new byte[48] : null;
-        byte[] cells = cellProofs ? new byte[BlobEntry.CELL_PROOFS_SIZE] : null;
+        byte[] cells = cellProofs ? new byte[BlobSizes.CELL_PROOFS_SIZE] : null;
         if (proof != null) {
             random.nextBytes(proof);
         }
@@ -37,6 +38,10 @@ class BlobStoreTest {
         byte[] hash = new byte[32];
         hash[31] = (byte) n;
         return hash;
+    }
+
+    private static List<PoolItem> items(BlobStore store) throws Exception {
+        return store.loadAll().stream().map(BlobStore.Stored::item).toList();
     }
 
     private static List<Path> files(BlobStore store) throws Exception {
@@ -69,7 +74,7 @@ class BlobStoreTest {
             store.save(item);
         }
 
-        List<PoolItem> loaded = new BlobStore(dir).loadAll();
+        List<PoolItem> loaded = items(new BlobStore(dir));
         assertEquals(saved.size(), loaded.size());
         for (int i = 0; i < saved.size(); i++) {
             assertEquals(saved.get(i).key(), loaded.get(i).key());
@@ -96,7 +101,7 @@ class BlobStoreTest {
         Path unfinished = Files.write(store.directory().resolve("000000000009-0x00.blob.tmp"), torn);
         Files.writeString(store.directory().resolve("stray.blob"), "not ours");
 
-        List<PoolItem> loaded = new BlobStore(dir).loadAll();
+        List<PoolItem> loaded = items(new BlobStore(dir));
         assertEquals(1, loaded.size());
         assertArrayEquals(txHash(1), loaded.get(0).transactionHash());
         assertArrayEquals(Files.readAllBytes(files.get(1)), BlobStore.encode(loaded.get(0)));
@@ -108,11 +113,12 @@ class BlobStoreTest {
         BlobStore store = new BlobStore(dir);
         PoolItem generated = PoolItem.generated(entry(new Random(3), true, false));
         PoolItem transaction = PoolItem.transaction(txHash(4), List.of(entry(new Random(4), true, false)));
-        store.save(generated);
-        store.save(transaction);
-        store.delete(generated);
-        store.delete(transaction);
-        assertEquals(List.of(), new BlobStore(dir).loadAll());
+        Path generatedFile = store.save(generated);
+        Path transactionFile = store.save(transaction);
+        store.delete(generatedFile);
+        store.delete(transactionFile);
+        store.delete(transactionFile); // gone already: nothing to do
+        assertEquals(List.of(), items(new BlobStore(dir)));
         assertEquals(List.of(), files(store));
     }
 

@@ -1,4 +1,4 @@
-package io.hexstream.server.pool;
+package io.hexstream.server.blob;
 
 import io.hexstream.codec.Hex;
 import java.util.List;
@@ -13,14 +13,12 @@ import java.util.List;
  * @param entries the blobs, in the transaction's order; exactly one for a generated blob
  */
 public record PoolItem(byte[] transactionHash, List<BlobEntry> entries) {
-    public static final int TRANSACTION_HASH_SIZE = 32;
-
     public PoolItem {
         entries = List.copyOf(entries);
         if (transactionHash == null && entries.size() != 1) {
             throw new IllegalArgumentException("a generated item is one blob, got " + entries.size());
         }
-        if (transactionHash != null && transactionHash.length != TRANSACTION_HASH_SIZE) {
+        if (transactionHash != null && transactionHash.length != BlobSizes.TRANSACTION_HASH_SIZE) {
             throw new IllegalArgumentException("a transaction hash is 32 bytes, got " + transactionHash.length);
         }
     }

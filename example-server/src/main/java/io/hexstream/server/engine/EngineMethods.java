@@ -1,0 +1,22 @@
+package io.hexstream.server.engine;
+
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.RpcMethod;
+import io.hexstream.server.tx.TransactionIngest;
+import java.util.List;
+
+/** Every method the example server serves, over one pool. */
+public final class EngineMethods {
+    private EngineMethods() {}
+
+    /**
+     * getBlobs V1 to V3 (each answering {@code -38005} unless {@code fork} serves it),
+     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest}.
+     */
+    public static List<RpcMethod> all(DurableBlobPool pool, Fork fork, int maxBlobsPerRequest, TransactionIngest ingest) {
+        return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest),
+                new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest),
+                new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest),
+                new ExchangeCapabilities(fork), new SendRawTransaction(ingest));
+    }
+}

@@ -1,0 +1,32 @@
+package io.hexstream.server.engine;
+
+import io.hexstream.server.rpc.Params;
+import io.hexstream.server.rpc.RpcException;
+import io.hexstream.server.rpc.RpcMethod;
+import io.hexstream.server.rpc.RpcResult;
+import java.util.List;
+
+/**
+ * {@code engine_exchangeCapabilities} (execution-apis {@code common.md}, "Capabilities"): params
+ * {@code [[method, …]]}, the consensus client's methods (not otherwise used); result the getBlobs
+ * methods served under the server's fork.
+ */
+public final class ExchangeCapabilities implements RpcMethod {
+    private final RpcResult.Strings served;
+
+    public ExchangeCapabilities(Fork fork) {
+        this.served = new RpcResult.Strings(fork == Fork.PRAGUE ? List.of(GetBlobs.Version.V1.methodName())
+                : List.of(GetBlobs.Version.V2.methodName(), GetBlobs.Version.V3.methodName()));
+    }
+
+    @Override
+    public String name() {
+        return "engine_exchangeCapabilities";
+    }
+
+    @Override
+    public RpcResult call(Params params) throws RpcException {
+        params.oneStringArray();
+        return served;
+    }
+}

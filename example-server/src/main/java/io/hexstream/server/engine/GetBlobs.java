@@ -1,0 +1,104 @@
+package io.hexstream.server.engine;
+
+import io.hexstream.codec.HexFormatException;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.Params;
+import io.hexstream.server.rpc.RpcError;
+import io.hexstream.server.rpc.RpcException;
+import io.hexstream.server.rpc.RpcMethod;
+import io.hexstream.server.rpc.RpcResult;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code engine_getBlobsV1} (execution-apis {@code cancun.md}), {@code V2} and {@code V3}
+ * ({@code osaka.md}): params {@code [[versioned hash, …]]}, blobs from the pool. Checked in this
+ * order, before any hash is decoded: the shape ({@code -32602}), the count ({@code -38004 Too large
+ * request} above {@code maxBlobsPerRequest}), the fork ({@code -38005 Unsupported fork}); then each
+ * hash, decoded straight into its lookup key ({@code -32602} naming the first bad one). Never blocks:
+ * one short lock for the lookup.
+ */
+public final class GetBlobs implements RpcMethod {
+
+    /** The three versions: the fork each is served under and what it answers for a missing blob. */
+    public enum Version {
+        /** {@code BlobAndProofV1} per hash, {@code null} where missing or pooled without a blob proof. */
+        V1(Fork.PRAGUE),
+        /** {@code BlobAndProofV2} per hash, or {@code null} as a whole if any is missing. */
+        V2(Fork.OSAKA),
+        /** {@code BlobAndProofV2} per hash, {@code null} where missing. */
+        V3(Fork.OSAKA);
+
+        private final Fork fork;
+
+        Version(Fork fork) {
+            this.fork = fork;
+        }
+
+        /** The method's name, {@code engine_getBlobsV1} to {@code V3}. */
+        public String methodName() {
+            return "engine_getBlobs" + name();
+        }
+    }
+
+    private final Version version;
+    private final DurableBlobPool pool;
+    private final Fork served;
+    private final int maxBlobsPerRequest;
+
+    /**
+     * @param served the fork the server serves
+     * @param maxBlobsPerRequest the most hashes a call may ask for ({@code --max-blobs-per-request})
+     */
+    public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest) {
+        this.version = version;
+        this.pool = pool;
+        this.served = served;
+        this.maxBlobsPerRequest = maxBlobsPerRequest;
+    }
+
+    @Override
+    public String name() {
+        return version.methodName();
+    }
+
+    @Override
+    public RpcResult call(Params params) throws RpcException {
+        List<String> texts = params.oneStringArray();
+        if (texts.size() > maxBlobsPerRequest) {
+            throw new RpcException(RpcError.TOO_LARGE_REQUEST,
+                    texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
+        }
+        if (served != version.fork) {
+            throw new RpcException(RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
+        }
+        VersionedHash[] hashes = new VersionedHash[texts.size()];
+        for (int i = 0; i < hashes.length; i++) {
+            try {
+                hashes[i] = VersionedHash.decode(texts.get(i));
+            } catch (HexFormatException e) {
+                throw new RpcException(RpcError.INVALID_PARAMS, "versioned hash " + i + ": " + e.getMessage());
+            }
+        }
+        BlobEntry[] entries = pool.getAll(hashes);
+        if (version == Version.V1) {
+            for (int i = 0; i < entries.length; i++) {
+                if (entries[i] != null && entries[i].blobProof() == null) {
+                    entries[i] = null;
+                }
+            }
+            return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
+        }
+        for (int i = 0; i < entries.length; i++) {
+            if (entries[i] == null || entries[i].cellProofs() == null) {
+                if (version == Version.V2) {
+                    return new RpcResult.BlobsAndProofsV2(null);
+                }
+                entries[i] = null;
+            }
+        }
+        return new RpcResult.BlobsAndProofsV2(Arrays.asList(entries));
+    }
+}

@@ -1,0 +1,41 @@
+package io.hexstream.server.http;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Refuses connections at accept beyond {@code max} open at once, over every port of one server: the
+ * refused connection is closed before anything is read from it or set up for it (logged by
+ * {@link RefusalLog}). Sits on the listening channels, before the bootstrap hands the accepted ones on.
+ */
+@Sharable
+final class ConnectionLimit extends ChannelInboundHandlerAdapter {
+    private final int max;
+    private final RefusalLog log;
+    private final AtomicInteger open = new AtomicInteger();
+
+    /** @param max the most connections open at once ({@code --max-connections}), at least 1 */
+    ConnectionLimit(int max, RefusalLog log) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max connections " + max + " < 1");
+        }
+        this.max = max;
+        this.log = log;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Channel child = (Channel) msg;
+        if (open.incrementAndGet() > max) {
+            open.decrementAndGet();
+            log.refused(child.remoteAddress(), "connection: " + max + " are open (--max-connections)");
+            child.unsafe().closeForcibly();
+            return;
+        }
+        child.closeFuture().addListener(closed -> open.decrementAndGet());
+        ctx.fireChannelRead(child);
+    }
+}

@@ -1,0 +1,142 @@
+package io.hexstream.server.pool;
+
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.blob.VersionedHash;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blob pool and its files under one owner: the in-memory {@link BlobPool} that answers lookups,
+ * and the {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is
+ * written (fsynced) before it is added, so what is served is on disk; evicting an item deletes the
+ * file it was written to, which this pool remembers (no directory listing).
+ *
+ * <p>Thread-safe. Lookups take only the memory pool's short lock, so an event loop never waits for
+ * a write; additions, which write and fsync, are serialised among themselves and belong on a thread
+ * that may block.
+ */
+public final class DurableBlobPool {
+    private static final Logger LOG = LoggerFactory.getLogger(DurableBlobPool.class);
+
+    private final BlobStore store;
+    private final BlobPool memory;
+    /** The file of each pooled item, by key; guarded by {@code this}. */
+    private final Map<String, Path> files = new HashMap<>();
+
+    private DurableBlobPool(BlobStore store, int capacity) {
+        this.store = store;
+        this.memory = new BlobPool(capacity, this::evicted);
+    }
+
+    /**
+     * Opens the pool stored under {@code dataDir} (created if need be), of at most {@code capacity}
+     * blobs, with every intact item found there, oldest first (evicting the oldest if they are more than
+     * {@code capacity}).
+     *
+     * @throws IOException if the directory cannot be created or listed
+     * @throws IllegalArgumentException if {@code capacity < 1}
+     */
+    public static DurableBlobPool open(Path dataDir, int capacity) throws IOException {
+        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir), capacity);
+        synchronized (pool) {
+            for (BlobStore.Stored stored : pool.store.loadAll()) {
+                pool.admit(stored.item(), stored.file());
+            }
+        }
+        return pool;
+    }
+
+    /**
+     * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while
+     * more than {@code capacity} blobs are pooled.
+     *
+     * @return false, writing nothing, if an item with its key is pooled already
+     * @throws IOException if it could not be written; then nothing was added
+     */
+    public synchronized boolean add(PoolItem item) throws IOException {
+        if (memory.containsItem(item.key())) {
+            return false;
+        }
+        admit(item, store.save(item));
+        return true;
+    }
+
+    /**
+     * Adds the transaction {@code transactionHash} with those of {@code entries} whose versioned hash is
+     * not pooled yet (possibly none), written first as {@link #add} does.
+     *
+     * @return how many blobs were new to the pool, or -1 if the transaction is pooled already
+     * @throws IOException if it could not be written; then nothing was added
+     */
+    public synchronized int addTransaction(byte[] transactionHash, List<BlobEntry> entries) throws IOException {
+        if (memory.containsTransaction(transactionHash)) {
+            return -1;
+        }
+        List<BlobEntry> fresh = memory.notPooled(entries);
+        add(PoolItem.transaction(transactionHash, fresh));
+        return fresh.size();
+    }
+
+    private void admit(PoolItem item, Path file) {
+        files.put(item.key(), file);
+        if (!memory.add(item)) {
+            files.remove(item.key());
+            LOG.warn("deleting {}: item {} is stored twice", file, item.key());
+            store.delete(file);
+        }
+    }
+
+    /** Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes too. */
+    private void evicted(PoolItem item) {
+        Path file = files.remove(item.key());
+        if (file != null) {
+            store.delete(file);
+        }
+    }
+
+    /** Whether the transaction with this 32-byte hash is pooled. */
+    public boolean containsTransaction(byte[] transactionHash) {
+        return memory.containsTransaction(transactionHash);
+    }
+
+    /** The entry for {@code hash}, or {@code null}. */
+    public BlobEntry get(VersionedHash hash) {
+        return memory.get(hash);
+    }
+
+    /** Entries for each hash, {@code null} where missing, looked up under one short lock. */
+    public BlobEntry[] getAll(VersionedHash[] hashes) {
+        return memory.getAll(hashes);
+    }
+
+    /** The number of pooled blobs. */
+    public int size() {
+        return memory.size();
+    }
+
+    /** How many pooled items are generated blobs (not transactions). */
+    public int generatedItems() {
+        return memory.generatedItems();
+    }
+
+    /** The versioned hashes in insertion order (a snapshot). */
+    public List<VersionedHash> hashes() {
+        return memory.hashes();
+    }
+
+    /** The items' keys in insertion order (a snapshot). */
+    public List<String> itemKeys() {
+        return memory.itemKeys();
+    }
+
+    /** The most blobs pooled at once. */
+    public int capacity() {
+        return memory.capacity();
+    }
+}

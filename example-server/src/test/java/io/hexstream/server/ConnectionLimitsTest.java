@@ -1,0 +1,68 @@
+package io.hexstream.server;
+
+import static io.hexstream.server.testing.EngineClient.hashParams;
+import static io.hexstream.server.testing.EngineClient.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.HttpConnection;
+import io.hexstream.server.testing.ServerSockets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Limits per server and per connection: {@code --max-connections} refuses more at accept, and
+ * {@code --write-timeout} abandons a response that makes no progress (connection closed, body released:
+ * the leak detector would say otherwise).
+ */
+class ConnectionLimitsTest {
+    private static final String CALL = request(1, "engine_exchangeCapabilities", "[[]]");
+
+    private static void exchange(EngineServerFixture server, HttpConnection connection) throws Exception {
+        connection.send(HttpConnection.post(server.token(), CALL));
+        assertEquals(200, connection.readHead().status());
+    }
+
+    @Test
+    void connectionsBeyondTheLimitAreClosedAtAccept() throws Exception {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
+                c -> c.maxConnections(2));
+                HttpConnection first = HttpConnection.open(server.port());
+                HttpConnection second = HttpConnection.open(server.port())) {
+            exchange(server, first);
+            exchange(server, second);
+            try (HttpConnection third = HttpConnection.open(server.port())) {
+                assertTrue(third.closedByServerWithin(Duration.ofSeconds(2)), "the third is refused");
+            }
+            first.close();
+            assertEquals(1, ServerSockets.awaitAtMost(server.port(), 1, Duration.ofSeconds(5)));
+            try (HttpConnection again = HttpConnection.open(server.port())) {
+                exchange(server, again);
+                assertFalse(again.closedByServerWithin(Duration.ofMillis(200)), "a place was free again");
+            }
+        }
+    }
+
+    @Test
+    void aResponseThatMakesNoProgressIsAbandoned() throws Exception {
+        Duration timeout = Duration.ofSeconds(2);
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
+                c -> c.writeTimeout(timeout));
+                HttpConnection stalled = HttpConnection.open(server.port())) {
+            stalled.socket().setReceiveBufferSize(64 * 1024);
+            stalled.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",
+                    hashParams(server.cycledHashes(128)))));
+            long sent = System.nanoTime();
+            assertEquals(0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)), "closed by the server");
+            long millis = (System.nanoTime() - sent) / 1_000_000;
+            System.out.println("write timeout " + timeout.toMillis() + " ms: a stalled 35 MB response abandoned after "
+                    + millis + " ms");
+            assertTrue(millis >= timeout.toMillis() && millis <= timeout.toMillis() + 1500, millis + " ms");
+            long read = stalled.discard(Long.MAX_VALUE);
+            assertTrue(read < 34 + 128 * 275_096 + 127 + 2, "the response was cut off after " + read + " bytes");
+        }
+    }
+}
