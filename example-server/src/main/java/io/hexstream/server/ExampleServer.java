@@ -1,5 +1,6 @@
 package io.hexstream.server;
 
+import io.hexstream.codec.Hex;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
@@ -323,8 +324,8 @@ public final class ExampleServer implements AutoCloseable {
                         Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals)));
             }
             EngineServer http = bind(config, ports, refusals);
-            LOG.info("Engine API ({}) on http://{}:{}", config.fork().name().toLowerCase(Locale.ROOT),
-                    http.address(0).getHostString(), http.address(0).getPort());
+            LOG.info("Engine API ({}) on http://{}:{}; hex kernel {}", config.fork().name().toLowerCase(Locale.ROOT),
+                    http.address(0).getHostString(), http.address(0).getPort(), kernel());
             if (config.rpcPort() != null) {
                 LOG.info("the same API without JWT on http://{}:{}", http.address(1).getHostString(),
                         http.address(1).getPort());
@@ -335,6 +336,15 @@ public final class ExampleServer implements AutoCloseable {
             lock.close();
             throw e;
         }
+    }
+
+    /** The codec's kernel as the log names it, with the way to SIMD where it is not in use. */
+    private static String kernel() {
+        return switch (Hex.kernel()) {
+            case VECTOR -> "VECTOR (SIMD lanes)";
+            case PAIR_TABLE -> "PAIR_TABLE (portable; for SIMD lanes start with bin/hexstream-example-server,"
+                    + " or java --add-modules jdk.incubator.vector)";
+        };
     }
 
     /**
