@@ -3,13 +3,11 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.codec.Hex;
-import io.hexstream.server.ExampleServer;
 import io.hexstream.server.auth.JwtAuthenticator;
+import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.engine.Fork;
-import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.pool.DurableBlobPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -24,34 +22,48 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
 
 /**
- * {@code engine_getBlobsV2} end to end over loopback: the example server in-process, on a pool of
- * 128 real-KZG blobs (generated once into the data dir, then reused), answering keep-alive clients
- * that read whole responses. Three response modes behind the server's {@link ResponseRenderer}:
- * {@code hexstream} (the product), {@code jacksonStrings} (Besu today) and {@code prerendered} (the
- * transport floor). Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
+ * {@code engine_getBlobsV2} end to end over loopback. Each server runs in a JVM of its own
+ * ({@link E2eServer}) on the same pool of {@value #POOL_BLOBS} real-KZG blobs (generated once into the
+ * data dir, then reused): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
+ * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}),
+ * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
+ * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
+ * as chunked HTTP) and, if asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
+ * Clients read whole responses on keep-alive connections or on a fresh connection per request (the
+ * connect counted). Before timing, one 128-blob response of each server is parsed and checked against
+ * the pool, and all servers must answer the same bytes. Per cell: time to last byte, throughput, heap
+ * allocated by the server's threads per request, the server's peak direct memory, and the p50 as a
+ * multiple of {@code prerendered}'s and as a speed-up over {@code besuStreaming}'s. Writes
+ * {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
  *
  * <pre>
- * java --add-modules jdk.incubator.vector -Xmx8g -cp jmh/target/hexstream-jmh.jar \
- *     io.hexstream.jmh.e2e.EndToEndBenchmark [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3]
- *     [--modes hexstream,jacksonStrings,prerendered] [--blobs 1,9,21,72,128] [--clients 1,4,16]
+ * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
+ *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
+ *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming] [--blobs 1,9,21,72,128] [--clients 1,4,16]
  * </pre>
  */
 public final class EndToEndBenchmark {
+    /** Blobs in the benchmark's pool: the most one request may ask for. */
+    static final int POOL_BLOBS = 128;
     static final int[] BLOBS = {1, 9, 21, 72, 128};
     static final int[] CLIENTS = {1, 4, 16};
+    static final List<String> CONNECTIONS = List.of("per-request", "keep-alive");
+    static final String FLOOR = "prerendered";
+    static final String PEER = "besuStreaming";
 
-    /** One response mode: its name and a fresh renderer. */
-    record Mode(String name, Supplier<ResponseRenderer> renderer) {}
+    /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
+    record Server(String name, String mode, boolean vector) {}
 
-    static final List<Mode> MODES = List.of(new Mode("hexstream", () -> ResponseRenderer.streaming(new ResponseWriter())),
-            new Mode("jacksonStrings", JacksonStringsRenderer::new), new Mode("prerendered", PrerenderedRenderer::new));
+    static final List<Server> SERVERS = List.of(new Server("hexstream-portable", "hexstream", false),
+            new Server("hexstream-vector", "hexstream", true), new Server(FLOOR, "prerendered", false),
+            new Server(PEER, "besuStreaming", false),
+            new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false));
 
     /** One cell of the matrix. */
-    record Cell(String mode, int blobs, int clients, double p50Millis, double p99Millis, double responsesPerSecond,
-            double megabytesPerSecond, long heapPerRequest, long peakDirect) {}
+    record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
+            double p99Millis, double responsesPerSecond, double megabytesPerSecond, long heapPerRequest, long peakDirect) {}
 
     private EndToEndBenchmark() {}
 
@@ -59,7 +71,8 @@ public final class EndToEndBenchmark {
         Path out = Path.of("jmh", "results");
         Path dataDir = Path.of("hexstream-data-e2e");
         double seconds = 3;
-        List<String> modes = MODES.stream().map(Mode::name).toList();
+        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER);
+        List<String> connections = CONNECTIONS;
         int[] blobCounts = BLOBS;
         int[] clientCounts = CLIENTS;
         for (int i = 0; i < args.length; i++) {
@@ -67,7 +80,8 @@ public final class EndToEndBenchmark {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--data-dir" -> dataDir = Path.of(args[++i]);
                 case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-                case "--modes" -> modes = List.of(args[++i].split(","));
+                case "--servers" -> servers = List.of(args[++i].split(","));
+                case "--connections" -> connections = List.of(args[++i].split(","));
                 case "--blobs" -> blobCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--clients" -> clientCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -77,27 +91,25 @@ public final class EndToEndBenchmark {
         long started = System.nanoTime();
         List<Cell> cells = new ArrayList<>();
         Map<String, byte[]> digests = new LinkedHashMap<>();
-        try (MemoryProbe memory = new MemoryProbe()) {
-            for (Mode mode : MODES) {
-                if (!modes.contains(mode.name())) {
-                    continue;
-                }
-                ResponseRenderer renderer = mode.renderer().get();
-                try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
-                        .generate(128).fork(Fork.OSAKA).build(), renderer, Clock.systemUTC())) {
-                    JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());
-                    List<VersionedHash> hashes = server.pool().hashes().subList(0, 128);
-                    digests.put(mode.name(), verify(server, tokens, hashes));
+        for (Server server : SERVERS) {
+            if (!servers.contains(server.name())) {
+                continue;
+            }
+            try (ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), dataDir,
+                    out.toAbsolutePath().resolve("server-" + server.name() + ".log"))) {
+                JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
+                        Clock.systemUTC());
+                List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
+                        .map(VersionedHash::decode).toList().subList(0, POOL_BLOBS);
+                digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
+                for (String connection : connections) {
                     for (int blobs : blobCounts) {
                         for (int clients : clientCounts) {
-                            Cell cell = run(mode.name(), server, tokens, hashes.subList(0, blobs), clients, seconds, memory);
+                            Cell cell = run(server.name(), jvm, tokens, hashes.subList(0, blobs), clients,
+                                    connection.equals("per-request"), seconds);
                             System.out.println(cell);
                             cells.add(cell);
                         }
-                    }
-                } finally {
-                    if (renderer instanceof AutoCloseable closeable) {
-                        closeable.close();
                     }
                 }
             }
@@ -105,7 +117,7 @@ public final class EndToEndBenchmark {
         byte[] first = digests.values().iterator().next();
         for (var digest : digests.entrySet()) {
             if (!Arrays.equals(digest.getValue(), first)) {
-                throw new IllegalStateException("the modes answered different bytes: " + digests.keySet());
+                throw new IllegalStateException("the servers answered different bytes: " + digests.keySet());
             }
         }
         String jdk = System.getProperty("java.version");
@@ -125,15 +137,17 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Untimed: one 128-blob response parsed with Jackson, each blob and proof checked against the
-     * pool; returns the body's SHA-256 (every mode must answer the same bytes).
+     * Untimed: one 128-blob response parsed with Jackson, each blob and its last proof checked against
+     * the pool on disk; returns the body's SHA-256 (every server must answer the same bytes).
      */
-    static byte[] verify(ExampleServer server, JwtAuthenticator tokens, List<VersionedHash> hashes) throws Exception {
-        try (LoopbackClient client = new LoopbackClient(server.address())) {
-            byte[] body = client.fetch(LoopbackClient.request(tokens.token(), body(hashes)));
+    static byte[] verify(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir)
+            throws Exception {
+        DurableBlobPool pool = DurableBlobPool.open(dataDir, POOL_BLOBS);
+        try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
+            byte[] body = client.fetch(LoopbackClient.request(tokens.token(), body(hashes), false));
             JsonNode result = new ObjectMapper().readTree(body).get("result");
             for (int i = 0; i < hashes.size(); i++) {
-                BlobEntry entry = server.pool().get(hashes.get(i));
+                BlobEntry entry = pool.get(hashes.get(i));
                 if (!Arrays.equals(entry.blob(), Hex.decode(result.get(i).get("blob").asText()))
                         || !result.get(i).get("proofs").get(127).asText().equals("0x" + HexFormat.of()
                                 .formatHex(entry.cellProofs(), 127 * 48, 128 * 48))) {
@@ -144,32 +158,31 @@ public final class EndToEndBenchmark {
         }
     }
 
-    static Cell run(String mode, ExampleServer server, JwtAuthenticator tokens, List<VersionedHash> hashes,
-            int clients, double seconds, MemoryProbe memory) throws Exception {
-        byte[] request = LoopbackClient.request(tokens.token(), body(hashes));
+    static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
+            int clients, boolean perRequest, double seconds) throws Exception {
+        byte[] request = LoopbackClient.request(tokens.token(), body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<LoopbackClient> connections = new ArrayList<>();
         try {
-            List<LoopbackClient> connections = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
-                connections.add(new LoopbackClient(server.address()));
+                connections.add(new LoopbackClient(server.address(), perRequest));
             }
             drive(pool, connections, request, Math.max(0.5, seconds / 3)); // warm-up
-            System.gc();
-            memory.resetPeak();
-            long heapBefore = MemoryProbe.ioThreadsAllocatedBytes();
+            server.ask("reset");
+            long heapBefore = server.ask("heap");
             long start = System.nanoTime();
             List<Samples> perClient = drive(pool, connections, request, seconds);
             double wall = (System.nanoTime() - start) / 1e9;
-            long heap = MemoryProbe.ioThreadsAllocatedBytes() - heapBefore;
+            long heap = server.ask("heap") - heapBefore;
+            long[] latencies = perClient.stream().flatMapToLong(s -> Arrays.stream(s.latencies())).sorted().toArray();
+            long bytes = perClient.stream().mapToLong(Samples::bytes).sum();
+            return new Cell(name, server.kernel(), perRequest ? "per-request" : "keep-alive", hashes.size(), clients,
+                    percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6, latencies.length / wall,
+                    bytes / wall / 1e6, heap / latencies.length, server.ask("peak"));
+        } finally {
             for (LoopbackClient connection : connections) {
                 connection.close();
             }
-            long[] latencies = perClient.stream().flatMapToLong(s -> Arrays.stream(s.latencies())).sorted().toArray();
-            long bytes = perClient.stream().mapToLong(Samples::bytes).sum();
-            return new Cell(mode, hashes.size(), clients, percentile(latencies, 0.50) / 1e6,
-                    percentile(latencies, 0.99) / 1e6, latencies.length / wall, bytes / wall / 1e6,
-                    heap / latencies.length, memory.peakDirect());
-        } finally {
             pool.shutdownNow();
         }
     }

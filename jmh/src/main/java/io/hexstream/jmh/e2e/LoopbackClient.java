@@ -1,5 +1,6 @@
 package io.hexstream.jmh.e2e;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,78 +10,145 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One keep-alive HTTP/1.1 connection that sends a request and reads the whole response, body
- * included, into a reused buffer: no JSON parsing, nothing kept.
+ * A client that sends a request and reads the whole response, body included (by
+ * {@code Content-Length}, or chunk by chunk when the server streams {@code Transfer-Encoding: chunked}),
+ * into a reused buffer: no JSON parsing, nothing kept. Keep-alive: one connection for every request;
+ * per request: a fresh connection for each, closed by the server after its response
+ * ({@code Connection: close}), the connect counted in the time.
  */
 final class LoopbackClient implements AutoCloseable {
-    private final Socket socket;
-    private final OutputStream out;
-    private final InputStream in;
+    private final InetSocketAddress server;
+    private final boolean perRequest;
     private final byte[] sink = new byte[1 << 16];
-    private final ByteArrayOutputStream head = new ByteArrayOutputStream(256);
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    private Socket socket;
+    private OutputStream out;
+    private InputStream in;
 
-    LoopbackClient(InetSocketAddress server) throws IOException {
-        socket = new Socket();
-        socket.setTcpNoDelay(true);
-        socket.connect(server);
-        out = socket.getOutputStream();
-        in = socket.getInputStream();
+    LoopbackClient(InetSocketAddress server, boolean perRequest) throws IOException {
+        this.server = server;
+        this.perRequest = perRequest;
+        if (!perRequest) {
+            connect();
+        }
     }
 
-    /** The request for {@code body} with a bearer token. */
-    static byte[] request(String token, String body) {
+    /** The request for {@code body} with a bearer token; {@code Connection: close} when {@code close}. */
+    static byte[] request(String token, String body, boolean close) {
         return ("POST / HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer " + token
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
-                .getBytes(StandardCharsets.US_ASCII);
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                + (close ? "\r\nConnection: close" : "") + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Sends {@code request} and reads the response to its last byte; returns the body's length. */
     long exchange(byte[] request) throws IOException {
-        out.write(request);
-        out.flush();
-        long length = readHead();
+        return exchange(request, null);
+    }
+
+    /** Sends {@code request} and returns the whole body (for the untimed checks). */
+    byte[] fetch(byte[] request) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 20);
+        exchange(request, body);
+        return body.toByteArray();
+    }
+
+    private long exchange(byte[] request, ByteArrayOutputStream keep) throws IOException {
+        if (perRequest) {
+            connect();
+        }
+        try {
+            out.write(request);
+            out.flush();
+            long length = readHead();
+            long body = length >= 0 ? readBody(length, keep) : readChunks(keep);
+            if (perRequest && in.read() != -1) {
+                throw new IOException("the server did not close the connection after the response");
+            }
+            return body;
+        } finally {
+            if (perRequest) {
+                socket.close();
+            }
+        }
+    }
+
+    private void connect() throws IOException {
+        socket = new Socket();
+        socket.setTcpNoDelay(true);
+        socket.connect(server);
+        out = socket.getOutputStream();
+        // Buffered: a chunked body's size lines are read a byte at a time, which must not cost a
+        // system call each (it would slow the streaming peer's client, not the peer). Reads of a whole
+        // sink's worth bypass the buffer.
+        in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+    }
+
+    /** The head's {@code Content-Length}, or -1 for a chunked body. */
+    private long readHead() throws IOException {
+        String status = readLine();
+        if (!status.startsWith("HTTP/1.1 200 ")) {
+            throw new IOException("unexpected response: " + status);
+        }
+        long length = -2;
+        for (String header; !(header = readLine()).isEmpty(); ) {
+            if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
+                length = Long.parseLong(header.substring(15).trim());
+            } else if (header.regionMatches(true, 0, "transfer-encoding:", 0, 18)
+                    && header.substring(18).trim().equalsIgnoreCase("chunked")) {
+                length = -1;
+            }
+        }
+        if (length == -2) {
+            throw new IOException("neither content-length nor chunked");
+        }
+        return length;
+    }
+
+    private long readBody(long length, ByteArrayOutputStream keep) throws IOException {
         for (long left = length; left > 0; ) {
             int n = in.read(sink, 0, (int) Math.min(sink.length, left));
             if (n < 0) {
                 throw new IOException("connection closed with " + left + " body bytes to go");
+            }
+            if (keep != null) {
+                keep.write(sink, 0, n);
             }
             left -= n;
         }
         return length;
     }
 
-    /** Sends {@code request} and returns the whole body (for the untimed checks). */
-    byte[] fetch(byte[] request) throws IOException {
-        out.write(request);
-        out.flush();
-        return in.readNBytes((int) readHead());
+    private long readChunks(ByteArrayOutputStream keep) throws IOException {
+        long total = 0;
+        for (long size; (size = Long.parseLong(readLine().split(";")[0].trim(), 16)) > 0; ) {
+            total += readBody(size, keep);
+            if (!readLine().isEmpty()) {
+                throw new IOException("no CRLF after a chunk");
+            }
+        }
+        while (!readLine().isEmpty()) {
+            // trailers: none expected
+        }
+        return total;
     }
 
-    private long readHead() throws IOException {
-        head.reset();
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
+    private String readLine() throws IOException {
+        line.reset();
+        for (int b; (b = in.read()) != '\n'; ) {
             if (b < 0) {
-                throw new IOException("connection closed in the response head");
+                throw new IOException("connection closed in a line of the response");
             }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
-        }
-        String text = head.toString(StandardCharsets.US_ASCII);
-        if (!text.startsWith("HTTP/1.1 200 ")) {
-            throw new IOException("unexpected response: " + text.lines().findFirst().orElse(""));
-        }
-        for (String line : text.split("\r\n")) {
-            if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
-                return Long.parseLong(line.substring(15).trim());
+            if (b != '\r') {
+                line.write(b);
             }
         }
-        throw new IOException("no content-length in " + text);
+        return line.toString(StandardCharsets.US_ASCII);
     }
 
     @Override
     public void close() throws IOException {
-        socket.close();
+        if (socket != null) {
+            socket.close();
+        }
     }
 }

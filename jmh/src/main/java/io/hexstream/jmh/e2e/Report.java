@@ -4,8 +4,11 @@ import static io.hexstream.jmh.e2e.EndToEndBenchmark.format;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -20,11 +23,17 @@ final class Report {
         md.append(String.format(Locale.ROOT, "### engine_getBlobsV2 end to end over loopback — JDK %s, %d CPUs, "
                 + "%.0f s per cell, whole run %.0f s%n%n", jdk, Runtime.getRuntime().availableProcessors(), seconds,
                 totalSeconds));
-        md.append("| mode | blobs | clients | p50 ms | p99 ms | responses/s | MB/s | server heap / request |"
-                + " peak direct MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("p50 ÷ floor: the p50 as a multiple of `" + EndToEndBenchmark.FLOOR + "`'s in the same cell; "
+                + "× peer: how many times faster than `" + EndToEndBenchmark.PEER + "` (its p50 ÷ this p50).\n\n");
+        md.append("| server | kernel | connections | blobs | clients | p50 ms | p99 ms | p50 ÷ floor | × peer |"
+                + " responses/s | MB/s | server heap / request | peak direct MiB |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : cells) {
-            md.append("| `").append(c.mode()).append("` | ").append(c.blobs()).append(" | ").append(c.clients())
+            md.append("| `").append(c.server()).append("` | ").append(c.kernel()).append(" | ").append(c.connections())
+                    .append(" | ").append(c.blobs()).append(" | ").append(c.clients())
                     .append(" | ").append(format(c.p50Millis())).append(" | ").append(format(c.p99Millis()))
+                    .append(" | ").append(ratio(same(cells, c, EndToEndBenchmark.FLOOR).map(f -> c.p50Millis() / f.p50Millis())))
+                    .append(" | ").append(ratio(same(cells, c, EndToEndBenchmark.PEER).map(p -> p.p50Millis() / c.p50Millis())))
                     .append(" | ").append(format(c.responsesPerSecond())).append(" | ")
                     .append(format(c.megabytesPerSecond())).append(" | ").append(bytes(c.heapPerRequest()))
                     .append(" | ").append(format(c.peakDirect() / 1048576.0)).append(" |\n");
@@ -32,24 +41,42 @@ final class Report {
         return md.toString();
     }
 
-    static void charts(List<EndToEndBenchmark.Cell> cells, String jdk, Path p50, Path heap) throws IOException {
-        save(chart(cells, "getBlobsV2 p50 time to last byte, 1 client (JDK " + jdk + ")", "ms (log)",
-                EndToEndBenchmark.Cell::p50Millis, true), p50);
-        save(chart(cells, "Server heap allocated per request, 1 client (JDK " + jdk + ")", "bytes (log)",
-                c -> Math.max(1, c.heapPerRequest()), true), heap);
+    /** The cell of {@code server} with the same connections, blobs and clients as {@code cell}. */
+    private static Optional<EndToEndBenchmark.Cell> same(List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell,
+            String server) {
+        return cells.stream().filter(c -> c.server().equals(server) && c.connections().equals(cell.connections())
+                && c.blobs() == cell.blobs() && c.clients() == cell.clients()).findFirst();
     }
 
-    private static XYChart chart(List<EndToEndBenchmark.Cell> cells, String title, String yTitle,
-            ToDoubleFunction<EndToEndBenchmark.Cell> y, boolean logarithmic) {
-        // Log scales: the three modes differ by orders of magnitude, and a linear axis flattens the two fast ones.
+    private static String ratio(Optional<Double> value) {
+        return value.map(v -> String.format(Locale.ROOT, "%.2f", v)).orElse("–");
+    }
+
+    /** p50 and heap per request against blobs per request, one client, a connection per request if measured. */
+    static void charts(List<EndToEndBenchmark.Cell> cells, String jdk, Path p50, Path heap) throws IOException {
+        String connections = cells.stream().anyMatch(c -> c.connections().equals("per-request")) ? "per-request"
+                : "keep-alive";
+        save(chart(cells, connections, "getBlobsV2 p50 time to last byte, 1 client, " + connections + " (JDK " + jdk + ")",
+                "ms (log)", EndToEndBenchmark.Cell::p50Millis), p50);
+        save(chart(cells, connections, "Server heap allocated per request, 1 client, " + connections + " (JDK " + jdk + ")",
+                "bytes (log)", c -> Math.max(1, c.heapPerRequest())), heap);
+    }
+
+    private static XYChart chart(List<EndToEndBenchmark.Cell> cells, String connections, String title, String yTitle,
+            ToDoubleFunction<EndToEndBenchmark.Cell> y) {
+        // Log scales: the servers differ by orders of magnitude, and a linear axis flattens the fast ones.
         XYChart chart = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle("blobs per request")
                 .yAxisTitle(yTitle).build();
-        chart.getStyler().setYAxisLogarithmic(logarithmic);
-        for (EndToEndBenchmark.Mode mode : EndToEndBenchmark.MODES) {
-            List<EndToEndBenchmark.Cell> series = cells.stream()
-                    .filter(c -> c.mode().equals(mode.name()) && c.clients() == 1).toList();
-            chart.addSeries(mode.name(), series.stream().mapToDouble(EndToEndBenchmark.Cell::blobs).toArray(),
-                    series.stream().mapToDouble(y).toArray());
+        chart.getStyler().setYAxisLogarithmic(true);
+        Set<String> servers = new LinkedHashSet<>();
+        cells.forEach(c -> servers.add(c.server()));
+        for (String server : servers) {
+            List<EndToEndBenchmark.Cell> series = cells.stream().filter(c -> c.server().equals(server)
+                    && c.clients() == 1 && c.connections().equals(connections)).toList();
+            if (!series.isEmpty()) {
+                chart.addSeries(server, series.stream().mapToDouble(EndToEndBenchmark.Cell::blobs).toArray(),
+                        series.stream().mapToDouble(y).toArray());
+            }
         }
         return chart;
     }

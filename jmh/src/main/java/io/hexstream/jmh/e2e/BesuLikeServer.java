@@ -1,0 +1,178 @@
+package io.hexstream.jmh.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.hexstream.jmh.BesuResponseStream;
+import io.hexstream.jmh.JacksonStrings;
+import io.hexstream.server.auth.JwtAuthenticator;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.http.EngineServer;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Besu's path for {@code engine_getBlobsV2}, end to end, as the peer to beat: Vert.x HTTP over Netty
+ * with the JWT checked on every request ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonRpcHttpService.java}),
+ * the request body read as a Jackson tree, the method run on a worker thread (Vert.x's blocking
+ * handlers: a pool of 20, its default), a {@code String} per blob and proof by the {@code char[]}
+ * method ({@code .../internal/methods/engine/EngineGetBlobsV2.java}), and the reply serialised by
+ * Jackson's {@code ObjectWriter.writeValue} into {@link BesuResponseStream}
+ * ({@code .../jsonrpc/JsonRpcObjectExecutor.java}, {@code .../jsonrpc/JsonResponseStreamer.java}):
+ * each ~8 KB flush copied into its own heap buffer and written, from the worker thread, as one chunk
+ * of a chunked response (Vert.x hands each write to the event loop, which writes and flushes it;
+ * Netty copies each heap chunk into a direct buffer on the way). Like Besu, it does not wait for the
+ * channel to turn writable. Single {@code engine_getBlobsV2} requests only.
+ *
+ * <p>Its threads are named {@code hexstream-io-besu*}, so that the end-to-end benchmark counts the
+ * heap they allocate as it counts the product's I/O threads'.
+ */
+final class BesuLikeServer implements AutoCloseable {
+    /** Vert.x's default worker pool size, where Besu runs its JSON-RPC methods. */
+    static final int WORKERS = 20;
+
+    private final EventLoopGroup group;
+    private final ExecutorService workers;
+    private final Channel channel;
+
+    private BesuLikeServer(EventLoopGroup group, ExecutorService workers, Channel channel) {
+        this.group = group;
+        this.workers = workers;
+        this.channel = channel;
+    }
+
+    /** Serves {@code pool} on a free loopback port, with JWTs checked against {@code secret}. */
+    static BesuLikeServer start(DurableBlobPool pool, byte[] secret) throws InterruptedException {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0,
+                new DefaultThreadFactory(EngineServer.IO_THREADS + "-besu", true), NioIoHandler.newFactory());
+        ExecutorService workers = Executors.newFixedThreadPool(WORKERS,
+                new DefaultThreadFactory(EngineServer.IO_THREADS + "-besu-worker", true));
+        Handler handler = new Handler(pool, new JwtAuthenticator(secret, Clock.systemUTC()), workers);
+        Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(16 << 20), handler);
+                    }
+                })
+                .bind("127.0.0.1", 0).sync().channel();
+        return new BesuLikeServer(group, workers, channel);
+    }
+
+    InetSocketAddress address() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        workers.shutdownNow();
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Sharable
+    private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private static final ObjectMapper MAPPER = new ObjectMapper();
+        private static final ObjectWriter WRITER = MAPPER.writer();
+
+        private final DurableBlobPool pool;
+        private final JwtAuthenticator authenticator;
+        private final ExecutorService workers;
+
+        Handler(DurableBlobPool pool, JwtAuthenticator authenticator, ExecutorService workers) {
+            this.pool = pool;
+            this.authenticator = authenticator;
+            this.workers = workers;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            if (authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) != null) {
+                DefaultFullHttpResponse refused = new DefaultFullHttpResponse(request.protocolVersion(),
+                        HttpResponseStatus.UNAUTHORIZED, Unpooled.EMPTY_BUFFER);
+                HttpUtil.setContentLength(refused, 0);
+                ctx.writeAndFlush(refused).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            byte[] body = ByteBufUtil.getBytes(request.content());
+            Channel channel = ctx.channel();
+            workers.execute(() -> respond(channel, body, keepAlive));
+        }
+
+        /** On a worker thread, as Besu's blocking handler: the method, then the reply streamed. */
+        private void respond(Channel channel, byte[] body, boolean keepAlive) {
+            try {
+                JsonNode tree = MAPPER.readTree(body);
+                JsonNode hashes = tree.get("params").get(0);
+                VersionedHash[] keys = new VersionedHash[hashes.size()];
+                for (int i = 0; i < keys.length; i++) {
+                    keys[i] = VersionedHash.decode(hashes.get(i).asText());
+                }
+                List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(keys.length);
+                for (BlobEntry entry : pool.getAll(keys)) {
+                    if (entry == null || entry.cellProofs() == null) {
+                        result = null;
+                        break;
+                    }
+                    result.add(JacksonStrings.blobAndProof(entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE,
+                            BlobSizes.CELLS_PER_EXT_BLOB));
+                }
+                HttpResponse head = new DefaultHttpResponse(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+                        HttpResponseStatus.OK);
+                head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+                HttpUtil.setTransferEncodingChunked(head, true);
+                HttpUtil.setKeepAlive(head, keepAlive);
+                channel.writeAndFlush(head);
+                WRITER.writeValue(new BesuResponseStream(chunk -> channel.writeAndFlush(new DefaultHttpContent(chunk))),
+                        new JacksonStrings.Response("2.0", tree.get("id").toString(), result));
+                var last = channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                if (!keepAlive) {
+                    last.addListener(ChannelFutureListener.CLOSE);
+                }
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.hexstream.jmh.e2e;
+
+import io.hexstream.codec.Hex;
+import io.hexstream.server.ExampleServer;
+import io.hexstream.server.engine.Fork;
+import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ResponseWriter;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its
+ * JIT, heap and threads to itself): {@code E2eServer MODE DATA_DIR} serves the pool of {@code DATA_DIR}
+ * (topped up to {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints
+ * {@code ready PORT KERNEL}, then answers the driver's commands on standard input, one a line:
+ * {@code heap} (bytes allocated so far by the server's threads), {@code reset} (a new direct-memory
+ * peak from now), {@code peak} (the peak since then); end of input stops it. Modes:
+ * {@code hexstream} (the product), {@code prerendered} (the transport floor),
+ * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
+ * ({@link BesuLikeServer}).
+ */
+public final class E2eServer {
+    private E2eServer() {}
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        Path dataDir = Path.of(args[1]);
+        // The product's own server first: it generates the pool if need be, and holds the secret.
+        ResponseRenderer renderer = switch (mode) {
+            case "hexstream", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
+            case "prerendered" -> new PrerenderedRenderer();
+            case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        };
+        try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
+                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).build(), renderer, Clock.systemUTC());
+                MemoryProbe memory = new MemoryProbe()) {
+            AutoCloseable besu = null;
+            InetSocketAddress address = server.address();
+            if (mode.equals("besuStreaming")) {
+                BesuLikeServer peer = BesuLikeServer.start(
+                        DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS), server.secret().bytes());
+                besu = peer;
+                address = peer.address();
+            }
+            System.out.println("ready " + address.getPort() + " " + Hex.kernel());
+            BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+            for (String command; (command = commands.readLine()) != null; ) {
+                switch (command) {
+                    case "heap" -> System.out.println(MemoryProbe.ioThreadsAllocatedBytes());
+                    case "reset" -> {
+                        memory.resetPeak();
+                        System.out.println("ok");
+                    }
+                    case "peak" -> System.out.println(memory.peakDirect());
+                    default -> System.out.println("unknown command " + command);
+                }
+            }
+            if (besu != null) {
+                besu.close();
+            }
+        } finally {
+            if (renderer instanceof AutoCloseable closeable) {
+                closeable.close();
+            }
+        }
+    }
+}
