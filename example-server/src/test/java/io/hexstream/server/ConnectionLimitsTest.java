@@ -46,6 +46,27 @@ class ConnectionLimitsTest {
         }
     }
 
+    /**
+     * A client that sends {@code Connection: close} and reads to the end, a fresh connection for every
+     * request: each connection is closed right after its response, so 100 in a row fit a limit of 2.
+     */
+    @Test
+    void aConnectionPerRequestIsClosedAfterItsResponse() throws Exception {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.maxConnections(2))) {
+            String close = new String(HttpConnection.post(server.token(), CALL), java.nio.charset.StandardCharsets.US_ASCII)
+                    .replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n");
+            for (int i = 0; i < 100; i++) {
+                try (HttpConnection connection = HttpConnection.open(server.port())) {
+                    connection.send(close.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    HttpConnection.Head head = connection.readHead();
+                    assertEquals(200, head.status(), "request " + i);
+                    connection.readBody(head);
+                    assertTrue(connection.closedByServerWithin(Duration.ofMillis(500)), "request " + i);
+                }
+            }
+        }
+    }
+
     @Test
     void aResponseThatMakesNoProgressIsAbandoned() throws Exception {
         Duration timeout = Duration.ofSeconds(2);

@@ -8,6 +8,7 @@ import io.hexstream.server.rpc.RpcReply;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
@@ -57,10 +58,15 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     /** How long a connection ended after a refusal waits, output shut, before it closes. */
     private static final long LINGER_MILLIS = 1000;
 
-    /** One request's place in line: its response once ready, and whether the connection closes after it. */
+    /**
+     * One request's place in line: its response once ready, whether the connection closes after it, and
+     * whether bytes of the request may still be unread then (a refused request's body), so that the
+     * close must linger.
+     */
     private static final class Slot {
         ReferenceCounted response;
         boolean close;
+        boolean unreadBody;
     }
 
     private final RequestParser parser;
@@ -93,6 +99,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof RefusedRequest refused) {
             Slot slot = take(ctx, !refused.keepAlive());
+            slot.unreadBody = true;
             ready(ctx, slot, refusal(refused));
         } else if (msg instanceof FullHttpRequest request) {
             try {
@@ -111,6 +118,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         Slot slot = take(ctx, !keepAlive);
         if (!request.decoderResult().isSuccess()) { // a body the aggregator could not read whole
             slot.close = true;
+            slot.unreadBody = true;
             closing = true;
             ready(ctx, slot, empty(version, HttpResponseStatus.BAD_REQUEST, false));
             return;
@@ -189,8 +197,13 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             next.response = null;
             wrote = true;
             written.addListener(done -> written(ctx));
-            if (next.close) {
+            if (next.close && next.unreadBody) {
                 written.addListener(done -> closeGently(ctx));
+            } else if (next.close) {
+                // The whole request was read, and nothing follows a Connection: close: a FIN follows the
+                // response at once (lingering here would hold the connection a second after every
+                // per-request client's exchange, against --max-connections).
+                written.addListener(ChannelFutureListener.CLOSE);
             }
         }
         if (wrote) {
@@ -199,10 +212,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Ends the connection after its last response: at once where nothing can be left unread, else (a
-     * refused request's body may be arriving) by a FIN first and the close {@link #LINGER_MILLIS} later,
-     * because closing with unread bytes sends a reset, which can make the client drop the response
-     * before it reads it.
+     * Ends the connection after a response to a request whose body may still be arriving (refused on its
+     * head, or not readable whole): a FIN first and the close {@link #LINGER_MILLIS} later, because
+     * closing with unread bytes sends a reset, which can make the client drop the response before it
+     * reads it.
      */
     private static void closeGently(ChannelHandlerContext ctx) {
         if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
