@@ -15,6 +15,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
@@ -55,9 +56,12 @@ import java.util.concurrent.TimeUnit;
  * Jackson's {@code ObjectWriter.writeValue} into {@link BesuResponseStream}
  * ({@code .../jsonrpc/JsonRpcObjectExecutor.java}, {@code .../jsonrpc/JsonResponseStreamer.java}):
  * each ~8 KB flush copied into its own heap buffer and written, from the worker thread, as one chunk
- * of a chunked response (Vert.x hands each write to the event loop, which writes and flushes it;
- * Netty copies each heap chunk into a direct buffer on the way). Like Besu, it does not wait for the
- * channel to turn writable. Single {@code engine_getBlobsV2} requests only.
+ * of a chunked response. Each write is handed to the event loop as Vert.x's
+ * {@code ConnectionBase.writeToChannel} does from another thread: queued as a task, written there, and
+ * flushed only when no write of the connection is still queued (so a worker that serialises faster
+ * than the loop writes gets its flushes coalesced); Netty copies each heap chunk into a direct buffer
+ * on the way. Like Besu, it does not wait for the channel to turn writable. Single
+ * {@code engine_getBlobsV2} requests only.
  *
  * <p>Its threads are named {@code hexstream-io-besu*}, so that the end-to-end benchmark counts the
  * heap they allocate as it counts the product's I/O threads'.
@@ -158,13 +162,11 @@ final class BesuLikeServer implements AutoCloseable {
                 head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
                 HttpUtil.setTransferEncodingChunked(head, true);
                 HttpUtil.setKeepAlive(head, keepAlive);
-                channel.writeAndFlush(head);
-                WRITER.writeValue(new BesuResponseStream(chunk -> channel.writeAndFlush(new DefaultHttpContent(chunk))),
+                VertxWrites writes = new VertxWrites(channel);
+                writes.write(head, false, false);
+                WRITER.writeValue(new BesuResponseStream(chunk -> writes.write(new DefaultHttpContent(chunk), false, false)),
                         new JacksonStrings.Response("2.0", tree.get("id").toString(), result));
-                var last = channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
-                if (!keepAlive) {
-                    last.addListener(ChannelFutureListener.CLOSE);
-                }
+                writes.write(LastHttpContent.EMPTY_LAST_CONTENT, true, !keepAlive);
             } catch (IOException | RuntimeException e) {
                 channel.close();
             }
@@ -173,6 +175,31 @@ final class BesuLikeServer implements AutoCloseable {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
+        }
+    }
+
+    /**
+     * Writes from a thread that is not the channel's event loop, as Vert.x 4's
+     * {@code ConnectionBase.queueForWrite}: each message a task on the loop, flushed when it is the last
+     * one queued (or when {@code flush} forces it); {@code close} closes the connection once it is written.
+     */
+    private static final class VertxWrites {
+        private final Channel channel;
+        private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+
+        VertxWrites(Channel channel) {
+            this.channel = channel;
+        }
+
+        void write(Object message, boolean flush, boolean close) {
+            queued.incrementAndGet();
+            channel.eventLoop().execute(() -> {
+                ChannelFuture written = queued.decrementAndGet() == 0 || flush ? channel.writeAndFlush(message)
+                        : channel.write(message);
+                if (close) {
+                    written.addListener(ChannelFutureListener.CLOSE);
+                }
+            });
         }
     }
 }
