@@ -89,31 +89,48 @@ public final class EndToEndBenchmark {
         }
         Files.createDirectories(out);
         long started = System.nanoTime();
-        List<Cell> cells = new ArrayList<>();
+        // The pool is generated (once) in dataDir; each server gets a copy, since a server locks its data dir
+        // and all of them run at once: the cells of one shape run on each server in turn, so that the
+        // machine's drift over the run falls on all of them alike.
+        try (ServerJvm generator = ServerJvm.start("prerendered", false, dataDir, out.toAbsolutePath().resolve("server-pool.log"))) {
+            generator.ask("heap");
+        }
+        JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
+                Clock.systemUTC());
+        List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
+                .map(VersionedHash::decode).toList().subList(0, POOL_BLOBS);
+        Map<Server, ServerJvm> jvms = new LinkedHashMap<>();
         Map<String, byte[]> digests = new LinkedHashMap<>();
-        for (Server server : SERVERS) {
-            if (!servers.contains(server.name())) {
-                continue;
+        List<Cell> cells = new ArrayList<>();
+        try {
+            for (Server server : SERVERS) {
+                if (servers.contains(server.name())) {
+                    Path copy = copyPool(dataDir, out.resolve("data-" + server.name()));
+                    ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
+                            out.toAbsolutePath().resolve("server-" + server.name() + ".log"));
+                    jvms.put(server, jvm);
+                    digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
+                }
             }
-            try (ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), dataDir,
-                    out.toAbsolutePath().resolve("server-" + server.name() + ".log"))) {
-                JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
-                        Clock.systemUTC());
-                List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
-                        .map(VersionedHash::decode).toList().subList(0, POOL_BLOBS);
-                digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
-                for (String connection : connections) {
-                    for (int blobs : blobCounts) {
-                        for (int clients : clientCounts) {
-                            Cell cell = run(server.name(), jvm, tokens, hashes.subList(0, blobs), clients,
-                                    connection.equals("per-request"), seconds);
+            for (String connection : connections) {
+                for (int blobs : blobCounts) {
+                    for (int clients : clientCounts) {
+                        for (var server : jvms.entrySet()) {
+                            Cell cell = run(server.getKey().name(), server.getValue(), tokens, hashes.subList(0, blobs),
+                                    clients, connection.equals("per-request"), seconds);
                             System.out.println(cell);
                             cells.add(cell);
                         }
                     }
                 }
             }
+        } finally {
+            for (ServerJvm jvm : jvms.values()) {
+                jvm.close();
+            }
         }
+        List<String> order = jvms.keySet().stream().map(Server::name).toList();
+        cells.sort(java.util.Comparator.comparingInt((Cell c) -> order.indexOf(c.server())));
         byte[] first = digests.values().iterator().next();
         for (var digest : digests.entrySet()) {
             if (!Arrays.equals(digest.getValue(), first)) {
@@ -126,6 +143,25 @@ public final class EndToEndBenchmark {
         Report.charts(cells, jdk, out.resolve("e2e-p50.png"), out.resolve("e2e-heap.png"));
         System.out.println(markdown);
         System.out.println("written to " + out.resolve("e2e.md") + ", e2e-p50.png, e2e-heap.png");
+    }
+
+    /** A copy of {@code dataDir}'s pool and secret in {@code copy} (replacing an older one). */
+    static Path copyPool(Path dataDir, Path copy) throws java.io.IOException {
+        if (Files.exists(copy)) {
+            try (var files = Files.walk(copy)) {
+                for (Path file : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                    Files.delete(file);
+                }
+            }
+        }
+        Path blobs = Files.createDirectories(copy.resolve("blobs"));
+        try (var files = Files.list(dataDir.resolve("blobs"))) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.copy(file, blobs.resolve(file.getFileName()));
+            }
+        }
+        Files.copy(dataDir.resolve(JwtSecret.DEFAULT_FILE), copy.resolve(JwtSecret.DEFAULT_FILE));
+        return copy;
     }
 
     static String body(List<VersionedHash> hashes) {
