@@ -79,10 +79,16 @@ public class ToFastHexBenchmark {
         return BesuHex.toFastHex(input, true);
     }
 
-    /** {@code java.util.HexFormat} appending to a builder that already holds {@code 0x}: one copy into the String. */
+    /**
+     * {@code java.util.HexFormat}'s fastest way to a prefixed String: {@code formatHex(byte[])} (its
+     * fast path builds the Latin-1 bytes and wraps them without a copy), then one concatenation with
+     * {@code "0x"}. Appending to a builder that already holds {@code "0x"}
+     * ({@code formatHex(Appendable, byte[])}) saves that copy but takes the char-by-char path: measured
+     * here three times slower on JDK 17 (1.36 ms against 0.41 ms at 137216 bytes).
+     */
     @Benchmark
     public String hexFormat() {
-        return HEX_FORMAT.formatHex(new StringBuilder(2 + 2 * input.length).append("0x"), input).toString();
+        return "0x" + HEX_FORMAT.formatHex(input);
     }
 
     @Benchmark
