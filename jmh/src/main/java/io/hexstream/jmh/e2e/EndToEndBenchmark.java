@@ -92,7 +92,9 @@ public final class EndToEndBenchmark {
         // The pool is generated (once) in dataDir; each server gets a copy, since a server locks its data dir
         // and all of them run at once: the cells of one shape run on each server in turn, so that the
         // machine's drift over the run falls on all of them alike.
-        try (ServerJvm generator = ServerJvm.start("prerendered", false, dataDir, out.toAbsolutePath().resolve("server-pool.log"))) {
+        // Copies and logs beside the data dir (hexstream-data-e2e-NAME/), not among the results.
+        try (ServerJvm generator = ServerJvm.start("prerendered", false, dataDir,
+                dataDir.toAbsolutePath().resolve("server.log"))) {
             generator.ask("heap");
         }
         JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
@@ -105,9 +107,9 @@ public final class EndToEndBenchmark {
         try {
             for (Server server : SERVERS) {
                 if (servers.contains(server.name())) {
-                    Path copy = copyPool(dataDir, out.resolve("data-" + server.name()));
+                    Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
                     ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
-                            out.toAbsolutePath().resolve("server-" + server.name() + ".log"));
+                            copy.toAbsolutePath().resolve("server.log"));
                     jvms.put(server, jvm);
                     digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
                 }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class
  * path, {@code -Xmx4g}, and {@code --add-modules jdk.incubator.vector} for the SIMD kernel; its log goes
- * to {@code OUT/server-NAME.log}.
+ * to the file given (standard error beside it, {@code .err}).
  */
 final class ServerJvm implements AutoCloseable {
     private final Process process;
