@@ -26,7 +26,7 @@ import java.util.concurrent.Future;
 /**
  * {@code engine_getBlobsV2} end to end over loopback. Each server runs in a JVM of its own
  * ({@link E2eServer}) on the same pool of {@value #POOL_BLOBS} real-KZG blobs (generated once into the
- * data dir, then reused): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
+ * data dir, then reused; each server serves its own copy, {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
  * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
