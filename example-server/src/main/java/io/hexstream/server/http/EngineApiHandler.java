@@ -1,5 +1,8 @@
 package io.hexstream.server.http;
 
+import io.hexstream.codec.http.JsonResponse;
+import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RequestParser;
@@ -57,10 +60,17 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     /** How long a connection ended after a refusal waits, output shut, before it closes. */
     private static final long LINGER_MILLIS = 1000;
 
-    /** One request's place in line: its response once ready, and whether the connection closes after it. */
+    /**
+     * One request's place in line: its response once ready, and whether the connection closes after it;
+     * for the metrics, when the whole request was in, and what its JSON-RPC response answered
+     * ({@code null} for a refusal) in how many body bytes.
+     */
     private static final class Slot {
         ReferenceCounted response;
         boolean close;
+        final long received = System.nanoTime();
+        Exchange exchange;
+        long bodyBytes;
     }
 
     private final RequestParser parser;
@@ -69,6 +79,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private final int maxPipelined;
     private final Executor largeRequests;
     private final ReadThrottle throttle;
+    private final ServerMetrics metrics;
     private final ArrayDeque<Slot> line = new ArrayDeque<>();
     /** Requests taken whose response is not written yet. */
     private int unwritten;
@@ -77,7 +88,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private boolean inactive;
 
     EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined,
-            Executor largeRequests, ReadThrottle throttle) {
+            Executor largeRequests, ReadThrottle throttle, ServerMetrics metrics) {
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
         }
@@ -87,6 +98,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         this.maxPipelined = maxPipelined;
         this.largeRequests = largeRequests;
         this.throttle = throttle;
+        this.metrics = metrics;
     }
 
     @Override
@@ -139,7 +151,9 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         try {
             parsed = parser.parse(body);
         } catch (RpcException e) {
-            Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false);
+            metrics.replied(ServerMetrics.NO_METHOD, e.error());
+            Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false,
+                    new Exchange(ServerMetrics.NO_METHOD, 0, 0, e.error()));
             if (ctx.executor().inEventLoop()) {
                 respond(ctx, slot, version, keepAlive, failure);
                 return;
@@ -159,8 +173,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         if (inactive) {
             return; // nothing was rendered: replies hold no buffers
         }
-        ready(ctx, slot, replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
-                : renderer.render(version, keepAlive, replies));
+        ReferenceCounted response = replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
+                : renderer.render(version, keepAlive, replies);
+        slot.exchange = replies.exchange();
+        slot.bodyBytes = bodyBytes(response);
+        ready(ctx, slot, response);
     }
 
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
@@ -169,7 +186,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         slot.close = close;
         closing |= close;
         line.add(slot);
-        if (++unwritten >= maxPipelined || closing) {
+        if (++unwritten == maxPipelined) {
+            metrics.refused(ServerMetrics.Limit.MAX_PIPELINED);
+        }
+        if (unwritten >= maxPipelined || closing) {
             throttle.pause();
         }
         return slot;
@@ -185,10 +205,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!line.isEmpty() && line.peek().response != null) {
             Slot next = line.poll();
+            metrics.responseStarted();
             ChannelFuture written = ctx.write(next.response);
             next.response = null;
             wrote = true;
-            written.addListener(done -> written(ctx));
+            written.addListener(done -> written(ctx, next, done.isSuccess()));
             if (next.close) {
                 written.addListener(done -> closeGently(ctx));
             }
@@ -214,10 +235,20 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void written(ChannelHandlerContext ctx) {
+    private void written(ChannelHandlerContext ctx, Slot slot, boolean completed) {
+        metrics.responseDone();
+        if (slot.exchange != null) {
+            metrics.responded(slot.exchange, slot.bodyBytes, System.nanoTime() - slot.received, completed);
+        }
         if (--unwritten < maxPipelined && !closing) {
             throttle.resume();
         }
+    }
+
+    /** The body's length: a streamed {@link JsonResponse}'s exact length, or a full response's content. */
+    private static long bodyBytes(ReferenceCounted response) {
+        return response instanceof JsonResponse json ? json.body().length()
+                : response instanceof FullHttpResponse full ? full.content().readableBytes() : 0;
     }
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
