@@ -236,10 +236,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void written(ChannelHandlerContext ctx, Slot slot, boolean completed) {
-        metrics.responseDone();
         if (slot.exchange != null) {
             metrics.responded(slot.exchange, slot.bodyBytes, System.nanoTime() - slot.received, completed);
         }
+        metrics.responseDone(); // after: no response in flight means every one is in the metrics
         if (--unwritten < maxPipelined && !closing) {
             throttle.resume();
         }
