@@ -42,9 +42,9 @@ public final class JwtAuthenticator implements Authenticator {
     /**
      * Verifies the value of an {@code Authorization} header.
      *
-     * @return {@code null} if the token is good, else why it is refused, one line (sent to the client
-     *     and logged): missing, malformed, wrong algorithm or signature, or which claim is wrong and by
-     *     how many seconds
+     * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and
+     *     one line (sent to the client and logged): missing, malformed, wrong algorithm or signature, or
+     *     which claim is wrong and by how many seconds
      */
     @Override
     public Refusal refusal(String authorization) {

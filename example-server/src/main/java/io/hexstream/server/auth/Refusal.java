@@ -1,5 +1,7 @@
 package io.hexstream.server.auth;
 
+import java.util.Locale;
+
 /**
  * Why a request's JWT is refused: the class of the fault, for the metrics, and the one line sent to
  * the client and logged.
@@ -29,7 +31,7 @@ public record Refusal(Reason reason, String message) {
 
         /** The label the metrics use, e.g. {@code not_bearer}. */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.hexstream.server.metrics;
 
 import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.rpc.RpcError;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,7 @@ public final class AccessLog implements ServerMetrics {
 
     /** The line logged for one response. */
     static String line(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
-        return String.format(java.util.Locale.ROOT, "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
+        return String.format(Locale.ROOT, "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
                 exchange.method(), exchange.hashes(), exchange.hits(), bodyBytes, nanosToLastByte / 1e6,
                 completed ? exchange.outcome() : "abandoned");
     }

@@ -2,6 +2,7 @@ package io.hexstream.server.metrics;
 
 import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.rpc.RpcError;
+import java.util.Locale;
 
 /**
  * What the request path tells about itself: the one seam between the server and its metrics and
@@ -35,7 +36,7 @@ public interface ServerMetrics {
 
         /** The option's name without dashes, e.g. {@code max_connections}; {@code server_busy} for the ingest queue. */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
