@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * The example server assembled: KZG loaded, secret, durable pool (transactions' blobs and generated
  * blobs topped up to {@code generate}, all kept across restarts), the Engine API methods with
  * {@code eth_sendRawTransaction} on the ingest executor, and one HTTP server: the JWT port, and
- * optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and what the tests start.
+ * optionally the same API without JWT on {@code rpcPort} and {@code GET /metrics} on {@code metricsPort}
+ * (the request path given {@link ServerMetrics#NONE} without it). What {@code Main} runs and what the tests start.
  *
  * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), load KZG
  * and its trusted setup, read or generate the secret ({@code loadSecret}), load the stored pool
