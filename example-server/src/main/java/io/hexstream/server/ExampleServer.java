@@ -5,6 +5,7 @@ import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.EngineMethods;
@@ -15,6 +16,10 @@ import io.hexstream.server.http.RefusalLog;
 import io.hexstream.server.http.ResponseRenderer;
 import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.kzg.Kzg;
+import io.hexstream.server.metrics.Instrumentation;
+import io.hexstream.server.metrics.MetricsEndpoint;
+import io.hexstream.server.metrics.PrometheusMetrics;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
@@ -38,6 +43,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -47,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * The example server assembled: KZG loaded, secret, durable pool (transactions' blobs and generated
  * blobs topped up to {@code generate}, all kept across restarts), the Engine API methods with
  * {@code eth_sendRawTransaction} on the ingest executor, and one HTTP server: the JWT port, and
- * optionally the same API without JWT on {@code rpcPort}. What {@code Main} runs and what the tests start.
+ * optionally the same API without JWT on {@code rpcPort} and {@code GET /metrics} on {@code metricsPort}
+ * (the request path given {@link ServerMetrics#NONE} without it). What {@code Main} runs and what the tests start.
  *
  * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), load KZG
  * and its trusted setup, read or generate the secret ({@code loadSecret}), load the stored pool
@@ -70,14 +77,17 @@ public final class ExampleServer implements AutoCloseable {
      * {@code maxBlobsPerTx} per transaction, {@code maxBatchSize} requests per batch,
      * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
      * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
-     * Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
+     * {@code metricsPort} serves {@code GET /metrics} on {@code metricsHost} ({@code null}: no metrics at
+     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
             int poolMaxBlobs, Duration idleTimeout,
             int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
-            int maxConnections, Duration writeTimeout) {
+            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog) {
         public static final String DEFAULT_HOST = "127.0.0.1";
+        /** Where {@code --metrics-port} listens unless {@code --metrics-host} says otherwise: this machine only. */
+        public static final String DEFAULT_METRICS_HOST = "127.0.0.1";
         public static final int DEFAULT_PORT = 8551;
         public static final String DEFAULT_DATA_DIR = "hexstream-data";
         public static final int DEFAULT_GENERATE = 6;
@@ -135,6 +145,9 @@ public final class ExampleServer implements AutoCloseable {
             private int maxPipelined = DEFAULT_MAX_PIPELINED;
             private int maxConnections = DEFAULT_MAX_CONNECTIONS;
             private Duration writeTimeout = Duration.ofSeconds(DEFAULT_WRITE_TIMEOUT_SECONDS);
+            private String metricsHost = DEFAULT_METRICS_HOST;
+            private Integer metricsPort;
+            private boolean accessLog;
 
             private Builder() {}
 
@@ -237,11 +250,28 @@ public final class ExampleServer implements AutoCloseable {
                 return this;
             }
 
+            public Builder metricsHost(String metricsHost) {
+                this.metricsHost = metricsHost;
+                return this;
+            }
+
+            /** The port serving {@code GET /metrics}; {@code null} (the default) for no metrics, zero for any free port. */
+            public Builder metricsPort(Integer metricsPort) {
+                this.metricsPort = metricsPort;
+                return this;
+            }
+
+            public Builder accessLog(boolean accessLog) {
+                this.accessLog = accessLog;
+                return this;
+            }
+
             public Config build() {
                 return new Config(host, port, rpcPort, jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE),
                         jwtSecret == null, dataDir, generate, hashesOut != null ? hashesOut : dataDir.resolve(HASHES_FILE),
                         fork, maxBlobsPerRequest, maxRequestBytes, poolMaxBlobs, idleTimeout, ingestThreads, maxBlobsPerTx,
-                        maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout);
+                        maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout, metricsHost, metricsPort,
+                        accessLog);
             }
         }
     }
@@ -302,33 +332,46 @@ public final class ExampleServer implements AutoCloseable {
         try {
             Kzg.load();
             JwtSecret secret = loadSecret(config);
-            DurableBlobPool pool = openPool(config);
-            ExecutorService ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
+            Instrumentation instrumentation = Instrumentation.of(config.metricsPort(), config.accessLog());
+            ServerMetrics metrics = instrumentation.metrics();
+            DurableBlobPool pool = openPool(config, metrics);
+            ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
             ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS,
                     LARGE_REQUEST_QUEUE);
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
-                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx())), new ResponseWriter(),
-                    ingest, config.maxResponseBytes());
-            RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize());
+                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(), metrics), metrics),
+                    new ResponseWriter(), ingest, config.maxResponseBytes(), metrics);
+            RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
                     config.maxPipelined(), config.idleTimeout(), config.writeTimeout());
             RefusalLog refusals = new RefusalLog();
             List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
                     new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer,
-                            limits, largeRequests, refusals))));
+                            limits, largeRequests, refusals, metrics))));
             if (config.rpcPort() != null) {
                 ports.add(new EngineServer.Port(config.host(), config.rpcPort(), new EngineApiInitializer(
-                        Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals)));
+                        Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals, metrics)));
             }
-            EngineServer http = bind(config, ports, refusals);
+            PrometheusMetrics prometheus = instrumentation.prometheus();
+            if (prometheus != null) {
+                prometheus.gaugePool(pool::size, BlobSizes.BLOB_SIZE);
+                prometheus.gaugeIngestQueue(() -> ingest.getQueue().size());
+                ports.add(new EngineServer.Port(config.metricsHost(), config.metricsPort(), new MetricsEndpoint(prometheus),
+                        false));
+            }
+            EngineServer http = bind(config, ports, refusals, metrics);
             LOG.info("Engine API ({}) on http://{}:{}; hex kernel {}", config.fork().name().toLowerCase(Locale.ROOT),
                     http.address(0).getHostString(), http.address(0).getPort(), kernel());
             if (config.rpcPort() != null) {
                 LOG.info("the same API without JWT on http://{}:{}", http.address(1).getHostString(),
                         http.address(1).getPort());
+            }
+            if (prometheus != null) {
+                InetSocketAddress scrape = http.address(ports.size() - 1);
+                LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
             }
             return new ExampleServer(config, lock, secret, pool, executors, http);
         } catch (StartupException | InterruptedException | RuntimeException e) {
@@ -388,9 +431,9 @@ public final class ExampleServer implements AutoCloseable {
     }
 
     /** The durable pool with the stored items loaded, oldest first. */
-    private static DurableBlobPool openPool(Config config) throws StartupException {
+    private static DurableBlobPool openPool(Config config, ServerMetrics metrics) throws StartupException {
         try {
-            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs());
+            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics);
         } catch (IOException e) {
             throw new StartupException("--data-dir " + config.dataDir() + ": cannot load the pool: " + reason(e), e);
         }
@@ -402,22 +445,24 @@ public final class ExampleServer implements AutoCloseable {
      * @throws StartupException {@code port 8551 on 127.0.0.1 is in use}, {@code --host H: not an address
      *     of this machine}, ...
      */
-    private static EngineServer bind(Config config, List<EngineServer.Port> ports, RefusalLog refusals)
-            throws StartupException, InterruptedException {
+    private static EngineServer bind(Config config, List<EngineServer.Port> ports, RefusalLog refusals,
+            ServerMetrics metrics) throws StartupException, InterruptedException {
         try {
-            return EngineServer.start(ports, config.maxConnections(), refusals);
+            return EngineServer.start(ports, config.maxConnections(), refusals, metrics);
         } catch (EngineServer.BindFailure failure) {
-            String at = "port " + failure.port().port() + " on " + failure.port().host();
+            boolean metricsPort = !failure.port().limited();
+            String at = (metricsPort ? "--metrics-port " : "port ") + failure.port().port() + " on " + failure.port().host();
+            String hostOption = metricsPort ? "--metrics-host " : "--host ";
             Throwable cause = failure.getCause();
             String why = String.valueOf(cause.getMessage());
             if (cause instanceof UnresolvedAddressException) { // a host name that does not resolve
-                throw new StartupException("--host " + failure.port().host() + ": unknown host", failure);
+                throw new StartupException(hostOption + failure.port().host() + ": unknown host", failure);
             }
             if (cause instanceof BindException && why.contains("in use")) {
                 throw new StartupException(at + " is in use", failure);
             }
             if (cause instanceof BindException && why.contains("assign requested address")) {
-                throw new StartupException("--host " + failure.port().host() + ": not an address of this machine", failure);
+                throw new StartupException(hostOption + failure.port().host() + ": not an address of this machine", failure);
             }
             throw new StartupException(at + ": " + (cause instanceof IOException io ? reason(io) : why), failure);
         }
@@ -489,6 +534,11 @@ public final class ExampleServer implements AutoCloseable {
     /** The unauthenticated port's address, or {@code null} if there is none. */
     public InetSocketAddress rpcAddress() {
         return config.rpcPort() != null ? http.address(1) : null;
+    }
+
+    /** The metrics port's address, or {@code null} if there is none. */
+    public InetSocketAddress metricsAddress() {
+        return config.metricsPort() != null ? http.address(config.rpcPort() != null ? 2 : 1) : null;
     }
 
     public DurableBlobPool pool() {

@@ -13,6 +13,7 @@ import static io.hexstream.server.ExampleServer.Config.DEFAULT_MAX_CONNECTIONS;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_MAX_PIPELINED;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_MAX_REQUEST_BYTES;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_MAX_RESPONSE_BYTES;
+import static io.hexstream.server.ExampleServer.Config.DEFAULT_METRICS_HOST;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_POOL_MAX_BLOBS;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_PORT;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_WRITE_TIMEOUT_SECONDS;
@@ -133,6 +134,19 @@ public final class Main implements Callable<Integer> {
             description = "Close a connection whose response has made no progress this long; 0: never (default: ${DEFAULT-VALUE}).")
     int writeTimeout;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT", converter = PortNumber.class,
+            description = "Serve GET /metrics (Prometheus text, or OpenMetrics when asked) on this port. Default: off.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", paramLabel = "HOST", defaultValue = DEFAULT_METRICS_HOST,
+            description = "Address the metrics port binds; it has no JWT (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
+    @Option(names = "--access-log",
+            description = "Log one line per response (method, hashes, hits, bytes, time to last byte, outcome)"
+                    + " on the logger hexstream.access. Default: off.")
+    boolean accessLog;
+
     @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "info",
             description = "error, warn, info, debug or trace; debug also logs the stack trace of a start-up failure"
                     + " (default: ${DEFAULT-VALUE}).")
@@ -170,7 +184,8 @@ public final class Main implements Callable<Integer> {
                 .maxBlobsPerRequest(maxBlobsPerRequest).maxRequestBytes(maxRequestBytes).poolMaxBlobs(poolMaxBlobs)
                 .idleTimeout(Duration.ofSeconds(idleTimeout)).ingestThreads(ingestThreads).maxBlobsPerTx(maxBlobsPerTx)
                 .maxBatchSize(maxBatchSize).maxResponseBytes(maxResponseBytes).maxPipelined(maxPipelined)
-                .maxConnections(maxConnections).writeTimeout(Duration.ofSeconds(writeTimeout)).build();
+                .maxConnections(maxConnections).writeTimeout(Duration.ofSeconds(writeTimeout)).metricsHost(metricsHost)
+                .metricsPort(metricsPort).accessLog(accessLog).build();
     }
 
     /** Where the secret is: the server's and {@code token}'s options. */

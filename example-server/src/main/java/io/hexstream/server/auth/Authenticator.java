@@ -8,7 +8,7 @@ public interface Authenticator {
 
     /**
      * @param authorization the header's value, or {@code null} if absent
-     * @return {@code null} if the request may be served, else why not, one line (for the client and the log)
+     * @return {@code null} if the request may be served, else why not (its class, and one line for the client and the log)
      */
-    String refusal(String authorization);
+    Refusal refusal(String authorization);
 }

@@ -42,85 +42,85 @@ public final class JwtAuthenticator implements Authenticator {
     /**
      * Verifies the value of an {@code Authorization} header.
      *
-     * @return {@code null} if the token is good, else why it is refused, one line (sent to the client
-     *     and logged): missing, malformed, wrong algorithm or signature, or which claim is wrong and by
-     *     how many seconds
+     * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and
+     *     one line (sent to the client and logged): missing, malformed, wrong algorithm or signature, or
+     *     which claim is wrong and by how many seconds
      */
     @Override
-    public String refusal(String authorization) {
+    public Refusal refusal(String authorization) {
         if (authorization == null) {
-            return "no Authorization header";
+            return new Refusal(Refusal.Reason.MISSING, "no Authorization header");
         }
         if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return "Authorization is not a Bearer token";
+            return new Refusal(Refusal.Reason.NOT_BEARER, "Authorization is not a Bearer token");
         }
         String[] parts = authorization.substring(7).strip().split("\\.", -1);
         if (parts.length != 3) {
-            return "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'";
+            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'");
         }
         JsonNode header = json(parts[0]);
         if (header == null || !header.isObject()) {
-            return "malformed token: the header is not base64url-encoded JSON";
+            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the header is not base64url-encoded JSON");
         }
         String alg = header.path("alg").asText(null);
         if (!algorithm.getName().equals(alg)) {
-            return "alg is " + alg + ", only HS256 is accepted";
+            return new Refusal(Refusal.Reason.ALGORITHM, "alg is " + alg + ", only HS256 is accepted");
         }
         byte[] signature;
         try {
             signature = Base64.getUrlDecoder().decode(parts[2]);
         } catch (IllegalArgumentException e) {
-            return "malformed token: the signature is not base64url";
+            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the signature is not base64url");
         }
         byte[] expected = algorithm.sign(parts[0].getBytes(StandardCharsets.US_ASCII),
                 parts[1].getBytes(StandardCharsets.US_ASCII));
         if (!MessageDigest.isEqual(expected, signature)) {
-            return "wrong signature: the token is not signed with this server's secret";
+            return new Refusal(Refusal.Reason.SIGNATURE, "wrong signature: the token is not signed with this server's secret");
         }
         JsonNode claims = json(parts[1]);
         if (claims == null) {
-            return "malformed token: the payload is not base64url-encoded JSON";
+            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the payload is not base64url-encoded JSON");
         }
         return claimsRefusal(claims, clock.instant().getEpochSecond());
     }
 
-    private static String claimsRefusal(JsonNode claims, long now) {
+    private static Refusal claimsRefusal(JsonNode claims, long now) {
         if (claims == null || !claims.isObject()) {
-            return "malformed token: the payload is not a JSON object";
+            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the payload is not a JSON object");
         }
         JsonNode iatNode = claims.get("iat");
         if (iatNode == null) {
-            return "iat is missing";
+            return new Refusal(Refusal.Reason.IAT, "iat is missing");
         }
         String wrong = numericDateRefusal("iat", iatNode);
         if (wrong != null) {
-            return wrong;
+            return new Refusal(Refusal.Reason.IAT, wrong);
         }
         long iat = iatNode.longValue();
         if (iat < now - IAT_WINDOW.toSeconds()) {
-            return "iat is " + (now - iat) + " s before now, at most " + IAT_WINDOW.toSeconds() + " s either way";
+            return new Refusal(Refusal.Reason.IAT, "iat is " + (now - iat) + " s before now, at most " + IAT_WINDOW.toSeconds() + " s either way");
         }
         if (iat > now + IAT_WINDOW.toSeconds()) {
-            return "iat is " + (iat - now) + " s after now, at most " + IAT_WINDOW.toSeconds() + " s either way";
+            return new Refusal(Refusal.Reason.IAT, "iat is " + (iat - now) + " s after now, at most " + IAT_WINDOW.toSeconds() + " s either way");
         }
         JsonNode exp = claims.get("exp");
         if (exp != null) {
             wrong = numericDateRefusal("exp", exp);
             if (wrong != null) {
-                return wrong;
+                return new Refusal(Refusal.Reason.EXP, wrong);
             }
             if (exp.longValue() <= now) {
-                return "exp is " + (now - exp.longValue()) + " s before now: the token has expired";
+                return new Refusal(Refusal.Reason.EXP, "exp is " + (now - exp.longValue()) + " s before now: the token has expired");
             }
         }
         JsonNode nbf = claims.get("nbf");
         if (nbf != null) {
             wrong = numericDateRefusal("nbf", nbf);
             if (wrong != null) {
-                return wrong;
+                return new Refusal(Refusal.Reason.NBF, wrong);
             }
             if (nbf.longValue() > now) {
-                return "nbf is " + (nbf.longValue() - now) + " s after now: the token is not valid yet";
+                return new Refusal(Refusal.Reason.NBF, "nbf is " + (nbf.longValue() - now) + " s after now: the token is not valid yet");
             }
         }
         return null;

@@ -1,5 +1,6 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.RpcMethod;
 import io.hexstream.server.tx.TransactionIngest;
@@ -11,12 +12,14 @@ public final class EngineMethods {
 
     /**
      * getBlobs V1 to V3 (each answering {@code -38005} unless {@code fork} serves it),
-     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest}.
+     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest};
+     * getBlobs tells {@code metrics} the hashes asked for and found.
      */
-    public static List<RpcMethod> all(DurableBlobPool pool, Fork fork, int maxBlobsPerRequest, TransactionIngest ingest) {
-        return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest),
-                new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest),
-                new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest),
+    public static List<RpcMethod> all(DurableBlobPool pool, Fork fork, int maxBlobsPerRequest, TransactionIngest ingest,
+            ServerMetrics metrics) {
+        return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics),
+                new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest, metrics),
+                new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics),
                 new ExchangeCapabilities(fork), new SendRawTransaction(ingest));
     }
 }

@@ -3,6 +3,7 @@ package io.hexstream.server.engine;
 import io.hexstream.codec.HexFormatException;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
@@ -47,16 +48,19 @@ public final class GetBlobs implements RpcMethod {
     private final DurableBlobPool pool;
     private final Fork served;
     private final int maxBlobsPerRequest;
+    private final ServerMetrics metrics;
 
     /**
      * @param served the fork the server serves
      * @param maxBlobsPerRequest the most hashes a call may ask for ({@code --max-blobs-per-request})
+     * @param metrics told, per call answered, the hashes asked for and how many of them this version can serve
      */
-    public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest) {
+    public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest, ServerMetrics metrics) {
         this.version = version;
         this.pool = pool;
         this.served = served;
         this.maxBlobsPerRequest = maxBlobsPerRequest;
+        this.metrics = metrics;
     }
 
     @Override
@@ -83,22 +87,21 @@ public final class GetBlobs implements RpcMethod {
             }
         }
         BlobEntry[] entries = pool.getAll(hashes);
-        if (version == Version.V1) {
-            for (int i = 0; i < entries.length; i++) {
-                if (entries[i] != null && entries[i].blobProof() == null) {
-                    entries[i] = null;
-                }
-            }
-            return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
-        }
+        int available = 0;
         for (int i = 0; i < entries.length; i++) {
-            if (entries[i] == null || entries[i].cellProofs() == null) {
-                if (version == Version.V2) {
-                    return new RpcResult.BlobsAndProofsV2(null);
-                }
+            boolean servable = entries[i] != null
+                    && (version == Version.V1 ? entries[i].blobProof() != null : entries[i].cellProofs() != null);
+            if (servable) {
+                available++;
+            } else {
                 entries[i] = null;
             }
         }
-        return new RpcResult.BlobsAndProofsV2(Arrays.asList(entries));
+        metrics.blobsLookedUp(name(), entries.length, available);
+        if (version == Version.V1) {
+            return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
+        }
+        return new RpcResult.BlobsAndProofsV2(version == Version.V2 && available < entries.length ? null
+                : Arrays.asList(entries));
     }
 }

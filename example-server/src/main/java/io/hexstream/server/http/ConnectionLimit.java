@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
@@ -15,15 +16,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ConnectionLimit extends ChannelInboundHandlerAdapter {
     private final int max;
     private final RefusalLog log;
+    private final ServerMetrics metrics;
     private final AtomicInteger open = new AtomicInteger();
 
     /** @param max the most connections open at once ({@code --max-connections}), at least 1 */
-    ConnectionLimit(int max, RefusalLog log) {
+    ConnectionLimit(int max, RefusalLog log, ServerMetrics metrics) {
         if (max < 1) {
             throw new IllegalArgumentException("max connections " + max + " < 1");
         }
         this.max = max;
         this.log = log;
+        this.metrics = metrics;
     }
 
     @Override
@@ -31,11 +34,16 @@ final class ConnectionLimit extends ChannelInboundHandlerAdapter {
         Channel child = (Channel) msg;
         if (open.incrementAndGet() > max) {
             open.decrementAndGet();
+            metrics.refused(ServerMetrics.Limit.MAX_CONNECTIONS);
             log.refused(child.remoteAddress(), "connection: " + max + " are open (--max-connections)");
             child.unsafe().closeForcibly();
             return;
         }
-        child.closeFuture().addListener(closed -> open.decrementAndGet());
+        metrics.connectionOpened();
+        child.closeFuture().addListener(closed -> {
+            open.decrementAndGet();
+            metrics.connectionClosed();
+        });
         ctx.fireChannelRead(child);
     }
 }

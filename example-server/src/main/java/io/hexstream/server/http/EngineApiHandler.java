@@ -1,5 +1,8 @@
 package io.hexstream.server.http;
 
+import io.hexstream.codec.http.JsonResponse;
+import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RequestParser;
@@ -61,12 +64,16 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     /**
      * One request's place in line: its response once ready, whether the connection closes after it, and
      * whether bytes of the request may still be unread then (a refused request's body), so that the
-     * close must linger.
+     * close must linger; for the metrics, when the whole request was in, and what its JSON-RPC response
+     * answered ({@code null} for a refusal) in how many body bytes.
      */
     private static final class Slot {
         ReferenceCounted response;
         boolean close;
         boolean unreadBody;
+        final long received = System.nanoTime();
+        Exchange exchange;
+        long bodyBytes;
     }
 
     private final RequestParser parser;
@@ -75,6 +82,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private final int maxPipelined;
     private final Executor largeRequests;
     private final ReadThrottle throttle;
+    private final ServerMetrics metrics;
     private final ArrayDeque<Slot> line = new ArrayDeque<>();
     /** Requests taken whose response is not written yet. */
     private int unwritten;
@@ -83,7 +91,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private boolean inactive;
 
     EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined,
-            Executor largeRequests, ReadThrottle throttle) {
+            Executor largeRequests, ReadThrottle throttle, ServerMetrics metrics) {
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
         }
@@ -93,6 +101,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         this.maxPipelined = maxPipelined;
         this.largeRequests = largeRequests;
         this.throttle = throttle;
+        this.metrics = metrics;
     }
 
     @Override
@@ -147,7 +156,9 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         try {
             parsed = parser.parse(body);
         } catch (RpcException e) {
-            Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false);
+            metrics.replied(ServerMetrics.NO_METHOD, e.error());
+            Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false,
+                    new Exchange(ServerMetrics.NO_METHOD, 0, 0, e.error()));
             if (ctx.executor().inEventLoop()) {
                 respond(ctx, slot, version, keepAlive, failure);
                 return;
@@ -167,8 +178,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         if (inactive) {
             return; // nothing was rendered: replies hold no buffers
         }
-        ready(ctx, slot, replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
-                : renderer.render(version, keepAlive, replies));
+        ReferenceCounted response = replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
+                : renderer.render(version, keepAlive, replies);
+        slot.exchange = replies.exchange();
+        slot.bodyBytes = bodyBytes(response);
+        ready(ctx, slot, response);
     }
 
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
@@ -177,7 +191,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         slot.close = close;
         closing |= close;
         line.add(slot);
-        if (++unwritten >= maxPipelined || closing) {
+        if (++unwritten == maxPipelined) {
+            metrics.refused(ServerMetrics.Limit.MAX_PIPELINED);
+        }
+        if (unwritten >= maxPipelined || closing) {
             throttle.pause();
         }
         return slot;
@@ -193,10 +210,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!line.isEmpty() && line.peek().response != null) {
             Slot next = line.poll();
+            metrics.responseStarted();
             ChannelFuture written = ctx.write(next.response);
             next.response = null;
             wrote = true;
-            written.addListener(done -> written(ctx));
+            written.addListener(done -> written(ctx, next, done.isSuccess()));
             if (next.close && next.unreadBody) {
                 written.addListener(done -> closeGently(ctx));
             } else if (next.close) {
@@ -227,10 +245,20 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void written(ChannelHandlerContext ctx) {
+    private void written(ChannelHandlerContext ctx, Slot slot, boolean completed) {
+        if (slot.exchange != null) {
+            metrics.responded(slot.exchange, slot.bodyBytes, System.nanoTime() - slot.received, completed);
+        }
+        metrics.responseDone(); // after: no response in flight means every one is in the metrics
         if (--unwritten < maxPipelined && !closing) {
             throttle.resume();
         }
+    }
+
+    /** The body's length: a streamed {@link JsonResponse}'s exact length, or a full response's content. */
+    private static long bodyBytes(ReferenceCounted response) {
+        return response instanceof JsonResponse json ? json.body().length()
+                : response instanceof FullHttpResponse full ? full.content().readableBytes() : 0;
     }
 
     private static FullHttpResponse refusal(RefusedRequest refused) {

@@ -2,12 +2,12 @@ package io.hexstream.server.http;
 
 import io.hexstream.codec.http.JsonResponseEncoder;
 import io.hexstream.server.auth.Authenticator;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.time.Duration;
@@ -16,8 +16,8 @@ import java.util.concurrent.Executor;
 /**
  * The Engine API's pipeline, the one the server, the tests, the fuzz targets and the benchmarks use.
  * Per connection, from the socket:
- * {@code ReadThrottle (reads paused while too many responses are unwritten) → HttpServerCodec → WriteTimeoutHandler → RequestHeadCheck (400/404/405/401 on the head) →
- * HttpObjectAggregator (413 above the limit, before reading the body; 100 Continue after the head check)
+ * {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused while too many responses are unwritten) → HttpServerCodec → WriteTimeoutHandler → RequestHeadCheck (400/404/405/401 on the head) →
+ * RequestSizeLimit, an HttpObjectAggregator (413 above the limit, before reading the body; 100 Continue after the head check)
  * → ChunkedWriteHandler → JsonResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. No compression:
  * responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
@@ -61,13 +61,15 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     private final Limits limits;
     private final Executor largeRequests;
     private final RefusalLog refusals;
+    private final ServerMetrics metrics;
 
     /**
      * @param largeRequests where request bodies over 64 KiB are parsed and dispatched, off the event
      *     loop: a {@link io.hexstream.server.rpc.BoundedExecutor} (its owner shuts it down)
+     * @param metrics what the connections tell; with {@link ServerMetrics#NONE} no handler is added for them
      */
     public EngineApiInitializer(Authenticator authenticator, RequestParser parser, JsonRpcDispatcher dispatcher,
-            ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals) {
+            ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals, ServerMetrics metrics) {
         this.authenticator = authenticator;
         this.parser = parser;
         this.dispatcher = dispatcher;
@@ -75,14 +77,18 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         this.limits = limits;
         this.largeRequests = largeRequests;
         this.refusals = refusals;
+        this.metrics = metrics;
     }
 
     @Override
     protected void initChannel(Channel ch) {
         ReadThrottle throttle = new ReadThrottle();
-        ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout()),
-                new RequestHeadCheck(authenticator, refusals, throttle), new HttpObjectAggregator(limits.maxRequestBytes()),
-                new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout()),
-                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), largeRequests, throttle));
+        if (metrics != ServerMetrics.NONE) {
+            ch.pipeline().addLast(new TransportMeter(metrics));
+        }
+        ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout(), metrics),
+                new RequestHeadCheck(authenticator, refusals, throttle, metrics), new RequestSizeLimit(limits.maxRequestBytes(), metrics),
+                new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout(), metrics),
+                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), largeRequests, throttle, metrics));
     }
 }

@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -32,6 +33,7 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     private static final Logger LOG = LoggerFactory.getLogger(IdleTimeoutHandler.class);
 
     private final long timeoutNanos;
+    private final ServerMetrics metrics;
     /** Requests received whose response is not written yet. */
     private int inFlight;
     /** {@link System#nanoTime()} when the connection last started waiting for a request. */
@@ -48,11 +50,12 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     };
 
     /** @param timeout how long a connection may wait for a whole request; zero for no limit */
-    public IdleTimeoutHandler(Duration timeout) {
+    public IdleTimeoutHandler(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("idle timeout " + timeout + " < 0");
         }
         this.timeoutNanos = timeout.toNanos();
+        this.metrics = metrics;
     }
 
     @Override
@@ -139,6 +142,7 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
             return;
         }
         LOG.debug("closing {}: no whole request in {} ms", ctx.channel().remoteAddress(), timeoutNanos / 1_000_000);
+        metrics.refused(ServerMetrics.Limit.IDLE_TIMEOUT);
         ctx.close();
     }
 

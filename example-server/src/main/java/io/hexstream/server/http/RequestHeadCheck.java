@@ -1,6 +1,8 @@
 package io.hexstream.server.http;
 
 import io.hexstream.server.auth.Authenticator;
+import io.hexstream.server.auth.Refusal;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
@@ -27,15 +29,17 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final Authenticator authenticator;
     private final RefusalLog log;
     private final ReadThrottle throttle;
+    private final ServerMetrics metrics;
     /** Dropping the body of a request refused with keep-alive. */
     private boolean discarding;
     /** A request was refused for good: everything read from now on is dropped. */
     private boolean closing;
 
-    RequestHeadCheck(Authenticator authenticator, RefusalLog log, ReadThrottle throttle) {
+    RequestHeadCheck(Authenticator authenticator, RefusalLog log, ReadThrottle throttle, ServerMetrics metrics) {
         this.authenticator = authenticator;
         this.log = log;
         this.throttle = throttle;
+        this.metrics = metrics;
     }
 
     @Override
@@ -83,8 +87,11 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (!HttpMethod.POST.equals(request.method())) {
             return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, keepAlive);
         }
-        String reason = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
-        return reason == null ? null
-                : new RefusedRequest(request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, reason, false);
+        Refusal refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        if (refusal == null) {
+            return null;
+        }
+        metrics.jwtRefused(refusal.reason());
+        return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), false);
     }
 }

@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -23,17 +24,19 @@ final class WriteTimeoutHandler extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(WriteTimeoutHandler.class);
 
     private final long timeoutNanos;
+    private final ServerMetrics metrics;
     /** Writes not yet completed. */
     private int pending;
     /** {@link System#nanoTime()} of the last completed write, or of the first pending one. */
     private long progressAt;
     private ScheduledFuture<?> check;
 
-    WriteTimeoutHandler(Duration timeout) {
+    WriteTimeoutHandler(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("write timeout " + timeout + " < 0");
         }
         this.timeoutNanos = timeout.toNanos();
+        this.metrics = metrics;
     }
 
     @Override
@@ -69,6 +72,7 @@ final class WriteTimeoutHandler extends ChannelOutboundHandlerAdapter {
             return;
         }
         LOG.debug("closing {}: a response made no progress in {} ms", ctx.channel().remoteAddress(), timeoutNanos / 1_000_000);
+        metrics.refused(ServerMetrics.Limit.WRITE_TIMEOUT);
         ctx.close();
     }
 

@@ -3,6 +3,7 @@ package io.hexstream.server.pool;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.metrics.ServerMetrics;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -45,11 +46,13 @@ final class BlobStore {
 
     private final Path directory;
     private final AtomicLong sequence = new AtomicLong();
+    private final ServerMetrics metrics;
 
     /** An item read back, and the file it is in. */
     record Stored(PoolItem item, Path file) {}
 
-    BlobStore(Path dataDir) throws IOException {
+    BlobStore(Path dataDir, ServerMetrics metrics) throws IOException {
+        this.metrics = metrics;
         this.directory = Files.createDirectories(dataDir.resolve("blobs"));
     }
 
@@ -94,14 +97,18 @@ final class BlobStore {
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
                 }
+                long started = System.nanoTime();
                 channel.force(true);
+                metrics.fsynced(System.nanoTime() - started);
             }
             Files.move(temporary, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
             throw e;
         }
+        long started = System.nanoTime();
         forceDirectory();
+        metrics.fsynced(System.nanoTime() - started);
         return directory.resolve(name);
     }
 

@@ -3,6 +3,7 @@ package io.hexstream.server.pool;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.metrics.ServerMetrics;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -39,11 +40,12 @@ public final class DurableBlobPool {
      * blobs, with every intact item found there, oldest first (evicting the oldest if they are more than
      * {@code capacity}).
      *
+     * @param metrics told how long each fsync of the store takes
      * @throws IOException if the directory cannot be created or listed
      * @throws IllegalArgumentException if {@code capacity < 1}
      */
-    public static DurableBlobPool open(Path dataDir, int capacity) throws IOException {
-        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir), capacity);
+    public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics) throws IOException {
+        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir, metrics), capacity);
         synchronized (pool) {
             for (BlobStore.Stored stored : pool.store.loadAll()) {
                 pool.admit(stored.item(), stored.file());

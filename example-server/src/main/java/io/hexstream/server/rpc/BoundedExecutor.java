@@ -2,7 +2,6 @@ package io.hexstream.server.rpc;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +14,7 @@ public final class BoundedExecutor {
      * {@code threads} daemon threads named {@code <name>-*}, and a queue of {@code queue} tasks beyond
      * which a task is refused ({@link RejectedExecutionException}). Its owner shuts it down.
      */
-    public static ExecutorService create(String name, int threads, int queue) {
+    public static ThreadPoolExecutor create(String name, int threads, int queue) {
         if (threads < 1 || queue < 1) {
             throw new IllegalArgumentException(name + ": threads " + threads + ", queue " + queue + ": each must be at least 1");
         }

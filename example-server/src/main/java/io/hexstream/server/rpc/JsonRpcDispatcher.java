@@ -1,5 +1,7 @@
 package io.hexstream.server.rpc;
 
+import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,13 +42,16 @@ public final class JsonRpcDispatcher {
     private final ResponseWriter writer;
     private final Executor executor;
     private final long maxResponseBytes;
+    private final ServerMetrics metrics;
 
     /**
      * @param methods the methods served, by {@link RpcMethod#name()}
      * @param ingest where blocking methods run: a {@link BoundedExecutor} (its owner shuts it down)
      * @param maxResponseBytes the cap on the replies to one HTTP request ({@code --max-response-bytes})
+     * @param metrics told each reply's method and outcome, and each refusal by the cap or a full ingest queue
      */
-    public JsonRpcDispatcher(List<RpcMethod> methods, ResponseWriter writer, Executor ingest, long maxResponseBytes) {
+    public JsonRpcDispatcher(List<RpcMethod> methods, ResponseWriter writer, Executor ingest, long maxResponseBytes,
+            ServerMetrics metrics) {
         if (maxResponseBytes < 1) {
             throw new IllegalArgumentException("max response bytes " + maxResponseBytes + " < 1");
         }
@@ -60,6 +65,7 @@ public final class JsonRpcDispatcher {
         this.writer = writer;
         this.maxResponseBytes = maxResponseBytes;
         this.executor = ingest;
+        this.metrics = metrics;
     }
 
     /**
@@ -68,12 +74,14 @@ public final class JsonRpcDispatcher {
      * a thread that may block.
      */
     public void dispatch(List<RpcRequest> requests, boolean batch, EventExecutor loop, Consumer<Replies> done) {
-        Answers answers = new Answers(requests.size(), batch, done);
+        Answers answers = new Answers(requests, batch, done, metrics);
         long total = batch ? 2 : 0; // [ and ]
         boolean first = true;
         for (int i = 0; i < requests.size(); i++) {
             RpcRequest request = requests.get(i);
             RpcMethod method = request.invalid() == null ? methods.get(request.method()) : null;
+            answers.label(i, request.invalid() != null ? ServerMetrics.INVALID_REQUEST
+                    : method == null ? ServerMetrics.UNKNOWN_METHOD : method.name());
             boolean reply = !request.isNotification();
             long separator = batch && !first && reply ? 1 : 0;
             first &= !reply;
@@ -128,6 +136,7 @@ public final class JsonRpcDispatcher {
             return null;
         } catch (RejectedExecutionException e) {
             answers.pending.decrementAndGet();
+            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
             return RpcReply.failure(request.id(), RpcError.SERVER_ERROR, "server busy");
         }
     }
@@ -150,6 +159,7 @@ public final class JsonRpcDispatcher {
     }
 
     private RpcReply tooLarge(RpcRequest request) {
+        metrics.refused(ServerMetrics.Limit.MAX_RESPONSE_BYTES);
         return RpcReply.failure(request.id(), RpcError.SERVER_ERROR, "response too large: the replies to this"
                 + " HTTP request would pass " + maxResponseBytes + " bytes (--max-response-bytes)");
     }
@@ -159,18 +169,29 @@ public final class JsonRpcDispatcher {
      * calls back on the event loop; finished on the event loop.
      */
     private static final class Answers {
+        private final List<RpcRequest> requests;
         private final RpcReply[] replies;
+        /** Each request's method label (a served method's name, or unknown or invalid). */
+        private final String[] labels;
         private final boolean batch;
         private final Consumer<Replies> done;
+        private final ServerMetrics metrics;
         /** Blocking calls submitted and not answered yet. */
         private final AtomicInteger pending = new AtomicInteger();
         /** Whether every call has been dispatched; touched only on the event loop. */
         private boolean dispatched;
 
-        Answers(int size, boolean batch, Consumer<Replies> done) {
-            this.replies = new RpcReply[size];
+        Answers(List<RpcRequest> requests, boolean batch, Consumer<Replies> done, ServerMetrics metrics) {
+            this.requests = requests;
+            this.replies = new RpcReply[requests.size()];
+            this.labels = new String[requests.size()];
             this.batch = batch;
             this.done = done;
+            this.metrics = metrics;
+        }
+
+        void label(int index, String label) {
+            labels[index] = label;
         }
 
         /** Sets the reply at {@code index} while dispatching; {@code null} for a notification. */
@@ -195,12 +216,46 @@ public final class JsonRpcDispatcher {
 
         private void finish() {
             List<RpcReply> sent = new ArrayList<>(replies.length);
-            for (RpcReply reply : replies) {
-                if (reply != null) {
-                    sent.add(reply);
+            int hashes = 0;
+            int hits = 0;
+            RpcError error = null;
+            for (int i = 0; i < replies.length; i++) {
+                RpcReply reply = replies[i];
+                if (reply == null) {
+                    continue;
+                }
+                sent.add(reply);
+                metrics.replied(labels[i], reply.error());
+                if (error == null) {
+                    error = reply.error();
+                }
+                if (reply.result() instanceof RpcResult.BlobsAndProofsV1 v1) {
+                    hashes += v1.entries().size();
+                    hits += served(v1.entries());
+                } else if (reply.result() instanceof RpcResult.BlobsAndProofsV2 v2) {
+                    hashes += requested(requests.get(i));
+                    hits += v2.entries() == null ? 0 : served(v2.entries());
                 }
             }
-            done.accept(new Replies(sent, batch));
+            String method = batch ? ServerMetrics.BATCH : labels.length == 1 ? labels[0] : ServerMetrics.NO_METHOD;
+            done.accept(new Replies(sent, batch, new Exchange(method, hashes, hits, error)));
+        }
+
+        private static int served(List<?> entries) {
+            int served = 0;
+            for (Object entry : entries) {
+                served += entry != null ? 1 : 0;
+            }
+            return served;
+        }
+
+        /** The hashes a getBlobs call that was answered asked for. */
+        private static int requested(RpcRequest request) {
+            try {
+                return request.params().oneStringArray().size();
+            } catch (RpcException e) {
+                return 0; // not reached: the call was answered with a result
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.util.ByteBufferBackedInputStream;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,16 +33,19 @@ public final class RequestParser {
 
     private final JsonFactory factory;
     private final int maxBatchSize;
+    private final ServerMetrics metrics;
 
     /**
      * @param maxRequestBytes the largest body the server takes (bounds the longest string)
      * @param maxBatchSize the most requests in a batch ({@code --max-batch-size}); a larger batch is one {@code -32600}
+     * @param metrics told each batch refused for its size
      */
-    public RequestParser(int maxRequestBytes, int maxBatchSize) {
+    public RequestParser(int maxRequestBytes, int maxBatchSize, ServerMetrics metrics) {
         if (maxBatchSize < 1) {
             throw new IllegalArgumentException("max batch size " + maxBatchSize + " < 1");
         }
         this.maxBatchSize = maxBatchSize;
+        this.metrics = metrics;
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(maxRequestBytes).build())
                 .build();
@@ -64,6 +68,7 @@ public final class RequestParser {
                 List<RpcRequest> requests = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
                     if (requests.size() == maxBatchSize) {
+                        metrics.refused(ServerMetrics.Limit.MAX_BATCH_SIZE);
                         throw new RpcException(RpcError.INVALID_REQUEST,
                                 "batch of more than " + maxBatchSize + " requests (--max-batch-size)");
                     }

@@ -5,6 +5,7 @@ import static io.hexstream.server.tx.TransactionRefusedException.failed;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.kzg.Kzg;
+import io.hexstream.server.metrics.ServerMetrics;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.util.function.Function;
@@ -34,7 +35,7 @@ public final class BlobTransactionVerifier {
      * @throws TransactionRefusedException failed check {@code versioned hashes}, {@code signature} or
      *     {@code KZG proofs}
      */
-    public static String verify(BlobTransaction tx) throws TransactionRefusedException {
+    public static String verify(BlobTransaction tx, ServerMetrics metrics) throws TransactionRefusedException {
         for (int i = 0; i < tx.entries().size(); i++) {
             VersionedHash computed = tx.entries().get(i).versionedHash();
             if (!computed.equals(tx.versionedHashes().get(i))) {
@@ -43,11 +44,13 @@ public final class BlobTransactionVerifier {
             }
         }
         String sender = sender(tx);
+        long started = System.nanoTime();
         boolean valid = tx.form() == BlobTransaction.Form.EIP_4844
                 ? Kzg.verifyBlobProofs(concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment),
                         concat(tx, BlobEntry::blobProof), tx.entries().size())
                 : Kzg.verifyCellProofs(concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment),
                         concat(tx, BlobEntry::cellProofs));
+        metrics.kzgVerified(System.nanoTime() - started);
         if (!valid) {
             throw failed("KZG proofs", tx.form() == BlobTransaction.Form.EIP_4844
                     ? "verifyBlobKzgProofBatch refused the blob proofs"

@@ -1,6 +1,7 @@
 package io.hexstream.server.tx;
 
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;
 import org.slf4j.Logger;
@@ -21,14 +22,19 @@ public final class TransactionIngest {
 
     private final DurableBlobPool pool;
     private final int maxBlobsPerTransaction;
+    private final ServerMetrics metrics;
 
-    /** @param maxBlobsPerTransaction the most blobs a transaction may carry ({@code --max-blobs-per-tx}), at least 1 */
-    public TransactionIngest(DurableBlobPool pool, int maxBlobsPerTransaction) {
+    /**
+     * @param maxBlobsPerTransaction the most blobs a transaction may carry ({@code --max-blobs-per-tx}), at least 1
+     * @param metrics told each transaction accepted, or refused and by which check, and each KZG verification's time
+     */
+    public TransactionIngest(DurableBlobPool pool, int maxBlobsPerTransaction, ServerMetrics metrics) {
         if (maxBlobsPerTransaction < 1) {
             throw new IllegalArgumentException("max blobs per transaction " + maxBlobsPerTransaction + " < 1");
         }
         this.pool = pool;
         this.maxBlobsPerTransaction = maxBlobsPerTransaction;
+        this.metrics = metrics;
     }
 
     /**
@@ -39,6 +45,17 @@ public final class TransactionIngest {
      * @throws IOException if it could not be written; nothing was added to the pool
      */
     public byte[] accept(byte[] raw) throws TransactionRefusedException, IOException {
+        try {
+            byte[] hash = checkAndAdd(raw);
+            metrics.transactionAccepted();
+            return hash;
+        } catch (TransactionRefusedException e) {
+            metrics.transactionRefused(e.check());
+            throw e;
+        }
+    }
+
+    private byte[] checkAndAdd(byte[] raw) throws TransactionRefusedException, IOException {
         BlobTransaction tx = BlobTransactionDecoder.decode(raw);
         String key = PoolItem.keyOf(tx.hash());
         if (pool.containsTransaction(tx.hash())) {
@@ -54,7 +71,7 @@ public final class TransactionIngest {
             throw TransactionRefusedException.failed("pool capacity",
                     blobs + " blobs, the pool holds at most " + pool.capacity());
         }
-        String sender = BlobTransactionVerifier.verify(tx);
+        String sender = BlobTransactionVerifier.verify(tx, metrics);
         int fresh = pool.addTransaction(tx.hash(), tx.entries());
         if (fresh < 0) {
             LOG.debug("transaction {} was pooled meanwhile", key);

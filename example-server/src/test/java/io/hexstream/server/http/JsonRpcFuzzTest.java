@@ -12,6 +12,7 @@ import io.hexstream.codec.testing.RecordingLeakDetector;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.engine.EngineMethods;
 import io.hexstream.server.engine.Fork;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.ResponseWriter;
@@ -69,11 +70,11 @@ class JsonRpcFuzzTest {
         Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
         JwtAuthenticator jwt = new JwtAuthenticator(io.hexstream.codec.Hex.decode(EngineServerFixture.SECRET), clock);
         ResponseWriter writer = new ResponseWriter();
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest()),
-                writer, Runnable::run, 256L << 20);
-        pipeline = new EngineApiInitializer(jwt, new RequestParser(16 << 20, 1024), dispatcher,
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest(),
+                ServerMetrics.NONE), writer, Runnable::run, 256L << 20, ServerMetrics.NONE);
+        pipeline = new EngineApiInitializer(jwt, new RequestParser(16 << 20, 1024, ServerMetrics.NONE), dispatcher,
                 ResponseRenderer.streaming(writer), new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30),
-                        Duration.ofSeconds(60)), Runnable::run, new RefusalLog());
+                        Duration.ofSeconds(60)), Runnable::run, new RefusalLog(), ServerMetrics.NONE);
         authorization = "Bearer " + jwt.token();
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.metrics.ServerMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,7 +64,7 @@ class BlobStoreTest {
     @Test
     void itemsComeBackInOrderByteForByte(@TempDir Path dir) throws Exception {
         Random random = new Random(1);
-        BlobStore store = new BlobStore(dir);
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
         List<PoolItem> saved = List.of(
                 PoolItem.transaction(txHash(1), List.of(entry(random, true, false), entry(random, true, false))),
                 PoolItem.generated(entry(random, false, true)),
@@ -74,7 +75,7 @@ class BlobStoreTest {
             store.save(item);
         }
 
-        List<PoolItem> loaded = items(new BlobStore(dir));
+        List<PoolItem> loaded = items(new BlobStore(dir, ServerMetrics.NONE));
         assertEquals(saved.size(), loaded.size());
         for (int i = 0; i < saved.size(); i++) {
             assertEquals(saved.get(i).key(), loaded.get(i).key());
@@ -88,7 +89,7 @@ class BlobStoreTest {
     @Test
     void corruptTornAndUnfinishedFilesAreSkipped(@TempDir Path dir) throws Exception {
         Random random = new Random(2);
-        BlobStore store = new BlobStore(dir);
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
         for (int i = 0; i < 3; i++) {
             store.save(PoolItem.transaction(txHash(i), List.of(entry(random, false, true))));
         }
@@ -101,7 +102,7 @@ class BlobStoreTest {
         Path unfinished = Files.write(store.directory().resolve("000000000009-0x00.blob.tmp"), torn);
         Files.writeString(store.directory().resolve("stray.blob"), "not ours");
 
-        List<PoolItem> loaded = items(new BlobStore(dir));
+        List<PoolItem> loaded = items(new BlobStore(dir, ServerMetrics.NONE));
         assertEquals(1, loaded.size());
         assertArrayEquals(txHash(1), loaded.get(0).transactionHash());
         assertArrayEquals(Files.readAllBytes(files.get(1)), BlobStore.encode(loaded.get(0)));
@@ -110,7 +111,7 @@ class BlobStoreTest {
 
     @Test
     void deleteRemovesTheFile(@TempDir Path dir) throws Exception {
-        BlobStore store = new BlobStore(dir);
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
         PoolItem generated = PoolItem.generated(entry(new Random(3), true, false));
         PoolItem transaction = PoolItem.transaction(txHash(4), List.of(entry(new Random(4), true, false)));
         Path generatedFile = store.save(generated);
@@ -118,16 +119,16 @@ class BlobStoreTest {
         store.delete(generatedFile);
         store.delete(transactionFile);
         store.delete(transactionFile); // gone already: nothing to do
-        assertEquals(List.of(), items(new BlobStore(dir)));
+        assertEquals(List.of(), items(new BlobStore(dir, ServerMetrics.NONE)));
         assertEquals(List.of(), files(store));
     }
 
     @Test
     void newFilesFollowTheHighestSequenceOnDisk(@TempDir Path dir) throws Exception {
-        BlobStore store = new BlobStore(dir);
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
         store.save(PoolItem.transaction(txHash(5), List.of()));
         store.save(PoolItem.transaction(txHash(6), List.of()));
-        BlobStore reopened = new BlobStore(dir);
+        BlobStore reopened = new BlobStore(dir, ServerMetrics.NONE);
         reopened.loadAll();
         reopened.save(PoolItem.transaction(txHash(7), List.of()));
         assertEquals("000000000003-" + PoolItem.keyOf(txHash(7)) + ".blob", files(store).get(2).getFileName().toString());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.metrics.ServerMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,7 +31,7 @@ class DurableBlobPoolTest {
 
     @Test
     void anAddedItemIsOnDiskAndAnEvictedOneIsDeleted() throws Exception {
-        DurableBlobPool pool = DurableBlobPool.open(dir, 2);
+        DurableBlobPool pool = DurableBlobPool.open(dir, 2, ServerMetrics.NONE);
         PoolItem[] items = new PoolItem[3];
         for (int i = 0; i < 3; i++) {
             items[i] = PoolItem.generated(BlobPoolTest.entry(i));
@@ -41,7 +42,7 @@ class DurableBlobPoolTest {
         assertFalse(pool.add(items[2]), "an item is pooled once");
         assertEquals(List.of(file(2, items[1]), file(3, items[2])), files(), "and stored once");
 
-        DurableBlobPool reopened = DurableBlobPool.open(dir, 2);
+        DurableBlobPool reopened = DurableBlobPool.open(dir, 2, ServerMetrics.NONE);
         assertEquals(pool.itemKeys(), reopened.itemKeys());
         assertEquals(pool.hashes(), reopened.hashes());
         PoolItem fourth = PoolItem.generated(BlobPoolTest.entry(3));
@@ -51,7 +52,7 @@ class DurableBlobPoolTest {
 
     @Test
     void aTransactionBringsOnlyItsNewBlobs() throws Exception {
-        DurableBlobPool pool = DurableBlobPool.open(dir, 8);
+        DurableBlobPool pool = DurableBlobPool.open(dir, 8, ServerMetrics.NONE);
         BlobEntry known = BlobPoolTest.entry(10);
         assertTrue(pool.add(PoolItem.generated(known)));
         byte[] hash = new byte[32];

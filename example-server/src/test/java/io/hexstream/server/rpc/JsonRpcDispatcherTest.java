@@ -3,6 +3,7 @@ package io.hexstream.server.rpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ class JsonRpcDispatcherTest {
     };
 
     private static List<RpcRequest> parse(String json) throws RpcException {
-        return new RequestParser(1 << 20, 16).parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8))).requests();
+        return new RequestParser(1 << 20, 16, ServerMetrics.NONE).parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8))).requests();
     }
 
     private static String text(Replies replies) {
@@ -70,7 +71,7 @@ class JsonRpcDispatcherTest {
     @Test
     void blockingCallsRunOnTheExecutorAndRepliesKeepTheirOrder() throws Exception {
         ArrayDeque<Runnable> executor = new ArrayDeque<>();
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), WRITER, executor::add, 1 << 20);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), WRITER, executor::add, 1 << 20, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
         dispatcher.dispatch(parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slow\",\"params\":[\"a\"]},"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":[\"b\"]},"
@@ -90,7 +91,7 @@ class JsonRpcDispatcherTest {
     void aFullExecutorAnswersServerBusyAndRunsNothing() throws Exception {
         JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(slow), WRITER, task -> {
             throw new RejectedExecutionException("full");
-        }, 1 << 20);
+        }, 1 << 20, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
         dispatcher.dispatch(parse("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"slow\",\"params\":[\"a\"]}"), false,
                 ImmediateEventExecutor.INSTANCE, done::set);
@@ -103,7 +104,7 @@ class JsonRpcDispatcherTest {
     void resultsPastTheCapAreRefusedAndBlockingCallsNotRun() throws Exception {
         String reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"b\"]}"; // 37 bytes
         long cap = 2 + reply.length() + 1 + reply.length(); // [ two replies ]
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), WRITER, Runnable::run, cap);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), WRITER, Runnable::run, cap, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
         String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[\"b\"]}";
         dispatcher.dispatch(parse("[" + call + "," + call + "," + call + ","

@@ -76,8 +76,13 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
-        return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0), Clock.systemUTC(),
-                scratch());
+        return startEmpty(fork, dataDir, UnaryOperator.identity());
+    }
+
+    /** As {@link #startEmpty(Fork, Path)}, with the options {@code options} sets on the builder. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, UnaryOperator<ExampleServer.Config.Builder> options) {
+        return start(options.apply(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0)),
+                Clock.systemUTC(), scratch());
     }
 
     private static EngineServerFixture startOverSharedPool(ExampleServer.Config.Builder config, Clock clock) {

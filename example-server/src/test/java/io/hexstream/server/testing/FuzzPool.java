@@ -3,6 +3,7 @@ package io.hexstream.server.testing;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.tx.TransactionIngest;
 import java.io.IOException;
@@ -32,7 +33,7 @@ public final class FuzzPool {
 
     /** The pool, stored in {@code dataDir} (which should be empty). */
     public static FuzzPool create(Path dataDir) throws IOException {
-        DurableBlobPool pool = DurableBlobPool.open(dataDir, CAPACITY);
+        DurableBlobPool pool = DurableBlobPool.open(dataDir, CAPACITY, ServerMetrics.NONE);
         Random random = new Random(7);
         for (int b : new int[] {0x11, 0x22}) {
             byte[] blob = new byte[BlobSizes.BLOB_SIZE];
@@ -45,7 +46,7 @@ public final class FuzzPool {
             Arrays.fill(commitment, (byte) b);
             pool.add(PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs)));
         }
-        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX));
+        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX, ServerMetrics.NONE));
     }
 
     public DurableBlobPool pool() {

@@ -3,6 +3,7 @@ package io.hexstream.server.testing;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.kzg.BlobGenerator;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,7 +29,7 @@ public final class TestBlobs {
     public static synchronized List<BlobEntry> first(int count) {
         if (cached.size() < count) {
             try {
-                DurableBlobPool store = DurableBlobPool.open(CACHE, CAPACITY);
+                DurableBlobPool store = DurableBlobPool.open(CACHE, CAPACITY, ServerMetrics.NONE);
                 List<BlobEntry> entries = new ArrayList<>();
                 store.hashes().forEach(hash -> entries.add(store.get(hash)));
                 if (entries.size() < count) {

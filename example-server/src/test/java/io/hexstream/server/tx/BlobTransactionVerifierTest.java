@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.TestBlobs;
 import java.util.List;
@@ -25,7 +26,7 @@ class BlobTransactionVerifierTest {
         BlobTransaction tx = BlobTransactionDecoder.decode(built.build());
         assertEquals(form, tx.form());
         assertArrayEquals(built.hash(), tx.hash());
-        assertEquals(SENDER, BlobTransactionVerifier.verify(tx));
+        assertEquals(SENDER, BlobTransactionVerifier.verify(tx, ServerMetrics.NONE));
         for (int i = 0; i < blobs.size(); i++) {
             assertArrayEquals(blobs.get(i).commitment(), tx.entries().get(i).commitment());
             assertArrayEquals(cells ? null : blobs.get(i).blobProof(), tx.entries().get(i).blobProof());

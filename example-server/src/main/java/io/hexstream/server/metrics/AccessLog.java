@@ -1,0 +1,117 @@
+package io.hexstream.server.metrics;
+
+import io.hexstream.server.auth.Refusal;
+import io.hexstream.server.rpc.RpcError;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code --access-log}: one INFO line on the logger {@value #LOGGER} per HTTP response to JSON-RPC
+ * requests, once written to its last byte (or abandoned), e.g.
+ * {@code engine_getBlobsV2 hashes=128 hits=128 bytes=35212671 ttlb_ms=41.2 outcome=ok}; everything else
+ * goes on to the metrics it wraps.
+ */
+public final class AccessLog implements ServerMetrics {
+    /** The logger's name, so that it can be routed or silenced on its own. */
+    public static final String LOGGER = "hexstream.access";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
+
+    private final ServerMetrics metrics;
+
+    /** Logs to {@value #LOGGER}, and tells {@code metrics} everything. */
+    public AccessLog(ServerMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** The metrics it tells everything. */
+    public ServerMetrics metrics() {
+        return metrics;
+    }
+
+    /** The line logged for one response. */
+    static String line(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+        return String.format(Locale.ROOT, "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
+                exchange.method(), exchange.hashes(), exchange.hits(), bodyBytes, nanosToLastByte / 1e6,
+                completed ? exchange.outcome() : "abandoned");
+    }
+
+    @Override
+    public void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+        if (LOG.isInfoEnabled()) {
+            LOG.info(line(exchange, bodyBytes, nanosToLastByte, completed));
+        }
+        metrics.responded(exchange, bodyBytes, nanosToLastByte, completed);
+    }
+
+    @Override
+    public void replied(String method, RpcError error) {
+        metrics.replied(method, error);
+    }
+
+    @Override
+    public void blobsLookedUp(String method, int requested, int available) {
+        metrics.blobsLookedUp(method, requested, available);
+    }
+
+    @Override
+    public void connectionOpened() {
+        metrics.connectionOpened();
+    }
+
+    @Override
+    public void connectionClosed() {
+        metrics.connectionClosed();
+    }
+
+    @Override
+    public void responseStarted() {
+        metrics.responseStarted();
+    }
+
+    @Override
+    public void responseDone() {
+        metrics.responseDone();
+    }
+
+    @Override
+    public void stalled(boolean stalled) {
+        metrics.stalled(stalled);
+    }
+
+    @Override
+    public void bytesWritten(long bytes) {
+        metrics.bytesWritten(bytes);
+    }
+
+    @Override
+    public void jwtRefused(Refusal.Reason reason) {
+        metrics.jwtRefused(reason);
+    }
+
+    @Override
+    public void refused(Limit limit) {
+        metrics.refused(limit);
+    }
+
+    @Override
+    public void transactionAccepted() {
+        metrics.transactionAccepted();
+    }
+
+    @Override
+    public void transactionRefused(String check) {
+        metrics.transactionRefused(check);
+    }
+
+    @Override
+    public void kzgVerified(long nanos) {
+        metrics.kzgVerified(nanos);
+    }
+
+    @Override
+    public void fsynced(long nanos) {
+        metrics.fsynced(nanos);
+    }
+}

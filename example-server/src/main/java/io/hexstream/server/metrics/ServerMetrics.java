@@ -1,0 +1,87 @@
+package io.hexstream.server.metrics;
+
+import io.hexstream.server.auth.Refusal;
+import io.hexstream.server.rpc.RpcError;
+import java.util.Locale;
+
+/**
+ * What the request path tells about itself: the one seam between the server and its metrics and
+ * access log. Every method is a no-op by default, and {@link #NONE} (what the server runs with unless
+ * {@code --metrics-port} or {@code --access-log} is given) is nothing else, so that metrics off cost a
+ * call to an empty method. Implementations are thread-safe and never block: they are called on the
+ * event loops, the request threads and the ingest threads.
+ *
+ * <p>Every label comes from a fixed set: method names from the server's method table (or
+ * {@link #UNKNOWN_METHOD}, {@link #INVALID_REQUEST}, {@link #BATCH}, {@link #NO_METHOD}), error codes
+ * from {@link RpcError}, refusals from {@link Limit} and {@link Refusal.Reason}, transaction checks from
+ * the ingest's own names; never raw client input.
+ */
+public interface ServerMetrics {
+    /** Metrics off: records nothing. */
+    ServerMetrics NONE = new ServerMetrics() {};
+
+    /** The method label of a call to a method the server does not serve. */
+    String UNKNOWN_METHOD = "unknown";
+    /** The method label of a request that is not a valid JSON-RPC request. */
+    String INVALID_REQUEST = "invalid";
+    /** The method label of an HTTP response to a batch. */
+    String BATCH = "batch";
+    /** The method label of an HTTP response to a body that did not parse (or notifications only). */
+    String NO_METHOD = "none";
+
+    /** The limits of the server that refuse a connection or a request, as the metrics name them. */
+    enum Limit {
+        MAX_CONNECTIONS, MAX_PIPELINED, MAX_BATCH_SIZE, MAX_RESPONSE_BYTES, MAX_REQUEST_BYTES, WRITE_TIMEOUT,
+        IDLE_TIMEOUT, SERVER_BUSY;
+
+        /** The option's name without dashes, e.g. {@code max_connections}; {@code server_busy} for the ingest queue. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** One JSON-RPC reply sent for {@code method}: {@code error} is {@code null} for a result. */
+    default void replied(String method, RpcError error) {}
+
+    /**
+     * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was
+     * abandoned (the connection closed first): what it answered and how long it took from the whole
+     * request to the last byte handed to the socket.
+     */
+    default void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {}
+
+    /** An {@code engine_getBlobsVn} call asked for {@code requested} hashes, of which {@code available} were pooled. */
+    default void blobsLookedUp(String method, int requested, int available) {}
+
+    default void connectionOpened() {}
+
+    default void connectionClosed() {}
+
+    /** A response is handed to the channel; {@link #responseDone()} once written or abandoned. */
+    default void responseStarted() {}
+
+    default void responseDone() {}
+
+    /** A connection has been unwritable for more than a second ({@code true}), or is not any more. */
+    default void stalled(boolean stalled) {}
+
+    /** Bytes handed to a socket. */
+    default void bytesWritten(long bytes) {}
+
+    /** A request refused for its JWT. */
+    default void jwtRefused(Refusal.Reason reason) {}
+
+    /** A connection or request refused, or a connection closed, by {@code limit}. */
+    default void refused(Limit limit) {}
+
+    default void transactionAccepted() {}
+
+    /** A transaction refused by {@code check}, one of the ingest's fixed names (e.g. {@code signature}). */
+    default void transactionRefused(String check) {}
+
+    /** One KZG batch verification took {@code nanos}. */
+    default void kzgVerified(long nanos) {}
+
+    /** One fsync of the store (a file or its directory) took {@code nanos}. */
+    default void fsynced(long nanos) {}
+}

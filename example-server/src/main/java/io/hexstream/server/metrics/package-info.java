@@ -1,0 +1,10 @@
+/**
+ * What an operator sees: {@link io.hexstream.server.metrics.ServerMetrics}, the one interface the
+ * request path calls (its {@code NONE} does nothing: metrics off), the Prometheus metrics behind it
+ * ({@link io.hexstream.server.metrics.PrometheusMetrics}, served by
+ * {@link io.hexstream.server.metrics.MetricsEndpoint} on the Engine API server's own event loops), the
+ * access log ({@link io.hexstream.server.metrics.AccessLog}) and
+ * {@link io.hexstream.server.metrics.Instrumentation}, which of them the options ask for. Labels come
+ * from fixed sets only, never from client input.
+ */
+package io.hexstream.server.metrics;
