@@ -107,6 +107,11 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return this;
     }
 
+    /** A number value in decimal, {@code -12}. */
+    public JsonBodyBuilder number(long value) {
+        return raw(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+    }
+
     /** {@code null}. */
     public JsonBodyBuilder nullValue() {
         return raw(NULL);

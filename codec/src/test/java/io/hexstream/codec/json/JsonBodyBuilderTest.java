@@ -31,7 +31,7 @@ class JsonBodyBuilderTest {
     @Test
     void commasNamesAndNesting() {
         JsonBody body = JsonBody.builder().beginObject()
-                .name("a").beginArray().raw("1").nullValue().string("x").beginArray().endArray()
+                .name("a").beginArray().raw("1").number(-42).number(Long.MAX_VALUE).nullValue().string("x").beginArray().endArray()
                 .beginObject().endObject().endArray()
                 .name("b").hex(new byte[] {1, (byte) 0xfe})
                 .name("c").hexArray(new byte[] {9, 8, 7, 6, 5, 4}, 1, 2, 2)
@@ -39,7 +39,7 @@ class JsonBodyBuilderTest {
                 .name("e").hex(new byte[0])
                 .name("f").raw("{\"é\":\"\\\"\"}")
                 .endObject().build();
-        String expected = "{\"a\":[1,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
+        String expected = "{\"a\":[1,-42,9223372036854775807,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
                 + "\"d\":[],\"e\":\"0x\",\"f\":{\"é\":\"\\\"\"}}";
         assertEquals(expected.getBytes(UTF_8).length, body.length());
         assertEquals(expected, render(body));
