@@ -18,7 +18,7 @@ public final class HexExample {
             Hex.encode(blob, 0, blob.length, out, true);          // "0x…" written at out.writerIndex()
             TuweniHex.encode(commitment, out, true);              // tuweni Bytes, the same way
             byte[] hash = HexDecoder.decode(versionedHash, 32);   // exactly 32 bytes, or HexFormatException
-            return Hex.encodeToString(hash, false) + " " + out.readableBytes();
+            return Hex.encodeToString(hash, false) + " " + out.readableBytes();  // no prefix; bytes written
         } finally {
             out.release();
         }
