@@ -40,6 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code besuBytesJson}: tuweni {@code Bytes} fields with Besu's {@code BytesJson} serializer,
  *       {@code gen.writeString(value.toString())};
  *   <li>{@code hexModule}: the same {@code Bytes} fields with {@link HexModule};
+ *   <li>{@code hexModuleStreamed}: the alternative {@code HexModule} was measured against,
+ *       {@link StreamedHexSerializer} (8 KiB pieces straight to the stream), same stream;
  *   <li>{@code hexModuleDirect}: {@link HexModule} into {@link DirectResponseStream} (no heap copy per
  *       write), to show what the module itself allocates.
  * </ul>
@@ -77,6 +79,8 @@ public class JacksonModuleBenchmark {
                 }
             })).writer();
     private final ObjectWriter hexModule = new ObjectMapper().registerModule(new HexModule()).writer();
+    private final ObjectWriter streamed = new ObjectMapper().registerModule(
+            new SimpleModule().addSerializer(new StreamedHexSerializer())).writer();
     private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
     private byte[][] blobBytes;
     private byte[][][] proofBytes;
@@ -144,6 +148,13 @@ public class JacksonModuleBenchmark {
     public long hexModuleDirect() throws IOException {
         DirectResponseStream stream = new DirectResponseStream(pooled);
         hexModule.writeValue(stream, bytesResponse());
+        return stream.written();
+    }
+
+    @Benchmark
+    public long hexModuleStreamed() throws IOException {
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        streamed.writeValue(stream, bytesResponse());
         return stream.written();
     }
 }
