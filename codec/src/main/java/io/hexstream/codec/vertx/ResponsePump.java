@@ -85,15 +85,19 @@ final class ResponsePump {
     private void end() {
         finished = true;
         input.close();
-        response.drainHandler(null);
-        response.end().onComplete(ended -> {
-            response.closeHandler(null);
-            if (ended.succeeded()) {
-                done.tryComplete();
-            } else {
-                done.tryFail(ended.cause());
-            }
-        });
+        try {
+            response.drainHandler(null);
+            response.end().onComplete(ended -> {
+                response.closeHandler(null);
+                if (ended.succeeded()) {
+                    done.tryComplete();
+                } else {
+                    done.tryFail(ended.cause());
+                }
+            });
+        } catch (RuntimeException e) { // the connection closed under us
+            done.tryFail(e);
+        }
     }
 
     /** Gives up: releases the body and, if the response was under way, closes its connection. */
