@@ -1,8 +1,8 @@
 package io.hexstream.codec;
 
 /**
- * Thrown when text is not strict Engine API {@code DATA}: {@code 0x} followed by an even number of
- * hex digits {@code [0-9a-fA-F]} (execution-apis {@code src/engine/common.md}, "Encoding").
+ * Thrown by {@link HexDecoder} when text is not {@code 0x} followed by an even number of hex digits
+ * {@code [0-9a-fA-F]} (the Engine API's {@code DATA}), or not of the expected length.
  *
  * <p>The message names the offending index and character, or the expected and actual length.
  * {@link #index()} is the zero-based position in the text (counting the {@code 0x} prefix) of the

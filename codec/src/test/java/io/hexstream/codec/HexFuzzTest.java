@@ -44,7 +44,7 @@ class HexFuzzTest {
     /** The decoded bytes, or the {@link HexFormatException}; anything else thrown fails the target. */
     private static Object outcome(String text, int expectedBytes) {
         try {
-            return Hex.decode(text, expectedBytes);
+            return HexDecoder.decode(text, expectedBytes);
         } catch (HexFormatException e) {
             return e;
         }
@@ -55,7 +55,7 @@ class HexFuzzTest {
         byte[] dst = new byte[Math.max(0, (text.length - 2) / 2)];
         Arrays.fill(dst, UNTOUCHED);
         try {
-            int n = Hex.decode(src, 3, text.length, dst, 0);
+            int n = HexDecoder.decode(src, 3, text.length, dst, 0);
             return Arrays.copyOf(dst, n);
         } catch (HexFormatException e) {
             for (byte b : dst) {

@@ -50,8 +50,8 @@ class HexPropertiesTest {
         SeededTrials.run(seed, 100, (random, trial) -> {
             byte[] data = SeededTrials.bytes(random, MAX);
             String length = "length " + data.length + ": ";
-            assertArrayEquals(data, Hex.decode(Hex.encodeToString(data, true)), length + "lower case");
-            assertArrayEquals(data, Hex.decode(Hex.encodeToString(data, true).toUpperCase().replace('X', 'x'), data.length),
+            assertArrayEquals(data, HexDecoder.decode(Hex.encodeToString(data, true)), length + "lower case");
+            assertArrayEquals(data, HexDecoder.decode(Hex.encodeToString(data, true).toUpperCase().replace('X', 'x'), data.length),
                     length + "upper case");
         });
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import java.net.http.HttpRequest;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** JWT authentication (execution-apis authentication.md), every failure kind, on a server with a fixed clock. */
 class AuthTest {
     private static final Instant NOW = Instant.ofEpochSecond(1_800_000_000L);
-    private static final Algorithm KEY = Algorithm.HMAC256(Hex.decode(EngineServerFixture.SECRET));
+    private static final Algorithm KEY = Algorithm.HMAC256(HexDecoder.decode(EngineServerFixture.SECRET));
     private static final String BODY = EngineServerFixture.request(1, "engine_exchangeCapabilities", "[[]]");
     private static EngineServerFixture server;
 
@@ -100,7 +100,7 @@ class AuthTest {
         assertEquals(401, status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
                 .sign(Algorithm.HMAC256(new byte[32]))));
         assertEquals(401, status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC512(Hex.decode(EngineServerFixture.SECRET)))));
+                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
         String none = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + ".";
         assertEquals(401, status("Bearer " + none));
     }
@@ -114,7 +114,7 @@ class AuthTest {
         assertEquals("wrong signature: the token is not signed with this server's secret\n", refusal("Bearer "
                 + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
         assertEquals("alg is HS512, only HS256 is accepted\n", refusal("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC512(Hex.decode(EngineServerFixture.SECRET)))));
+                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
         assertEquals("alg is none, only HS256 is accepted\n", refusal("Bearer " + base64("{\"alg\":\"none\"}") + "."
                 + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + "."));
         assertEquals("malformed token: 2 parts, a JWT has 3 separated by '.'\n", refusal("Bearer not.ajwt"));

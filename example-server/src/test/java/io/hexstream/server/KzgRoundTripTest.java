@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import ethereum.ckzg4844.CKZG4844JNI;
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.kzg.Kzg;
@@ -25,10 +25,10 @@ class KzgRoundTripTest {
             assertEquals(EngineServerFixture.GENERATED, hashes.size());
             JsonNode result = server.call(request(1, "engine_getBlobsV2", hashParams(hashes))).get("result");
             for (int i = 0; i < hashes.size(); i++) {
-                byte[] blob = Hex.decode(result.get(i).get("blob").asText(), 131_072);
+                byte[] blob = HexDecoder.decode(result.get(i).get("blob").asText(), 131_072);
                 byte[] proofs = new byte[128 * 48];
                 for (int p = 0; p < 128; p++) {
-                    byte[] proof = Hex.decode(result.get(i).get("proofs").get(p).asText(), 48);
+                    byte[] proof = HexDecoder.decode(result.get(i).get("proofs").get(p).asText(), 48);
                     System.arraycopy(proof, 0, proofs, p * 48, 48);
                 }
                 byte[] commitment = CKZG4844JNI.blobToKzgCommitment(blob);

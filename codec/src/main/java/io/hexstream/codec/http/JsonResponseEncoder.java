@@ -1,11 +1,13 @@
 package io.hexstream.codec.http;
 
+import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -52,6 +54,19 @@ public final class JsonResponseEncoder extends ChannelOutboundHandlerAdapter {
         this.chunkSize = chunkSize;
     }
 
+    /**
+     * {@code body} as HTTP content, for a handler that writes its own response head (with
+     * {@code Content-Length} = {@link JsonBody#length()}): {@code HttpContent}s of direct chunks of at
+     * most {@code chunkSize} bytes, then a {@code LastHttpContent}, through a
+     * {@link ChunkedWriteHandler}. Takes ownership of one reference to {@code body}.
+     *
+     * @throws IllegalArgumentException if {@code chunkSize} is below {@link JsonBodyInput#MIN_CHUNK_SIZE}
+     *     (the body is then released)
+     */
+    public static HttpChunkedInput httpContent(JsonBody body, int chunkSize) {
+        return new HttpChunkedInput(new JsonBodyInput(body, chunkSize));
+    }
+
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (!(msg instanceof JsonResponse)) {
@@ -69,9 +84,9 @@ public final class JsonResponseEncoder extends ChannelOutboundHandlerAdapter {
         HttpUtil.setKeepAlive(head, response.keepAlive());
         ctx.write(head);
         if (response.keepAlive()) {
-            ctx.write(JsonBodyInput.http(response.body(), chunkSize), promise);
+            ctx.write(httpContent(response.body(), chunkSize), promise);
         } else {
-            ctx.write(JsonBodyInput.http(response.body(), chunkSize), promise.unvoid())
+            ctx.write(httpContent(response.body(), chunkSize), promise.unvoid())
                     .addListener(ChannelFutureListener.CLOSE);
         }
     }

@@ -5,25 +5,30 @@ import java.nio.ByteBuffer;
 /**
  * {@code count} hex string values of {@code size} bytes each, lying back to back in one source:
  * {@code "0x…"} alone when {@code count} is 1 and not bracketed, else a JSON array
- * {@code ["0x…","0x…",…]}. 128 cell proofs of 48 bytes are one segment, not 128.
+ * {@code ["0x…","0x…",…]}; without the prefix {@code "…"}. 128 cell proofs of 48 bytes are one
+ * segment, not 128.
  */
 final class HexSegment extends Segment {
-    private static final byte[] OPEN = {'"', '0', 'x'};
+    private static final byte[] OPEN_PREFIXED = {'"', '0', 'x'};
+    private static final byte[] OPEN_BARE = {'"'};
 
+    /** What opens each element: {@code "0x} or {@code "}. */
+    private final byte[] open;
     private final HexSource source;
     private final int size;
     private final int count;
     private final boolean bracketed;
-    /** Bytes of one element with the comma that follows it: {@code "0x} + digits + {@code ",}. */
+    /** Bytes of one element with the comma that follows it: opening + digits + {@code ",}. */
     private final int stride;
     private final long length;
 
-    HexSegment(HexSource source, int size, int count, boolean bracketed) {
+    HexSegment(HexSource source, int size, int count, boolean bracketed, boolean prefix) {
         this.source = source;
         this.size = size;
         this.count = count;
         this.bracketed = bracketed;
-        this.stride = 2 * size + 5;
+        this.open = prefix ? OPEN_PREFIXED : OPEN_BARE;
+        this.stride = 2 * size + open.length + 2;
         this.length = (bracketed ? 2 : 0) + (count == 0 ? 0 : (long) count * stride - 1);
     }
 
@@ -56,21 +61,21 @@ final class HexSegment extends Segment {
         long inElements = p - (bracketed ? 1 : 0);
         int element = (int) (inElements / stride);
         int within = (int) (inElements % stride);
-        if (within < OPEN.length) {
-            int n = Math.min(room, OPEN.length - within);
-            out.put(offset, OPEN, within, n);
+        if (within < open.length) {
+            int n = Math.min(room, open.length - within);
+            out.put(offset, open, within, n);
             return n;
         }
         int digits = 2 * size;
-        if (within < OPEN.length + digits) {
-            int done = (within - OPEN.length) / 2;
+        if (within < open.length + digits) {
+            int done = (within - open.length) / 2;
             int bytes = Math.min(size - done, room / 2);
             if (bytes > 0) {
                 source.encode(element * size + done, bytes, out, offset);
             }
             return 2 * bytes;
         }
-        out.put(offset, (byte) (within == OPEN.length + digits ? '"' : ','));
+        out.put(offset, (byte) (within == open.length + digits ? '"' : ','));
         return 1;
     }
 

@@ -16,9 +16,10 @@ import java.util.Objects;
  * until the body is released, a {@link ByteBuffer} is duplicated (its position and limit are not
  * touched).
  *
- * <p>Names and {@link #string(String) string} values must be printable ASCII without {@code "} or
- * {@code \} (they are written as they are); anything else, such as a request id token or an error
- * object, goes in as {@link #raw(byte[]) raw} JSON, rendered by a JSON library.
+ * <p>Names and {@link #string(String) string} values are any Java {@code String}, written as UTF-8
+ * with JSON escapes where needed. Hex values are {@code "0x…"} (lowercase digits, two per byte) unless
+ * asked for without the prefix, per value ({@code prefix = false}: {@code "…"}). A value already
+ * rendered as JSON (a request's id token) goes in as {@link #raw(byte[]) raw}.
  *
  * <p>Not thread-safe. If building fails or is abandoned, {@link #close()} releases what was retained;
  * after {@link #build()} it does nothing.
@@ -33,6 +34,10 @@ import java.util.Objects;
  */
 public final class JsonBodyBuilder implements AutoCloseable {
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    /** Control characters with a two-character escape, and the letter that follows the backslash. */
+    private static final String SHORT_ESCAPES = "\b\t\n\f\r";
+    private static final String SHORT_ESCAPE_LETTERS = "btnfr";
+    private static final String UPPER_DIGITS = "0123456789ABCDEF";
 
     private final List<Segment> segments = new ArrayList<>();
     private byte[] literal = new byte[256];
@@ -76,7 +81,7 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return this;
     }
 
-    /** An object member's name, {@code "name":}. */
+    /** An object member's name, {@code "name":}, escaped as {@link #string(String)} escapes. */
     public JsonBodyBuilder name(String name) {
         if (depth == 0 || !objects[depth - 1] || afterName) {
             throw new IllegalStateException("a name belongs directly inside an object, before its value");
@@ -90,11 +95,21 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return this;
     }
 
-    /** A string value written as it is: printable ASCII without {@code "} or {@code \}. */
+    /**
+     * A string value, {@code "value"} in UTF-8: {@code "} and {@code \} escaped by a backslash, control
+     * characters below U+0020 as {@code \b \t \n \f \r} or {@code \}{@code u00XX} (as Jackson writes
+     * them), every other character as its UTF-8 bytes; an unpaired surrogate (which has no UTF-8 form)
+     * as {@code \}{@code uXXXX}.
+     */
     public JsonBodyBuilder string(String value) {
         beforeValue();
         appendQuoted(value);
         return this;
+    }
+
+    /** A number value in decimal, {@code -12}. */
+    public JsonBodyBuilder number(long value) {
+        return raw(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
     }
 
     /** {@code null}. */
@@ -116,42 +131,94 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     /** The string {@code "0x…"} of all of {@code src}, read when the body is produced. */
     public JsonBodyBuilder hex(byte[] src) {
-        return hex(src, 0, src.length);
+        return hex(src, 0, src.length, true);
     }
 
-    /** The string {@code "0x…"} of {@code src[offset, offset + length)}, read when the body is produced. */
+    /** The string {@code "0x…"} of {@code src[offset, offset + length)}, as {@link #hex(byte[], int, int, boolean)}. */
     public JsonBodyBuilder hex(byte[] src, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, src.length);
-        return hexSegment(HexSource.of(src, offset), length, 1, false);
+        return hex(src, offset, length, true);
     }
 
     /**
-     * The string {@code "0x…"} of {@code src}'s readable bytes. The body retains {@code src} (it is
-     * released with the body); the caller keeps its own reference and {@code src}'s indices.
+     * The hex string of {@code src[offset, offset + length)}, {@code "0x…"} or, without {@code prefix},
+     * {@code "…"}: {@code 2 * length} digits, read when the body is produced.
+     *
+     * @throws IndexOutOfBoundsException if the region is out of {@code src}'s bounds
      */
+    public JsonBodyBuilder hex(byte[] src, int offset, int length, boolean prefix) {
+        Objects.checkFromIndexSize(offset, length, src.length);
+        return hexSegment(HexSource.of(src, offset), length, 1, false, prefix);
+    }
+
+    /** The string {@code "0x…"} of {@code src}'s readable bytes, as {@link #hex(ByteBuf, boolean)}. */
     public JsonBodyBuilder hex(ByteBuf src) {
+        return hex(src, true);
+    }
+
+    /**
+     * The hex string of {@code src}'s readable bytes, {@code "0x…"} or, without {@code prefix},
+     * {@code "…"}. The body retains {@code src} (it is released with the body); the caller keeps its
+     * own reference and {@code src}'s indices.
+     */
+    public JsonBodyBuilder hex(ByteBuf src, boolean prefix) {
         int length = src.readableBytes();
         beforeValue();
-        addSegment(new HexSegment(HexSource.of(src.retain(), src.readerIndex()), length, 1, false));
+        addSegment(new HexSegment(HexSource.of(src.retain(), src.readerIndex()), length, 1, false, prefix));
         return this;
     }
 
-    /** The string {@code "0x…"} of {@code src}'s remaining bytes; its position and limit are not touched. */
+    /** The string {@code "0x…"} of {@code src}'s remaining bytes, as {@link #hex(ByteBuffer, boolean)}. */
     public JsonBodyBuilder hex(ByteBuffer src) {
-        return hexSegment(HexSource.of(src.slice()), src.remaining(), 1, false);
+        return hex(src, true);
+    }
+
+    /**
+     * The hex string of {@code src}'s remaining bytes, {@code "0x…"} or, without {@code prefix},
+     * {@code "…"}; its position and limit are not touched.
+     */
+    public JsonBodyBuilder hex(ByteBuffer src, boolean prefix) {
+        return hexSegment(HexSource.of(src.slice()), src.remaining(), 1, false, prefix);
+    }
+
+    /** {@code ["0x…",…]}: as {@link #hexArray(byte[], int, int, int, boolean)} with the prefix. */
+    public JsonBodyBuilder hexArray(byte[] src, int offset, int size, int count) {
+        return hexArray(src, offset, size, count, true);
     }
 
     /**
      * A JSON array of {@code count} hex strings of {@code size} bytes each, lying back to back from
-     * {@code src[offset]}: e.g. 128 cell proofs of 48 bytes. One segment, whatever the count.
+     * {@code src[offset]}: e.g. 128 cell proofs of 48 bytes, {@code ["0x…","0x…",…]} (or {@code "…"}
+     * elements without {@code prefix}); {@code []} when {@code count} is 0. One segment, whatever the
+     * count.
+     *
+     * @throws IllegalArgumentException if {@code size} or {@code count} is negative
+     * @throws IndexOutOfBoundsException if {@code size * count} bytes from {@code offset} are out of bounds
      */
-    public JsonBodyBuilder hexArray(byte[] src, int offset, int size, int count) {
+    public JsonBodyBuilder hexArray(byte[] src, int offset, int size, int count, boolean prefix) {
         if (size < 0 || count < 0) {
             throw new IllegalArgumentException("size " + size + " and count " + count + " must not be negative");
         }
         Objects.checkFromIndexSize(offset, Math.multiplyExact(size, count), src.length);
         Hex.encodedLength(size, true);
-        return hexSegment(HexSource.of(src, offset), size, count, true);
+        return hexSegment(HexSource.of(src, offset), size, count, true, prefix);
+    }
+
+    /** {@code ["0x…",…]}: as {@link #hexArray(List, boolean)} with the prefix. */
+    public JsonBodyBuilder hexArray(List<byte[]> values) {
+        return hexArray(values, true);
+    }
+
+    /**
+     * A JSON array of one hex string per element of {@code values}, in order, each of its own length
+     * ({@code ["0x…",…]}, or {@code "…"} elements without {@code prefix}; {@code []} when empty). The
+     * arrays are read when the body is produced; the list itself is not kept.
+     */
+    public JsonBodyBuilder hexArray(List<byte[]> values, boolean prefix) {
+        beginArray();
+        for (byte[] value : values) {
+            hex(value, 0, value.length, prefix);
+        }
+        return endArray();
     }
 
     /**
@@ -181,9 +248,9 @@ public final class JsonBodyBuilder implements AutoCloseable {
         }
     }
 
-    private JsonBodyBuilder hexSegment(HexSource source, int size, int count, boolean bracketed) {
+    private JsonBodyBuilder hexSegment(HexSource source, int size, int count, boolean bracketed, boolean prefix) {
         beforeValue();
-        addSegment(new HexSegment(source, size, count, bracketed));
+        addSegment(new HexSegment(source, size, count, bracketed, prefix));
         return this;
     }
 
@@ -241,13 +308,59 @@ public final class JsonBodyBuilder implements AutoCloseable {
         literal[literalLength++] = '"';
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-                throw new IllegalArgumentException("character " + (int) c + " at index " + i
-                        + " needs escaping; pass the value as raw JSON instead");
+            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                literal[literalLength++] = (byte) c;
+            } else {
+                i = appendEscaped(text, i);
+                ensureRoom(text.length() - i + 1);
             }
-            literal[literalLength++] = (byte) c;
         }
         literal[literalLength++] = '"';
+    }
+
+    /** Appends the character at {@code i} that is not plain ASCII; returns the index of its last char. */
+    private int appendEscaped(String text, int i) {
+        char c = text.charAt(i);
+        ensureRoom(6);
+        if (c == '"' || c == '\\') {
+            literal[literalLength++] = '\\';
+            literal[literalLength++] = (byte) c;
+        } else if (c < 0x20) {
+            int shortForm = SHORT_ESCAPES.indexOf(c);
+            if (shortForm >= 0) {
+                literal[literalLength++] = '\\';
+                literal[literalLength++] = (byte) SHORT_ESCAPE_LETTERS.charAt(shortForm);
+            } else {
+                appendUnicodeEscape(c);
+            }
+        } else if (c < 0x800) {
+            literal[literalLength++] = (byte) (0xC0 | c >> 6);
+            literal[literalLength++] = (byte) (0x80 | c & 0x3F);
+        } else if (!Character.isSurrogate(c)) {
+            literal[literalLength++] = (byte) (0xE0 | c >> 12);
+            literal[literalLength++] = (byte) (0x80 | c >> 6 & 0x3F);
+            literal[literalLength++] = (byte) (0x80 | c & 0x3F);
+        } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                && Character.isLowSurrogate(text.charAt(i + 1))) {
+            int cp = Character.toCodePoint(c, text.charAt(i + 1));
+            literal[literalLength++] = (byte) (0xF0 | cp >> 18);
+            literal[literalLength++] = (byte) (0x80 | cp >> 12 & 0x3F);
+            literal[literalLength++] = (byte) (0x80 | cp >> 6 & 0x3F);
+            literal[literalLength++] = (byte) (0x80 | cp & 0x3F);
+            return i + 1;
+        } else {
+            appendUnicodeEscape(c);
+        }
+        return i;
+    }
+
+    /** {@code \}{@code uXXXX}, uppercase digits. */
+    private void appendUnicodeEscape(char c) {
+        literal[literalLength++] = '\\';
+        literal[literalLength++] = 'u';
+        for (int shift = 12; shift >= 0; shift -= 4) {
+            literal[literalLength++] = (byte) UPPER_DIGITS.charAt(c >> shift & 0xF);
+        }
     }
 
     private void appendByte(int b) {

@@ -3,7 +3,6 @@ package io.hexstream.codec.json;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.stream.ChunkedInput;
 import java.nio.ByteBuffer;
 
@@ -52,11 +51,6 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         this.body = body;
         this.segments = body.segments();
         this.chunkSize = chunkSize;
-    }
-
-    /** The HTTP form: {@code HttpContent}s, then a {@code LastHttpContent}; send with {@code Content-Length}. */
-    public static HttpChunkedInput http(JsonBody body, int chunkSize) {
-        return new HttpChunkedInput(new JsonBodyInput(body, chunkSize));
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -12,25 +13,25 @@ import org.junit.jupiter.api.Test;
 
 class JsonBodyBuilderTest {
 
-    /** Produces the whole body through a {@link JsonBodyInput} and releases it. */
+    /** Produces the whole body through a {@link JsonBodyInput} (UTF-8 decoded whole) and releases it. */
     static String render(JsonBody body) {
         JsonBodyInput input = new JsonBodyInput(body, JsonBodyInput.MIN_CHUNK_SIZE);
-        StringBuilder text = new StringBuilder();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         try {
             for (ByteBuf chunk; (chunk = input.readChunk(UnpooledByteBufAllocator.DEFAULT)) != null; ) {
-                text.append(chunk.toString(UTF_8));
+                bytes.writeBytes(io.netty.buffer.ByteBufUtil.getBytes(chunk));
                 chunk.release();
             }
         } finally {
             input.close();
         }
-        return text.toString();
+        return bytes.toString(UTF_8);
     }
 
     @Test
     void commasNamesAndNesting() {
         JsonBody body = JsonBody.builder().beginObject()
-                .name("a").beginArray().raw("1").nullValue().string("x").beginArray().endArray()
+                .name("a").beginArray().raw("1").number(-42).number(Long.MAX_VALUE).nullValue().string("x").beginArray().endArray()
                 .beginObject().endObject().endArray()
                 .name("b").hex(new byte[] {1, (byte) 0xfe})
                 .name("c").hexArray(new byte[] {9, 8, 7, 6, 5, 4}, 1, 2, 2)
@@ -38,7 +39,7 @@ class JsonBodyBuilderTest {
                 .name("e").hex(new byte[0])
                 .name("f").raw("{\"é\":\"\\\"\"}")
                 .endObject().build();
-        String expected = "{\"a\":[1,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
+        String expected = "{\"a\":[1,-42,9223372036854775807,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
                 + "\"d\":[],\"e\":\"0x\",\"f\":{\"é\":\"\\\"\"}}";
         assertEquals(expected.getBytes(UTF_8).length, body.length());
         assertEquals(expected, render(body));
@@ -60,12 +61,54 @@ class JsonBodyBuilderTest {
         assertThrows(IllegalStateException.class, () -> JsonBody.builder().raw("1").raw("2"));
         assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().build());
         assertThrows(IllegalStateException.class, () -> JsonBody.builder().build());
-        IllegalArgumentException quote = assertThrows(IllegalArgumentException.class,
-                () -> JsonBody.builder().beginObject().name("a\"b"));
-        assertEquals("character 34 at index 1 needs escaping; pass the value as raw JSON instead", quote.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> JsonBody.builder().string("line\n"));
+        assertThrows(IllegalArgumentException.class, () -> JsonBody.builder().hexArray(new byte[4], 0, -1, 1));
         assertThrows(IndexOutOfBoundsException.class, () -> JsonBody.builder().hex(new byte[4], 2, 3));
         assertThrows(IndexOutOfBoundsException.class, () -> JsonBody.builder().hexArray(new byte[95], 0, 48, 2));
+    }
+
+    @Test
+    void stringsAndNamesAreEscapedAsJacksonEscapesThem() throws Exception {
+        ObjectMapper jackson = new ObjectMapper();
+        String[] values = {"", "plain", "quote \" and \\ backslash", "\b\t\n\f\r", "\u0000\u0001\u001f\u007f",
+            "é ñ ü", "€ 中文", "😀 emoji (a surrogate pair)", "/ stays", "mixed\u0007é😀\"\\end"};
+        for (String value : values) {
+            JsonBody body = JsonBody.builder().beginObject().name(value).string(value).endObject().build();
+            String expected = jackson.writeValueAsString(java.util.Map.of(value, value));
+            assertEquals(expected.getBytes(UTF_8).length, body.length(), value);
+            assertEquals(expected, render(body), value);
+        }
+    }
+
+    @Test
+    void anUnpairedSurrogateIsEscaped() {
+        JsonBody body = JsonBody.builder().beginArray().string("a\ud800b").string("\udc00").string("x\ud83d").endArray().build();
+        assertEquals("[\"a\\uD800b\",\"\\uDC00\",\"x\\uD83D\"]", render(body));
+    }
+
+    @Test
+    void thePrefixIsAnOptionPerValue() {
+        ByteBuf buf = Unpooled.buffer().writeBytes(new byte[] {(byte) 0xc3});
+        JsonBody body = JsonBody.builder().beginArray()
+                .hex(new byte[] {1, 2}, 0, 2, false).hex(new byte[] {1, 2}, 1, 1, true)
+                .hex(buf, false).hex(ByteBuffer.wrap(new byte[] {(byte) 0xee}), false)
+                .hexArray(new byte[] {9, 8, 7, 6}, 0, 2, 2, false).hexArray(new byte[0], 0, 2, 0, false)
+                .hexArray(java.util.List.of(new byte[] {10}, new byte[0], new byte[] {11, 12}), false)
+                .endArray().build();
+        buf.release();
+        String expected = "[\"0102\",\"0x02\",\"c3\",\"ee\",[\"0908\",\"0706\"],[],[\"0a\",\"\",\"0b0c\"]]";
+        assertEquals(expected.length(), body.length());
+        assertEquals(expected, render(body));
+    }
+
+    @Test
+    void aListOfArraysOfAnyLengths() {
+        JsonBody body = JsonBody.builder().beginObject()
+                .name("a").hexArray(java.util.List.of(new byte[] {(byte) 0xab}, new byte[] {1, 2, 3}, new byte[0]))
+                .name("b").hexArray(java.util.List.of())
+                .endObject().build();
+        String expected = "{\"a\":[\"0xab\",\"0x010203\",\"0x\"],\"b\":[]}";
+        assertEquals(expected.length(), body.length());
+        assertEquals(expected, render(body));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.hexstream.server.auth;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -46,7 +47,7 @@ public record JwtSecret(byte[] bytes, Path path) {
             throw new IllegalArgumentException(MALFORMED + ": got " + digits.length() + " digits");
         }
         try {
-            return new JwtSecret(Hex.decode("0x" + digits, LENGTH), file);
+            return new JwtSecret(HexDecoder.decode("0x" + digits, LENGTH), file);
         } catch (HexFormatException e) {
             throw new IllegalArgumentException(MALFORMED + ": " + e.getMessage(), e);
         }

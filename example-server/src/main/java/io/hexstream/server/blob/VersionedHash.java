@@ -1,6 +1,7 @@
 package io.hexstream.server.blob;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -37,7 +38,7 @@ public final class VersionedHash {
      * @throws HexFormatException if {@code text} is not {@code DATA} of 32 bytes (execution-apis {@code common.md}, "Encoding")
      */
     public static VersionedHash decode(CharSequence text) {
-        return new VersionedHash(Hex.decode(text, BlobSizes.VERSIONED_HASH_SIZE));
+        return new VersionedHash(HexDecoder.decode(text, BlobSizes.VERSIONED_HASH_SIZE));
     }
 
     /** The versioned hash of a 48-byte KZG commitment. */

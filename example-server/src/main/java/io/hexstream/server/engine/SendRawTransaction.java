@@ -1,6 +1,6 @@
 package io.hexstream.server.engine;
 
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
@@ -44,7 +44,7 @@ public final class SendRawTransaction implements RpcMethod {
         String text = params.oneString("the signed transaction as DATA");
         byte[] raw;
         try {
-            raw = Hex.decode(text);
+            raw = HexDecoder.decode(text);
         } catch (HexFormatException e) {
             throw new RpcException(RpcError.INVALID_PARAMS, "transaction: " + e.getMessage());
         }

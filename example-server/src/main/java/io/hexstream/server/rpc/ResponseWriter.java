@@ -1,26 +1,19 @@
 package io.hexstream.server.rpc;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
  * Writes replies as the JSON-RPC response document, a {@link JsonBody}: results by their spec shape
  * ({@code BlobAndProofV1}/{@code V2} with blobs and proofs referenced, not copied or encoded; strings;
- * {@code DATA}), errors as {@code {"code":…,"message":"…"}} rendered by Jackson, {@code -32000} also
+ * {@code DATA}), errors as {@code {"code":…,"message":"…"}}, {@code -32000} also
  * with {@code "data":{"err":"…"}} (execution-apis {@code common.md}, "Errors"). The body's length is
  * exact before its first byte is produced. Stateless, so one instance serves every thread.
  */
 public final class ResponseWriter {
-    private static final JsonFactory JSON = new JsonFactory();
-
     /** The response document for {@code replies}; the caller owns it (write it, or release it). */
     public JsonBody body(Replies replies) {
         try (JsonBodyBuilder b = JsonBody.builder()) {
@@ -50,7 +43,7 @@ public final class ResponseWriter {
     private static void reply(JsonBodyBuilder b, RpcReply reply) {
         b.beginObject().name("jsonrpc").string("2.0").name("id").raw(reply.id());
         if (reply.error() != null) {
-            b.name("error").raw(error(reply));
+            error(b.name("error"), reply);
         } else {
             result(b.name("result"), reply.result());
         }
@@ -96,21 +89,13 @@ public final class ResponseWriter {
     }
 
     /** The {@code error} object of a failed reply. */
-    private static byte[] error(RpcReply reply) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-        try (JsonGenerator json = JSON.createGenerator(out)) {
-            json.writeStartObject();
-            json.writeNumberField("code", reply.error().code());
-            json.writeStringField("message", reply.errorMessage());
-            if (reply.error() == RpcError.SERVER_ERROR) {
-                json.writeObjectFieldStart("data");
-                json.writeStringField("err", reply.detail() != null ? reply.detail() : reply.error().message());
-                json.writeEndObject();
-            }
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private static void error(JsonBodyBuilder b, RpcReply reply) {
+        b.beginObject().name("code").number(reply.error().code()).name("message").string(reply.errorMessage());
+        if (reply.error() == RpcError.SERVER_ERROR) {
+            b.name("data").beginObject()
+                    .name("err").string(reply.detail() != null ? reply.detail() : reply.error().message())
+                    .endObject();
         }
-        return out.toByteArray();
+        b.endObject();
     }
 }

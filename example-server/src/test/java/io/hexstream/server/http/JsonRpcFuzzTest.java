@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.testing.RecordingLeakDetector;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.engine.EngineMethods;
@@ -68,7 +69,7 @@ class JsonRpcFuzzTest {
     static void setUp() throws IOException {
         pool = FuzzPool.create(data);
         Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
-        JwtAuthenticator jwt = new JwtAuthenticator(io.hexstream.codec.Hex.decode(EngineServerFixture.SECRET), clock);
+        JwtAuthenticator jwt = new JwtAuthenticator(HexDecoder.decode(EngineServerFixture.SECRET), clock);
         ResponseWriter writer = new ResponseWriter();
         JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest(),
                 ServerMetrics.NONE), writer, Runnable::run, 256L << 20, ServerMetrics.NONE);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import java.util.ArrayList;
@@ -18,10 +18,10 @@ public final class BlobAssertions {
     /** {@code {"blob", "proofs"}}: the blob and its 128 cell proofs, exactly those of {@code expected}. */
     public static void assertBlobAndProofV2(BlobEntry expected, JsonNode actual) {
         assertEquals(List.of("blob", "proofs"), fieldNames(actual));
-        assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
+        assertArrayEquals(expected.blob(), HexDecoder.decode(actual.get("blob").asText()));
         assertEquals(BlobSizes.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
         for (int i = 0; i < BlobSizes.CELLS_PER_EXT_BLOB; i++) {
-            byte[] proof = Hex.decode(actual.get("proofs").get(i).asText(), BlobSizes.PROOF_SIZE);
+            byte[] proof = HexDecoder.decode(actual.get("proofs").get(i).asText(), BlobSizes.PROOF_SIZE);
             byte[] want = Arrays.copyOfRange(expected.cellProofs(), i * BlobSizes.PROOF_SIZE, (i + 1) * BlobSizes.PROOF_SIZE);
             assertArrayEquals(want, proof, "cell proof " + i);
         }
@@ -30,8 +30,8 @@ public final class BlobAssertions {
     /** {@code {"blob", "proof"}}: the blob and its blob proof, exactly those of {@code expected}. */
     public static void assertBlobAndProofV1(BlobEntry expected, JsonNode actual) {
         assertEquals(List.of("blob", "proof"), fieldNames(actual));
-        assertArrayEquals(expected.blob(), Hex.decode(actual.get("blob").asText()));
-        assertArrayEquals(expected.blobProof(), Hex.decode(actual.get("proof").asText(), BlobSizes.PROOF_SIZE));
+        assertArrayEquals(expected.blob(), HexDecoder.decode(actual.get("blob").asText()));
+        assertArrayEquals(expected.blobProof(), HexDecoder.decode(actual.get("proof").asText(), BlobSizes.PROOF_SIZE));
     }
 
     public static List<String> fieldNames(JsonNode node) {

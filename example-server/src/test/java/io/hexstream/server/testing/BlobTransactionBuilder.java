@@ -1,6 +1,6 @@
 package io.hexstream.server.testing;
 
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import java.math.BigInteger;
@@ -25,7 +25,7 @@ import org.web3j.rlp.RlpType;
 public final class BlobTransactionBuilder {
     /** The sender's key, fixed so that signatures (RFC 6979) and hashes are the same on every run. */
     public static final ECKeyPair KEY = ECKeyPair.create(new BigInteger("4c0883a69102937d6231471b5dbb6204fe512961708279f3c9f1c3b5f5b7d1e1", 16));
-    private static final byte[] TO = Hex.decode("0x" + "b1".repeat(20));
+    private static final byte[] TO = HexDecoder.decode("0x" + "b1".repeat(20));
     private static final long GWEI = 1_000_000_000L;
 
     /** A signature's fields as the body carries them. */

@@ -1,6 +1,6 @@
 package io.hexstream.server.testing;
 
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.auth.JwtSecret;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -101,7 +101,7 @@ public final class ServerProcess implements AutoCloseable {
         Process process = launch(jvmOptions, List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString(),
                 "--jwt-secret", secret.toString(), "--generate", "0", "--fork", "osaka"), log, null);
         ServerProcess server = new ServerProcess(process, log, null,
-                EngineClient.authenticated(port, Hex.decode(EngineServerFixture.SECRET)));
+                EngineClient.authenticated(port, HexDecoder.decode(EngineServerFixture.SECRET)));
         try {
             server.awaitListening(port);
         } catch (IOException | InterruptedException | RuntimeException | Error e) {

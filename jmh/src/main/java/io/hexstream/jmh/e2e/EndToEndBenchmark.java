@@ -2,7 +2,7 @@ package io.hexstream.jmh.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.BlobEntry;
@@ -186,7 +186,7 @@ public final class EndToEndBenchmark {
             JsonNode result = new ObjectMapper().readTree(body).get("result");
             for (int i = 0; i < hashes.size(); i++) {
                 BlobEntry entry = pool.get(hashes.get(i));
-                if (!Arrays.equals(entry.blob(), Hex.decode(result.get(i).get("blob").asText()))
+                if (!Arrays.equals(entry.blob(), HexDecoder.decode(result.get(i).get("blob").asText()))
                         || !result.get(i).get("proofs").get(127).asText().equals("0x" + HexFormat.of()
                                 .formatHex(entry.cellProofs(), 127 * 48, 128 * 48))) {
                     throw new IllegalStateException("blob " + i + " is not what the pool holds");

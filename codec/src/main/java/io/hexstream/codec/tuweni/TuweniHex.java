@@ -1,5 +1,6 @@
-package io.hexstream.codec;
+package io.hexstream.codec.tuweni;
 
+import io.hexstream.codec.Hex;
 import io.netty.buffer.ByteBuf;
 import org.apache.tuweni.bytes.Bytes;
 

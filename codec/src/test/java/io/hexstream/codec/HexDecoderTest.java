@@ -12,23 +12,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class HexDecodeTest {
+class HexDecoderTest {
 
     @Test
     void decodesBothCases() {
-        assertArrayEquals(new byte[] {0x00, (byte) 0xab, (byte) 0xCD, 0x7f}, Hex.decode("0x00abCD7f"));
-        assertArrayEquals(new byte[0], Hex.decode("0x"));
-        assertArrayEquals(new byte[] {0x66, 0x6f, 0x6f}, Hex.decode(new StringBuilder("0x666F6f")));
+        assertArrayEquals(new byte[] {0x00, (byte) 0xab, (byte) 0xCD, 0x7f}, HexDecoder.decode("0x00abCD7f"));
+        assertArrayEquals(new byte[0], HexDecoder.decode("0x"));
+        assertArrayEquals(new byte[] {0x66, 0x6f, 0x6f}, HexDecoder.decode(new StringBuilder("0x666F6f")));
     }
 
     @Test
     void versionedHashLength() {
         String hash = "0x01" + "ab".repeat(31);
-        assertEquals(32, Hex.decode(hash, 32).length);
-        HexFormatException shortHash = assertThrows(HexFormatException.class, () -> Hex.decode("0x01" + "ab".repeat(30), 32));
+        assertEquals(32, HexDecoder.decode(hash, 32).length);
+        HexFormatException shortHash = assertThrows(HexFormatException.class, () -> HexDecoder.decode("0x01" + "ab".repeat(30), 32));
         assertEquals("expected 32 bytes (66 characters with 0x), got 64 characters", shortHash.getMessage());
         assertEquals(-1, shortHash.index());
-        HexFormatException longHash = assertThrows(HexFormatException.class, () -> Hex.decode(hash + "00", 32));
+        HexFormatException longHash = assertThrows(HexFormatException.class, () -> HexDecoder.decode(hash + "00", 32));
         assertEquals("expected 32 bytes (66 characters with 0x), got 68 characters", longHash.getMessage());
     }
 
@@ -48,7 +48,7 @@ class HexDecodeTest {
             "0x0x      | 3 | invalid hex character 'x' at index 3",
     })
     void malformedTextNamesItsFault(String text, int index, String message) {
-        HexFormatException e = assertThrows(HexFormatException.class, () -> Hex.decode(text));
+        HexFormatException e = assertThrows(HexFormatException.class, () -> HexDecoder.decode(text));
         assertEquals(message, e.getMessage());
         assertEquals(index, e.index());
 
@@ -56,7 +56,7 @@ class HexDecodeTest {
         byte[] dst = new byte[8];
         Arrays.fill(dst, (byte) 0x55);
         HexFormatException fromBuf = assertThrows(HexFormatException.class,
-                () -> Hex.decode(ascii, 3, text.length(), dst, 0));
+                () -> HexDecoder.decode(ascii, 3, text.length(), dst, 0));
         assertEquals(message, fromBuf.getMessage());
         assertEquals(index, fromBuf.index());
         byte[] untouched = new byte[8];
@@ -67,13 +67,13 @@ class HexDecodeTest {
 
     @Test
     void emptyAndNull() {
-        HexFormatException empty = assertThrows(HexFormatException.class, () -> Hex.decode(""));
+        HexFormatException empty = assertThrows(HexFormatException.class, () -> HexDecoder.decode(""));
         assertEquals("expected 0x prefix, but the text has 0 characters", empty.getMessage());
         assertEquals(-1, empty.index());
-        HexFormatException nul = assertThrows(HexFormatException.class, () -> Hex.decode(null));
-        assertEquals("hex DATA is null", nul.getMessage());
+        HexFormatException nul = assertThrows(HexFormatException.class, () -> HexDecoder.decode(null));
+        assertEquals("hex text is null", nul.getMessage());
         assertEquals(-1, nul.index());
-        assertThrows(HexFormatException.class, () -> Hex.decode(null, 32));
+        assertThrows(HexFormatException.class, () -> HexDecoder.decode(null, 32));
     }
 
     @Test
@@ -81,11 +81,11 @@ class HexDecodeTest {
         ByteBuf src = Unpooled.directBuffer().writeBytes("[\"0x00ff10Ab\"]".getBytes(US_ASCII));
         try {
             byte[] dst = new byte[6];
-            assertEquals(4, Hex.decode(src, 2, 10, dst, 1));
+            assertEquals(4, HexDecoder.decode(src, 2, 10, dst, 1));
             assertArrayEquals(new byte[] {0, 0x00, (byte) 0xff, 0x10, (byte) 0xab, 0}, dst);
             assertEquals(0, src.readerIndex());
-            assertThrows(IndexOutOfBoundsException.class, () -> Hex.decode(src, 2, 10, new byte[3], 0));
-            assertThrows(IndexOutOfBoundsException.class, () -> Hex.decode(src, src.capacity() - 4, 10, dst, 0));
+            assertThrows(IndexOutOfBoundsException.class, () -> HexDecoder.decode(src, 2, 10, new byte[3], 0));
+            assertThrows(IndexOutOfBoundsException.class, () -> HexDecoder.decode(src, src.capacity() - 4, 10, dst, 0));
         } finally {
             src.release();
         }

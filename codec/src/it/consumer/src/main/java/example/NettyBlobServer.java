@@ -1,0 +1,41 @@
+package example;
+
+import io.hexstream.codec.http.JsonResponse;
+import io.hexstream.codec.http.JsonResponseEncoder;
+import io.hexstream.codec.json.JsonBody;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.util.List;
+
+/** A Netty pipeline answering every request with one blob and its proofs, streamed as the socket drains. */
+public final class NettyBlobServer extends ChannelInitializer<SocketChannel> {
+    private final byte[] blob;
+    private final List<byte[]> proofs;
+
+    public NettyBlobServer(byte[] blob, List<byte[]> proofs) {
+        this.blob = blob;
+        this.proofs = proofs;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
+                new ChunkedWriteHandler(), new JsonResponseEncoder(), new SimpleChannelInboundHandler<FullHttpRequest>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+                        JsonBody body = JsonBody.builder().beginObject().name("jsonrpc").string("2.0")
+                                .name("id").raw("1").name("result").beginArray()
+                                .beginObject().name("blob").hex(blob).name("proofs").hexArray(proofs).endObject()
+                                .endArray().endObject().build();
+                        ctx.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, body)); // exact Content-Length
+                    }
+                });
+    }
+}

@@ -1,0 +1,162 @@
+package io.hexstream.jmh;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.hexstream.codec.jackson.HexModule;
+import io.hexstream.codec.json.JsonBody;
+import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.codec.json.JsonBodyInput;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.tuweni.bytes.Bytes;
+import org.apache.tuweni.bytes.Bytes48;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * An {@code engine_getPayloadV5}-shaped response whose {@code blobsBundle} ({@code BlobsBundleV2}:
+ * {@code commitments}, {@code proofs} = 128 cell proofs per blob flat, {@code blobs}) holds
+ * {@code blobs} blobs, next to a small execution payload. Rows:
+ * <ul>
+ *   <li>{@code besu9445}: Besu's path since its #9445: every commitment, proof and blob a {@code String}
+ *       by {@code toFastHex} ({@link BesuHex}) in a {@code parallelStream}, as
+ *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/results/BlobsBundleV1.java}
+ *       builds it, then Jackson into {@link BesuResponseStream};
+ *   <li>{@code hexModule}: the bundle's tuweni {@code Bytes}/{@code Bytes48} lists with {@link HexModule},
+ *       same stream;
+ *   <li>{@code jsonBody}: the response as a {@code JsonBody}, every chunk produced into a pooled direct
+ *       buffer and released as the socket would.
+ * </ul>
+ * Run with {@code -prof gc}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class BlobsBundleBenchmark {
+    static final int BLOB_SIZE = 131_072;
+    static final int CELL_PROOFS = 128;
+    static final int KZG_SIZE = 48;
+
+    @Param({"6", "21", "72", "128"})
+    public int blobs;
+
+    /** A few fields of the execution payload, the same in every row (their cost is not the question). */
+    public record Payload(String blockHash, String blockNumber, String gasUsed, List<String> transactions) {}
+
+    public record Bundle(List<?> commitments, List<?> proofs, List<?> blobs) {}
+
+    public record Result(Payload executionPayload, String blockValue, Bundle blobsBundle,
+            boolean shouldOverrideBuilder, List<String> executionRequests) {}
+
+    public record Response(String jsonrpc, int id, Result result) {}
+
+    private static final Payload PAYLOAD = new Payload("0x" + "ab".repeat(32), "0x1234", "0x5208", List.of("0x02f8"));
+
+    private final ObjectWriter plain = new ObjectMapper().writer();
+    private final ObjectWriter hexModule = new ObjectMapper().registerModule(new HexModule()).writer();
+    private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
+    private List<Bytes48> commitments;
+    private List<Bytes48> proofs;
+    private List<Bytes> blobValues;
+    private List<byte[]> commitmentBytes;
+    private byte[] proofBytes;
+    private List<byte[]> blobBytes;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Random random = new Random(0x5EED_1000L + blobs);
+        commitments = new ArrayList<>();
+        proofs = new ArrayList<>();
+        blobValues = new ArrayList<>();
+        commitmentBytes = new ArrayList<>();
+        blobBytes = new ArrayList<>();
+        proofBytes = new byte[blobs * CELL_PROOFS * KZG_SIZE];
+        random.nextBytes(proofBytes);
+        for (int i = 0; i < blobs; i++) {
+            byte[] commitment = new byte[KZG_SIZE];
+            byte[] blob = new byte[BLOB_SIZE];
+            random.nextBytes(commitment);
+            random.nextBytes(blob);
+            commitmentBytes.add(commitment);
+            blobBytes.add(blob);
+            commitments.add(Bytes48.wrap(commitment));
+            blobValues.add(Bytes.wrap(blob));
+        }
+        for (int p = 0; p < blobs * CELL_PROOFS; p++) {
+            proofs.add(Bytes48.wrap(Arrays.copyOfRange(proofBytes, p * KZG_SIZE, (p + 1) * KZG_SIZE)));
+        }
+    }
+
+    private static Response response(Bundle bundle) {
+        return new Response("2.0", 1, new Result(PAYLOAD, "0x1bc16d674ec80000", bundle, false, List.of()));
+    }
+
+    @Benchmark
+    public long besu9445() throws IOException {
+        Bundle bundle = new Bundle(
+                commitments.parallelStream().map(c -> BesuHex.toFastHex(c.toArrayUnsafe(), true)).toList(),
+                proofs.parallelStream().map(p -> BesuHex.toFastHex(p.toArrayUnsafe(), true)).toList(),
+                blobValues.parallelStream().map(b -> BesuHex.toFastHex(b.toArrayUnsafe(), true)).toList());
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        plain.writeValue(stream, response(bundle));
+        return stream.written();
+    }
+
+    @Benchmark
+    public long hexModule() throws IOException {
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        hexModule.writeValue(stream, response(new Bundle(commitments, proofs, blobValues)));
+        return stream.written();
+    }
+
+    @Benchmark
+    public long jsonBody() {
+        JsonBody body;
+        try (JsonBodyBuilder b = JsonBody.builder()) {
+            b.beginObject().name("jsonrpc").string("2.0").name("id").number(1).name("result").beginObject()
+                    .name("executionPayload").beginObject()
+                    .name("blockHash").string(PAYLOAD.blockHash()).name("blockNumber").string(PAYLOAD.blockNumber())
+                    .name("gasUsed").string(PAYLOAD.gasUsed()).name("transactions").beginArray()
+                    .string(PAYLOAD.transactions().get(0)).endArray().endObject()
+                    .name("blockValue").string("0x1bc16d674ec80000")
+                    .name("blobsBundle").beginObject()
+                    .name("commitments").hexArray(commitmentBytes)
+                    .name("proofs").hexArray(proofBytes, 0, KZG_SIZE, blobs * CELL_PROOFS)
+                    .name("blobs").hexArray(blobBytes).endObject()
+                    .name("shouldOverrideBuilder").raw("false").name("executionRequests").beginArray().endArray()
+                    .endObject().endObject();
+            body = b.build();
+        }
+        JsonBodyInput input = new JsonBodyInput(body);
+        long last = 0;
+        try {
+            for (ByteBuf chunk; (chunk = input.readChunk(pooled)) != null; ) {
+                last += chunk.getByte(chunk.writerIndex() - 1);
+                chunk.release();
+            }
+        } finally {
+            input.close();
+        }
+        return last + input.progress();
+    }
+}

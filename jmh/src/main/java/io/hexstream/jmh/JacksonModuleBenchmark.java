@@ -1,0 +1,160 @@
+package io.hexstream.jmh;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import io.hexstream.codec.jackson.HexModule;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.tuweni.bytes.Bytes;
+import org.apache.tuweni.bytes.Bytes48;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * An {@code engine_getBlobsV2} response on Besu's own shapes: a {@code BlobAndProofV2}-like result per
+ * blob (a blob and its 128 cell proofs), serialised by Jackson into {@link BesuResponseStream} (Besu's
+ * {@code JsonResponseStreamer}: each write copied into a heap buffer, then into a pooled direct one).
+ * Rows:
+ * <ul>
+ *   <li>{@code besuToday}: String fields made by {@code toFastHex} ({@link BesuHex}), as
+ *       {@code EngineGetBlobsV2} builds {@code BlobAndProofV2} today;
+ *   <li>{@code besuBytesJson}: tuweni {@code Bytes} fields with Besu's {@code BytesJson} serializer,
+ *       {@code gen.writeString(value.toString())};
+ *   <li>{@code hexModule}: the same {@code Bytes} fields with {@link HexModule};
+ *   <li>{@code hexModuleStreamed}: the alternative {@code HexModule} was measured against,
+ *       {@link StreamedHexSerializer} (8 KiB pieces straight to the stream), same stream;
+ *   <li>{@code hexModuleDirect}: {@link HexModule} into {@link DirectResponseStream} (no heap copy per
+ *       write), to show what the module itself allocates.
+ * </ul>
+ * Each proof is its own 48-byte array, as KZG hands them to Besu. Run with {@code -prof gc}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class JacksonModuleBenchmark {
+    static final int BLOB_SIZE = 131_072;
+    static final int CELL_PROOFS = 128;
+    static final int PROOF_SIZE = 48;
+
+    @Param({"1", "6", "21", "72", "128"})
+    public int blobs;
+
+    /** Besu's {@code BlobAndProofV2} today: String fields. */
+    public record StringsResult(String blob, List<String> proofs) {}
+
+    /** The same result holding tuweni values. */
+    public record BytesResult(Bytes blob, List<Bytes48> proofs) {}
+
+    /** A JSON-RPC success response. */
+    public record Response(String jsonrpc, int id, Object result) {}
+
+    private final ObjectWriter plain = new ObjectMapper().writer();
+    private final ObjectWriter bytesJson = new ObjectMapper().registerModule(new SimpleModule()
+            .addSerializer(new StdSerializer<Bytes>(Bytes.class) {
+                @Override
+                public void serialize(Bytes value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                    gen.writeString(value.toString());
+                }
+            })).writer();
+    private final ObjectWriter hexModule = new ObjectMapper().registerModule(new HexModule()).writer();
+    private final ObjectWriter streamed = new ObjectMapper().registerModule(
+            new SimpleModule().addSerializer(new StreamedHexSerializer())).writer();
+    private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
+    private byte[][] blobBytes;
+    private byte[][][] proofBytes;
+    private Bytes[] blobValues;
+    private List<List<Bytes48>> proofValues;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Random random = new Random(0x5EED_0000L + blobs);
+        blobBytes = new byte[blobs][BLOB_SIZE];
+        proofBytes = new byte[blobs][CELL_PROOFS][PROOF_SIZE];
+        blobValues = new Bytes[blobs];
+        proofValues = new ArrayList<>(blobs);
+        for (int i = 0; i < blobs; i++) {
+            random.nextBytes(blobBytes[i]);
+            List<Bytes48> proofs = new ArrayList<>(CELL_PROOFS);
+            for (int p = 0; p < CELL_PROOFS; p++) {
+                random.nextBytes(proofBytes[i][p]);
+                proofs.add(Bytes48.wrap(proofBytes[i][p]));
+            }
+            blobValues[i] = Bytes.wrap(blobBytes[i]);
+            proofValues.add(proofs);
+        }
+    }
+
+    /** The response as Besu would build it from pooled {@code Bytes}: a result object per blob, no hex. */
+    private Response bytesResponse() {
+        List<BytesResult> result = new ArrayList<>(blobs);
+        for (int i = 0; i < blobs; i++) {
+            result.add(new BytesResult(blobValues[i], proofValues.get(i)));
+        }
+        return new Response("2.0", 1, result);
+    }
+
+    @Benchmark
+    public long besuToday() throws IOException {
+        List<StringsResult> result = new ArrayList<>(blobs);
+        for (int i = 0; i < blobs; i++) {
+            List<String> proofs = new ArrayList<>(CELL_PROOFS);
+            for (byte[] proof : proofBytes[i]) {
+                proofs.add(BesuHex.toFastHex(proof, true));
+            }
+            result.add(new StringsResult(BesuHex.toFastHex(blobBytes[i], true), proofs));
+        }
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        plain.writeValue(stream, new Response("2.0", 1, result));
+        return stream.written();
+    }
+
+    @Benchmark
+    public long besuBytesJson() throws IOException {
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        bytesJson.writeValue(stream, bytesResponse());
+        return stream.written();
+    }
+
+    @Benchmark
+    public long hexModule() throws IOException {
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        hexModule.writeValue(stream, bytesResponse());
+        return stream.written();
+    }
+
+    @Benchmark
+    public long hexModuleDirect() throws IOException {
+        DirectResponseStream stream = new DirectResponseStream(pooled);
+        hexModule.writeValue(stream, bytesResponse());
+        return stream.written();
+    }
+
+    @Benchmark
+    public long hexModuleStreamed() throws IOException {
+        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
+        streamed.writeValue(stream, bytesResponse());
+        return stream.written();
+    }
+}
