@@ -4,6 +4,7 @@ import io.hexstream.codec.Hex;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.ResponseWriter;
 import java.io.BufferedReader;
@@ -44,7 +45,7 @@ public final class E2eServer {
             InetSocketAddress address = server.address();
             if (mode.equals("besuStreaming")) {
                 BesuLikeServer peer = BesuLikeServer.start(
-                        DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS), server.secret().bytes());
+                        DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE), server.secret().bytes());
                 besu = peer;
                 address = peer.address();
             }

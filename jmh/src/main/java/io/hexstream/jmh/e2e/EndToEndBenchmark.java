@@ -7,6 +7,7 @@ import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -180,7 +181,7 @@ public final class EndToEndBenchmark {
      */
     static byte[] verify(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir)
             throws Exception {
-        DurableBlobPool pool = DurableBlobPool.open(dataDir, POOL_BLOBS);
+        DurableBlobPool pool = DurableBlobPool.open(dataDir, POOL_BLOBS, ServerMetrics.NONE);
         try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
             byte[] body = client.fetch(LoopbackClient.request(tokens.token(), body(hashes), false));
             JsonNode result = new ObjectMapper().readTree(body).get("result");
