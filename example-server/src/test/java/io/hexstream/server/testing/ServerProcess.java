@@ -118,7 +118,8 @@ public final class ServerProcess implements AutoCloseable {
     private static Process launch(List<String> jvmOptions, List<String> args, Path out, Path err) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
+        // KZG's native library: JDK 22 and later warn on stderr about System.load without this (JDK 17 takes it too).
+        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
                 "io.hexstream.server.Main"));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
