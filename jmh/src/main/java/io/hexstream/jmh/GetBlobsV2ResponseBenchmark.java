@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
-import io.hexstream.codec.json.JsonBodyInput;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
@@ -106,16 +104,6 @@ public class GetBlobsV2ResponseBenchmark {
             }
             body = b.endArray().endObject().build();
         }
-        JsonBodyInput input = new JsonBodyInput(body);
-        long last = 0;
-        try {
-            for (ByteBuf chunk; (chunk = input.readChunk(pooled)) != null; ) {
-                last += chunk.getByte(chunk.writerIndex() - 1);
-                chunk.release();
-            }
-        } finally {
-            input.close();
-        }
-        return last + input.progress();
+        return BodyDrain.drain(body, pooled);
     }
 }
