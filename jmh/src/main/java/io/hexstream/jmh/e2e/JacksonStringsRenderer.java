@@ -22,8 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Today's Besu path for a getBlobsV2 reply: blobs and proofs made Strings by the {@code char[]}
- * method, serialised by Jackson into one byte array, then written whole. Single V2 replies only.
+ * The {@code jacksonStringsWholeBody} server: blobs and proofs made Strings by the {@code char[]}
+ * method as Besu's {@code EngineGetBlobsV2.java} does, but serialised by Jackson into one byte array and
+ * written whole. Heavier than Besu, which streams ({@link BesuLikeServer} is the peer the ratios are
+ * taken against); kept, off by default, to show what streaming saves. Single V2 replies only.
  */
 final class JacksonStringsRenderer implements ResponseRenderer {
     private final ObjectMapper mapper = new ObjectMapper();
