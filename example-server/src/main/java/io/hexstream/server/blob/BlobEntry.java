@@ -10,8 +10,11 @@ package io.hexstream.server.blob;
  * @param commitment 48 bytes
  * @param blobProof 48 bytes, or {@code null}
  * @param cellProofs 128 × 48 = 6,144 bytes back to back, or {@code null}
+ * @param extensionCells cells 64 to 127 of the extended blob, 64 × 2,048 = 131,072 bytes back to back
+ *     ({@code computeCells} from byte 131,072 on), or {@code null} until computed; cells 0 to 63 are the
+ *     blob itself ({@link BlobSizes#CELLS_IN_BLOB})
  */
-public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[] cellProofs) {
+public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[] cellProofs, byte[] extensionCells) {
     public BlobEntry {
         check("blob", blob, BlobSizes.BLOB_SIZE);
         check("commitment", commitment, BlobSizes.COMMITMENT_SIZE);
@@ -24,6 +27,19 @@ public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[]
         if (blobProof == null && cellProofs == null) {
             throw new IllegalArgumentException("a pooled blob needs a blob proof or cell proofs");
         }
+        if (extensionCells != null) {
+            check("extension cells", extensionCells, BlobSizes.EXTENSION_CELLS_SIZE);
+        }
+    }
+
+    /** An entry whose extension cells are not computed yet. */
+    public BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[] cellProofs) {
+        this(blob, commitment, blobProof, cellProofs, null);
+    }
+
+    /** This entry with {@code extensionCells} (131,072 bytes, cells 64 to 127) added. */
+    public BlobEntry withExtensionCells(byte[] extensionCells) {
+        return new BlobEntry(blob, commitment, blobProof, cellProofs, extensionCells);
     }
 
     private static void check(String what, byte[] bytes, int size) {

@@ -38,6 +38,11 @@ public final class GetBlobs implements RpcMethod {
             this.fork = fork;
         }
 
+        /** Whether {@code served} serves this version: V1 only before Osaka, the others from their fork on. */
+        public boolean servedUnder(Fork served) {
+            return this == V1 ? served == fork : served.atLeast(fork);
+        }
+
         /** The method's name, {@code engine_getBlobsV1} to {@code V3}. */
         public String methodName() {
             return "engine_getBlobs" + name();
@@ -75,7 +80,7 @@ public final class GetBlobs implements RpcMethod {
             throw new RpcException(RpcError.TOO_LARGE_REQUEST,
                     texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
         }
-        if (served != version.fork) {
+        if (!version.servedUnder(served)) {
             throw new RpcException(RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
         }
         VersionedHash[] hashes = new VersionedHash[texts.size()];
