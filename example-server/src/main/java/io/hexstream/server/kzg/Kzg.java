@@ -37,14 +37,27 @@ public final class Kzg {
 
     /**
      * A pool entry for {@code blob} (131,072 bytes of canonical field elements) with its commitment,
-     * its blob proof and its 128 cell proofs: about half a second of work on one core.
+     * its blob proof, its 128 cell proofs and its extension cells: about half a second of work on one core.
      */
     public static BlobEntry entryFor(byte[] blob) {
         load();
         byte[] commitment = CKZG4844JNI.blobToKzgCommitment(blob);
         byte[] blobProof = CKZG4844JNI.computeBlobKzgProof(blob, commitment);
         CellsAndProofs cells = CKZG4844JNI.computeCellsAndKzgProofs(blob);
-        return new BlobEntry(blob, commitment, blobProof, cells.getProofs());
+        return new BlobEntry(blob, commitment, blobProof, cells.getProofs(), extensionOf(cells.getCells()));
+    }
+
+    /**
+     * Cells 64 to 127 of {@code blob}'s extension ({@code computeCells}, a few milliseconds): 131,072 bytes.
+     */
+    public static byte[] extensionCells(byte[] blob) {
+        load();
+        return extensionOf(CKZG4844JNI.computeCells(blob));
+    }
+
+    /** The second half of all 128 cells (262,144 bytes): the first half is the blob itself. */
+    private static byte[] extensionOf(byte[] allCells) {
+        return Arrays.copyOfRange(allCells, BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE + BlobSizes.EXTENSION_CELLS_SIZE);
     }
 
     /**
