@@ -5,6 +5,7 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,13 +21,14 @@ import java.util.concurrent.TimeUnit;
 public final class VertxE2eServer {
     private VertxE2eServer() {}
 
+    /** {@code VertxE2eServer MODE DATA_DIR}: serves until standard input ends. */
     public static void main(String[] args) throws Exception {
         VertxEngineFront.Responder responder = switch (args[0]) {
             case "vertxHexstream" -> new VertxHexstreamResponder();
             case "vertxBesuLike" -> new VertxBesuResponder();
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         };
-        DurableBlobPool pool = DurableBlobPool.open(java.nio.file.Path.of(args[1]), EndToEndBenchmark.POOL_BLOBS,
+        DurableBlobPool pool = DurableBlobPool.open(Path.of(args[1]), EndToEndBenchmark.POOL_BLOBS,
                 ServerMetrics.NONE);
         Vertx vertx = Vertx.vertx();
         try (MemoryProbe memory = new MemoryProbe()) {

@@ -44,6 +44,7 @@ public final class VertxEndToEndBenchmark {
 
     private VertxEndToEndBenchmark() {}
 
+    /** Runs the matrix the options choose (see the class comment) and writes its report. */
     public static void main(String[] args) throws Exception {
         Path out = Path.of("jmh", "results");
         Path dataDir = Path.of("hexstream-data-e2e");

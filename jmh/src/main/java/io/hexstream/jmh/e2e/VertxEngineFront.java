@@ -24,8 +24,11 @@ import java.util.List;
  * ({@code executeBlocking}, unordered): the versioned hashes decoded, the blobs looked up in the pool
  * ({@code null} for all if one is missing, as getBlobsV2 answers), and the reply handed to the
  * server's {@link Responder} on that worker. Lighter than Besu: no JWT check (neither server checks
- * one), no second worker hop (Besu's {@code ExecutionEngineJsonRpcMethod} runs the method in a nested
- * {@code executeBlocking} while the first worker waits), no mapping of the request to a POJO. Single
+ * one), no vertx-web router and its other handlers, no mapping of the request to a POJO, and no
+ * second worker hop ({@code .../api/jsonrpc/internal/methods/ExecutionEngineJsonRpcMethod.java} runs
+ * the method in a nested {@code executeBlocking} on a Vert.x of one worker,
+ * {@code app/src/main/java/org/hyperledger/besu/RunnerBuilder.java}, while the first worker waits).
+ * NIO for both servers (Besu prefers epoll when its native library is on the class path). Single
  * {@code engine_getBlobsV2} requests only; anything else closes the connection.
  */
 final class VertxEngineFront implements Handler<HttpServerRequest> {
