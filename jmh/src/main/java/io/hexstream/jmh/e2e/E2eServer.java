@@ -7,10 +7,7 @@ import io.hexstream.server.http.ResponseRenderer;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.ResponseWriter;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -18,9 +15,8 @@ import java.time.Clock;
  * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its
  * JIT, heap and threads to itself): {@code E2eServer MODE DATA_DIR} serves the pool of {@code DATA_DIR}
  * (topped up to {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints
- * {@code ready PORT KERNEL}, then answers the driver's commands on standard input, one a line:
- * {@code heap} (bytes allocated so far by the server's threads), {@code reset} (a new direct-memory
- * peak from now), {@code peak} (the peak since then); end of input stops it. Modes:
+ * {@code ready PORT KERNEL}, then answers the driver's commands ({@link DriverCommands}, the heap
+ * counted on the server's I/O threads); end of input stops it. Modes:
  * {@code hexstream} (the product), {@code prerendered} (the transport floor),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
@@ -50,18 +46,7 @@ public final class E2eServer {
                 address = peer.address();
             }
             System.out.println("ready " + address.getPort() + " " + Hex.kernel());
-            BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-            for (String command; (command = commands.readLine()) != null; ) {
-                switch (command) {
-                    case "heap" -> System.out.println(MemoryProbe.ioThreadsAllocatedBytes());
-                    case "reset" -> {
-                        memory.resetPeak();
-                        System.out.println("ok");
-                    }
-                    case "peak" -> System.out.println(memory.peakDirect());
-                    default -> System.out.println("unknown command " + command);
-                }
-            }
+            DriverCommands.serve(memory, MemoryProbe::ioThreadsAllocatedBytes);
             if (besu != null) {
                 besu.close();
             }

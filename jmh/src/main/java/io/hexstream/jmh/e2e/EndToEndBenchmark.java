@@ -12,7 +12,6 @@ import io.hexstream.server.pool.DurableBlobPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -94,14 +93,9 @@ public final class EndToEndBenchmark {
         // and all of them run at once: the cells of one shape run on each server in turn, so that the
         // machine's drift over the run falls on all of them alike.
         // Copies and logs beside the data dir (hexstream-data-e2e-NAME/), not among the results.
-        try (ServerJvm generator = ServerJvm.start("prerendered", false, dataDir,
-                dataDir.toAbsolutePath().resolve("server.log"))) {
-            generator.ask("heap");
-        }
-        JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
-                Clock.systemUTC());
-        List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
-                .map(VersionedHash::decode).toList().subList(0, POOL_BLOBS);
+        E2ePool pool = E2ePool.prepare(dataDir);
+        JwtAuthenticator tokens = pool.tokens();
+        List<VersionedHash> hashes = pool.hashes();
         Map<Server, ServerJvm> jvms = new LinkedHashMap<>();
         Map<String, byte[]> digests = new LinkedHashMap<>();
         List<Cell> cells = new ArrayList<>();

@@ -6,6 +6,7 @@ import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * The process's direct memory (Netty's own counter, for buffers it allocates without a JDK cleaner,
@@ -39,10 +40,15 @@ final class MemoryProbe implements AutoCloseable {
      * this JVM (JDK per-thread allocation counters).
      */
     static long ioThreadsAllocatedBytes() {
+        return allocatedBytes(name -> name.startsWith(EngineServer.IO_THREADS));
+    }
+
+    /** Heap bytes allocated so far by every live thread of this JVM whose name {@code counted} accepts. */
+    static long allocatedBytes(Predicate<String> counted) {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long total = 0;
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith(EngineServer.IO_THREADS)) {
+            if (info != null && counted.test(info.getThreadName())) {
                 total += threads.getThreadAllocatedBytes(info.getThreadId());
             }
         }

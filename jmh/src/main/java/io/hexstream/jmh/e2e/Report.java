@@ -19,21 +19,35 @@ final class Report {
     private Report() {}
 
     static String markdown(List<EndToEndBenchmark.Cell> cells, String jdk, double seconds, double totalSeconds) {
+        return markdown("engine_getBlobsV2 end to end over loopback", EndToEndBenchmark.FLOOR, EndToEndBenchmark.PEER,
+                cells, jdk, seconds, totalSeconds);
+    }
+
+    /**
+     * The table of {@code cells} under {@code title}, with each p50 as a multiple of {@code floor}'s in
+     * the same cell (no such column when {@code floor} is {@code null}) and as a speed-up over
+     * {@code peer}'s.
+     */
+    static String markdown(String title, String floor, String peer, List<EndToEndBenchmark.Cell> cells, String jdk,
+            double seconds, double totalSeconds) {
         StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "### engine_getBlobsV2 end to end over loopback — JDK %s, %d CPUs, "
-                + "%.0f s per cell, whole run %.0f s%n%n", jdk, Runtime.getRuntime().availableProcessors(), seconds,
-                totalSeconds));
-        md.append("p50 ÷ floor: the p50 as a multiple of `" + EndToEndBenchmark.FLOOR + "`'s in the same cell; "
-                + "× peer: how many times faster than `" + EndToEndBenchmark.PEER + "` (its p50 ÷ this p50).\n\n");
-        md.append("| server | kernel | connections | blobs | clients | p50 ms | p99 ms | p50 ÷ floor | × peer |"
-                + " responses/s | MB/s | server heap / request | peak direct MiB |\n"
-                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append(String.format(Locale.ROOT, "### %s — JDK %s, %d CPUs, %.0f s per cell, whole run %.0f s%n%n", title,
+                jdk, Runtime.getRuntime().availableProcessors(), seconds, totalSeconds));
+        md.append(floor == null ? "" : "p50 ÷ floor: the p50 as a multiple of `" + floor + "`'s in the same cell; ")
+                .append("× peer: how many times faster than `" + peer + "` (its p50 ÷ this p50).\n\n");
+        md.append("| server | kernel | connections | blobs | clients | p50 ms | p99 ms |")
+                .append(floor == null ? "" : " p50 ÷ floor |")
+                .append(" × peer | responses/s | MB/s | server heap / request | peak direct MiB |\n")
+                .append("|---|---|---|---:|---:|---:|---:|").append(floor == null ? "" : "---:|")
+                .append("---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : cells) {
             md.append("| `").append(c.server()).append("` | ").append(c.kernel()).append(" | ").append(c.connections())
                     .append(" | ").append(c.blobs()).append(" | ").append(c.clients())
-                    .append(" | ").append(format(c.p50Millis())).append(" | ").append(format(c.p99Millis()))
-                    .append(" | ").append(ratio(same(cells, c, EndToEndBenchmark.FLOOR).map(f -> c.p50Millis() / f.p50Millis())))
-                    .append(" | ").append(ratio(same(cells, c, EndToEndBenchmark.PEER).map(p -> p.p50Millis() / c.p50Millis())))
+                    .append(" | ").append(format(c.p50Millis())).append(" | ").append(format(c.p99Millis()));
+            if (floor != null) {
+                md.append(" | ").append(ratio(same(cells, c, floor).map(f -> c.p50Millis() / f.p50Millis())));
+            }
+            md.append(" | ").append(ratio(same(cells, c, peer).map(p -> p.p50Millis() / c.p50Millis())))
                     .append(" | ").append(format(c.responsesPerSecond())).append(" | ")
                     .append(format(c.megabytesPerSecond())).append(" | ").append(bytes(c.heapPerRequest()))
                     .append(" | ").append(format(c.peakDirect() / 1048576.0)).append(" |\n");
@@ -42,7 +56,7 @@ final class Report {
     }
 
     /** The cell of {@code server} with the same connections, blobs and clients as {@code cell}. */
-    private static Optional<EndToEndBenchmark.Cell> same(List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell,
+    static Optional<EndToEndBenchmark.Cell> same(List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell,
             String server) {
         return cells.stream().filter(c -> c.server().equals(server) && c.connections().equals(cell.connections())
                 && c.blobs() == cell.blobs() && c.clients() == cell.clients()).findFirst();

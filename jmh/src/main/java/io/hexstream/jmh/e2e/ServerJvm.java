@@ -32,13 +32,18 @@ final class ServerJvm implements AutoCloseable {
     }
 
     static ServerJvm start(String mode, boolean vector, Path dataDir, Path log) throws IOException {
+        return start(E2eServer.class, mode, vector, dataDir, log);
+    }
+
+    /** A server JVM running {@code main} ({@code main MODE DATA_DIR}, answering as {@link E2eServer} does). */
+    static ServerJvm start(Class<?> main, String mode, boolean vector, Path dataDir, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx4g"));
         if (vector) {
             command.add("--add-modules=jdk.incubator.vector");
         }
         command.addAll(List.of("-Dorg.slf4j.simpleLogger.logFile=" + log, "-cp", System.getProperty("java.class.path"),
-                E2eServer.class.getName(), mode, dataDir.toString()));
+                main.getName(), mode, dataDir.toString()));
         Process process = new ProcessBuilder(command).redirectError(log.resolveSibling(log.getFileName() + ".err").toFile())
                 .start();
         BufferedReader replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));

@@ -1,0 +1,137 @@
+package io.hexstream.jmh.e2e;
+
+import io.hexstream.server.blob.VersionedHash;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code engine_getBlobsV2} end to end over loopback in a Besu-style stack: two Vert.x HTTP servers,
+ * each in a JVM of its own ({@link VertxE2eServer}), on the same pool as {@link EndToEndBenchmark}
+ * ({@link E2ePool}, each server serving its own copy), with the same front ({@link VertxEngineFront}:
+ * the body parsed as Besu's JSON-RPC handlers do, the method on a Vert.x worker; no JWT in either),
+ * differing only in the reply: {@code vertxHexstream} (a {@code JsonBody} written by
+ * {@code VertxJsonBodyWriter}) and {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes
+ * of each ~8 KB flush). Before timing, a 128-blob response of each is checked against the pool and the
+ * two must answer the same bytes. Per cell, as {@link EndToEndBenchmark}: p50/p99 time to last byte,
+ * heap allocated by the server's threads per response, peak direct memory, and the p50 speed-up over
+ * {@code vertxBesuLike}; then the issue's acceptance at 128 blobs (≥ 5× faster, ≤ 256 KiB of heap per
+ * response). Writes {@code vertx-e2e.md}.
+ *
+ * <pre>
+ * mvn -B -q -pl jmh -am package -DskipTests &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.VertxEndToEndBenchmark \
+ *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
+ *     [--blobs 1,21,128] [--clients 1,4]
+ * </pre>
+ */
+public final class VertxEndToEndBenchmark {
+    static final String HEXSTREAM = "vertxHexstream";
+    static final String PEER = "vertxBesuLike";
+    static final List<String> SERVERS = List.of(HEXSTREAM, PEER);
+    /** The acceptance: at least this many times faster than the peer at 128 blobs... */
+    static final double MIN_SPEED_UP = 5;
+    /** ...allocating at most this much heap per response. */
+    static final long MAX_HEAP_PER_RESPONSE = 256 * 1024;
+
+    private VertxEndToEndBenchmark() {}
+
+    /** Runs the matrix the options choose (see the class comment) and writes its report. */
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of("jmh", "results");
+        Path dataDir = Path.of("hexstream-data-e2e");
+        double seconds = 3;
+        List<String> connections = EndToEndBenchmark.CONNECTIONS;
+        int[] blobCounts = {1, 21, 128};
+        int[] clientCounts = {1, 4};
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--out" -> out = Path.of(args[++i]);
+                case "--data-dir" -> dataDir = Path.of(args[++i]);
+                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                case "--connections" -> connections = List.of(args[++i].split(","));
+                case "--blobs" -> blobCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--clients" -> clientCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        Files.createDirectories(out);
+        long started = System.nanoTime();
+        E2ePool pool = E2ePool.prepare(dataDir);
+        List<VersionedHash> hashes = pool.hashes();
+        Map<String, ServerJvm> jvms = new LinkedHashMap<>();
+        Map<String, byte[]> digests = new LinkedHashMap<>();
+        List<EndToEndBenchmark.Cell> cells = new ArrayList<>();
+        try {
+            for (String server : SERVERS) {
+                Path copy = EndToEndBenchmark.copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server));
+                ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server, false, copy,
+                        copy.toAbsolutePath().resolve("server.log"));
+                jvms.put(server, jvm);
+                digests.put(server, EndToEndBenchmark.verify(jvm, pool.tokens(), hashes, dataDir));
+            }
+            if (!Arrays.equals(digests.get(HEXSTREAM), digests.get(PEER))) {
+                throw new IllegalStateException("the two servers answered different bytes");
+            }
+            // The cells of one shape run on each server in turn, so that drift falls on both alike.
+            for (String connection : connections) {
+                for (int blobs : blobCounts) {
+                    for (int clients : clientCounts) {
+                        for (var server : jvms.entrySet()) {
+                            EndToEndBenchmark.Cell cell = EndToEndBenchmark.run(server.getKey(), server.getValue(),
+                                    pool.tokens(), hashes.subList(0, blobs), clients, connection.equals("per-request"),
+                                    seconds);
+                            System.out.println(cell);
+                            cells.add(cell);
+                        }
+                    }
+                }
+            }
+        } finally {
+            for (ServerJvm jvm : jvms.values()) {
+                jvm.close();
+            }
+        }
+        cells.sort(Comparator.comparingInt((EndToEndBenchmark.Cell c) -> SERVERS.indexOf(c.server())));
+        String markdown = Report.markdown("engine_getBlobsV2 end to end in Vert.x " + vertxVersion() + " over loopback",
+                null, PEER, cells, System.getProperty("java.version"), seconds, (System.nanoTime() - started) / 1e9)
+                + "\n" + acceptance(cells);
+        Files.writeString(out.resolve("vertx-e2e.md"), markdown);
+        System.out.println(markdown);
+        System.out.println("written to " + out.resolve("vertx-e2e.md"));
+    }
+
+    /** The acceptance, line by line, for every 128-blob cell of {@value #HEXSTREAM}. */
+    static String acceptance(List<EndToEndBenchmark.Cell> cells) {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
+                "Acceptance at 128 blobs: `%s` ≥ %.0f× faster than `%s` (p50), ≤ %s of heap per response.%n%n",
+                HEXSTREAM, MIN_SPEED_UP, PEER, Report.bytes(MAX_HEAP_PER_RESPONSE)));
+        for (EndToEndBenchmark.Cell c : cells) {
+            if (!c.server().equals(HEXSTREAM) || c.blobs() != 128) {
+                continue;
+            }
+            Report.same(cells, c, PEER).ifPresent(peer -> {
+                double speedUp = peer.p50Millis() / c.p50Millis();
+                md.append(String.format(Locale.ROOT, "- %s, %d client(s): %.2f× (%s), %s per response (%s)%n",
+                        c.connections(), c.clients(), speedUp, speedUp >= MIN_SPEED_UP ? "met" : "not met",
+                        Report.bytes(c.heapPerRequest()), c.heapPerRequest() <= MAX_HEAP_PER_RESPONSE ? "met" : "not met"));
+            });
+        }
+        return md.toString();
+    }
+
+    /** The Vert.x on the class path, as its jar states it. */
+    private static String vertxVersion() throws IOException {
+        try (InputStream version = VertxEndToEndBenchmark.class.getResourceAsStream("/META-INF/vertx/vertx-version.txt")) {
+            return version == null ? "4.5" : new String(version.readAllBytes(), StandardCharsets.US_ASCII).trim();
+        }
+    }
+}
