@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its
@@ -21,7 +22,8 @@ import java.time.Clock;
  * {@code ready PORT KERNEL}, then answers the driver's commands on standard input, one a line:
  * {@code heap} (bytes allocated so far by the server's threads), {@code reset} (a new direct-memory
  * peak from now), {@code peak} (the peak since then); end of input stops it. Modes:
- * {@code hexstream} (the product), {@code prerendered} (the transport floor),
+ * {@code hexstream} (the product), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
+ * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
  */
@@ -31,16 +33,20 @@ public final class E2eServer {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Path dataDir = Path.of(args[1]);
+        boolean metrics = mode.equals("hexstreamMetrics");
         // The product's own server first: it generates the pool if need be, and holds the secret.
         ResponseRenderer renderer = switch (mode) {
-            case "hexstream", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
+            case "hexstream", "hexstreamMetrics", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
             case "prerendered" -> new PrerenderedRenderer();
             case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
         try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
-                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).build(), renderer, Clock.systemUTC());
-                MemoryProbe memory = new MemoryProbe()) {
+                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).metricsPort(metrics ? 0 : null).build(),
+                renderer, Clock.systemUTC());
+                MemoryProbe memory = new MemoryProbe();
+                AutoCloseable scrapes = metrics ? new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {})
+                        : () -> {}) {
             AutoCloseable besu = null;
             InetSocketAddress address = server.address();
             if (mode.equals("besuStreaming")) {
