@@ -20,10 +20,12 @@ import org.knowm.xchart.XYChart;
 /**
  * Two of the server's metrics over a short run, as an operator's dashboard would draw them from
  * Prometheus: an example server with {@code --metrics-port} (in this JVM, over the end-to-end pool) is
- * sent {@code engine_getBlobsV2} requests of 1 blob, then 21, then 128 (one keep-alive client each,
+ * warmed up (all three blob counts at once for {@code --seconds}, unrecorded), then sent
+ * {@code engine_getBlobsV2} requests of 1 blob, then 21, then 128 (one keep-alive client each,
  * {@code --seconds} each), then all three at once, and scraped once a second ({@link PeriodicScrape}).
  * Drawn into one PNG, one chart above the other: the mean time to last byte of each scrape interval
- * ({@code rate(hexstream_rpc_response_seconds_sum) / rate(..._count)}), one series per phase, and
+ * ({@code rate(hexstream_rpc_response_seconds_sum) / rate(..._count)}), one series per phase (for the
+ * mixed phase, the mean over all three sizes), and
  * Netty's direct memory ({@code hexstream_netty_direct_memory_allocated_bytes}) with the responses in
  * flight.
  *
@@ -62,6 +64,7 @@ public final class MetricsChart {
             JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());
             List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
                     .map(VersionedHash::decode).toList().subList(0, EndToEndBenchmark.POOL_BLOBS);
+            drive(server, tokens, hashes, PHASES.get(PHASES.size() - 1), seconds); // warm-up: JIT, pools
             AtomicInteger phase = new AtomicInteger();
             long started = System.nanoTime();
             try (PeriodicScrape scrapes = new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {
@@ -149,11 +152,14 @@ public final class MetricsChart {
                 : "mixed " + String.join("/", blobCounts.stream().map(String::valueOf).toList()) + " blobs";
     }
 
-    /** The value of {@code series} (written as the exposition writes it) in a scrape's body. */
+    /**
+     * The value of {@code series} (written as the exposition writes it) in a scrape's body; 0 if absent (a
+     * labelled series appears with its first observation).
+     */
     static double value(String body, String series) {
         int at = body.indexOf("\n" + series + " ");
         if (at < 0) {
-            throw new IllegalStateException("no " + series + " in the scrape");
+            return 0;
         }
         int start = at + series.length() + 2;
         int end = start;

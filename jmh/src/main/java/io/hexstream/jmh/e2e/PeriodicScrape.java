@@ -14,8 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * What Prometheus does to a server: {@code GET /metrics} at a fixed interval (asking for OpenMetrics, as
- * Prometheus does), on a daemon thread of its own, each body handed to a consumer; a failed scrape is
- * printed on standard error and the next one goes ahead. Close it to stop.
+ * Prometheus does), on a daemon thread of its own, each body handed to a consumer; a failed scrape (or
+ * a consumer's exception) is printed on standard error and the next one goes ahead. Close it to stop.
  */
 final class PeriodicScrape implements AutoCloseable {
     /** Prometheus' {@code Accept}: OpenMetrics first. */
@@ -30,12 +30,15 @@ final class PeriodicScrape implements AutoCloseable {
     private final HttpRequest request;
     private final Consumer<String> bodies;
 
-    /** Scrapes {@code metrics} every {@code interval}, the first at once, and hands each body to {@code bodies}. */
+    /**
+     * Scrapes {@code metrics} every {@code interval} (from the end of one scrape to the start of the next, so
+     * that a slow one does not bunch the next ones), the first at once, and hands each body to {@code bodies}.
+     */
     PeriodicScrape(InetSocketAddress metrics, Duration interval, Consumer<String> bodies) {
         this.request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.getPort() + "/metrics"))
                 .header("Accept", ACCEPT).timeout(Duration.ofSeconds(10)).GET().build();
         this.bodies = bodies;
-        timer.scheduleAtFixedRate(this::scrape, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        timer.scheduleWithFixedDelay(this::scrape, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** One scrape now, on the calling thread: the body. */
@@ -50,7 +53,7 @@ final class PeriodicScrape implements AutoCloseable {
     private void scrape() {
         try {
             bodies.accept(scrapeNow());
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // printed, and the next scrape goes ahead
             System.err.println("scrape failed: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
