@@ -19,9 +19,7 @@ import java.util.function.LongSupplier;
  * and gauges are the client's lock-free ones, so that the event loops never wait. Names are
  * {@code hexstream_*} with their unit; the README's "Metrics" section lists them. What is not counted
  * on the request path (the pool's size, the ingest queue, Netty's direct memory) is read at each
- * scrape, through {@link #gaugePool} and {@link #gaugeIngestQueue}. Every metric is built without
- * exemplars: the server has no tracer to take them from, and the client's exemplar sampler would still
- * run on every increment (a lambda, a compare-and-set and a clock read for each chunk's bytes written).
+ * scrape, through {@link #gaugePool} and {@link #gaugeIngestQueue}.
  */
 public final class PrometheusMetrics implements ServerMetrics {
     /** Time to last byte, seconds: 1 ms to 4 s (Prysm's getBlobs buckets reach 4 s; the consensus client gives up at 1 s). */
@@ -34,55 +32,54 @@ public final class PrometheusMetrics implements ServerMetrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter requests = Counter.builder().name("hexstream_rpc_requests_total")
             .help("JSON-RPC replies sent, by method and outcome (ok, or the error code)")
-            .labelNames("method", "outcome").withoutExemplars().register(registry);
+            .labelNames("method", "outcome").register(registry);
     private final Histogram timeToLastByte = Histogram.builder().name("hexstream_rpc_response_seconds")
             .help("Time from the whole HTTP request read to the last byte of its response handed to the socket,"
                     + " by method (batch for a batch)")
-            .classicOnly().classicUpperBounds(RESPONSE_SECONDS).labelNames("method").withoutExemplars().register(registry);
+            .classicOnly().classicUpperBounds(RESPONSE_SECONDS).labelNames("method").register(registry);
     private final Counter responseBytes = Counter.builder().name("hexstream_rpc_response_bytes_total")
             .help("Body bytes of the HTTP responses written to their last byte, by method")
-            .labelNames("method").withoutExemplars().register(registry);
+            .labelNames("method").register(registry);
     private final Counter abandoned = Counter.builder().name("hexstream_rpc_responses_abandoned_total")
             .help("HTTP responses whose connection closed before their last byte was written, by method")
-            .labelNames("method").withoutExemplars().register(registry);
+            .labelNames("method").register(registry);
     private final Counter hashesRequested = Counter.builder().name("hexstream_getblobs_requested_total")
             .help("Versioned hashes asked for by getBlobs calls answered, by method (geth's engine/getblobs/requested)")
-            .labelNames("method").withoutExemplars().register(registry);
+            .labelNames("method").register(registry);
     private final Counter hashesAvailable = Counter.builder().name("hexstream_getblobs_available_total")
             .help("Versioned hashes asked for whose blob the method could serve, by method (geth's available)")
-            .labelNames("method").withoutExemplars().register(registry);
+            .labelNames("method").register(registry);
     private final Counter hits = Counter.builder().name("hexstream_getblobs_hit_total")
             .help("getBlobs calls whose every hash was available, by method (geth's hit)")
-            .labelNames("method").withoutExemplars().register(registry);
+            .labelNames("method").register(registry);
     private final Counter misses = Counter.builder().name("hexstream_getblobs_miss_total")
             .help("getBlobs calls with at least one hash unavailable, by method (geth's miss)")
-            .labelNames("method").withoutExemplars().register(registry);
+            .labelNames("method").register(registry);
     private final Gauge connections = Gauge.builder().name("hexstream_http_connections")
-            .help("Engine API connections open").withoutExemplars().register(registry);
+            .help("Engine API connections open").register(registry);
     private final Gauge inFlight = Gauge.builder().name("hexstream_http_responses_in_flight")
-            .help("HTTP responses handed to their connection and not written to their last byte yet")
-            .withoutExemplars().register(registry);
+            .help("HTTP responses handed to their connection and not written to their last byte yet").register(registry);
     private final Gauge stalled = Gauge.builder().name("hexstream_http_connections_stalled")
             .help("Connections whose responses have waited for the reader (not writable) for more than 1 s")
-            .withoutExemplars().register(registry);
+            .register(registry);
     private final Counter written = Counter.builder().name("hexstream_http_written_bytes_total")
-            .help("Bytes handed to the Engine API sockets (headers and bodies)").withoutExemplars().register(registry);
+            .help("Bytes handed to the Engine API sockets (headers and bodies)").register(registry);
     private final Counter jwtRefusals = Counter.builder().name("hexstream_jwt_refusals_total")
-            .help("Requests refused with 401 for their JWT, by reason").labelNames("reason").withoutExemplars().register(registry);
+            .help("Requests refused with 401 for their JWT, by reason").labelNames("reason").register(registry);
     private final Counter limitRefusals = Counter.builder().name("hexstream_limit_refusals_total")
             .help("Connections or requests refused, or connections closed, by a limit of the server"
                     + " (the option's name; server_busy: the ingest queue full)")
-            .labelNames("limit").withoutExemplars().register(registry);
+            .labelNames("limit").register(registry);
     private final Counter accepted = Counter.builder().name("hexstream_transactions_accepted_total")
-            .help("Blob transactions accepted (pooled now or before)").withoutExemplars().register(registry);
+            .help("Blob transactions accepted (pooled now or before)").register(registry);
     private final Counter refused = Counter.builder().name("hexstream_transactions_refused_total")
-            .help("Blob transactions refused, by the check that failed").labelNames("check").withoutExemplars().register(registry);
+            .help("Blob transactions refused, by the check that failed").labelNames("check").register(registry);
     private final Histogram kzg = Histogram.builder().name("hexstream_kzg_verification_seconds")
             .help("Time of one transaction's KZG batch verification").classicOnly()
-            .classicUpperBounds(WORK_SECONDS).withoutExemplars().register(registry);
+            .classicUpperBounds(WORK_SECONDS).register(registry);
     private final Histogram fsync = Histogram.builder().name("hexstream_store_fsync_seconds")
             .help("Time of one fsync of the blob store (a file, or its directory)").classicOnly()
-            .classicUpperBounds(WORK_SECONDS).withoutExemplars().register(registry);
+            .classicUpperBounds(WORK_SECONDS).register(registry);
 
     /** The server's metrics, Netty's pooled direct memory and the JVM's, in a registry of their own. */
     public PrometheusMetrics() {
