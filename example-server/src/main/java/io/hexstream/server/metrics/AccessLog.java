@@ -1,7 +1,6 @@
 package io.hexstream.server.metrics;
 
 import io.hexstream.server.auth.Refusal;
-import io.hexstream.server.rpc.RpcError;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +45,7 @@ public final class AccessLog implements ServerMetrics {
     }
 
     @Override
-    public void replied(String method, RpcError error) {
+    public void replied(String method, ReplyError error) {
         metrics.replied(method, error);
     }
 

@@ -1,7 +1,5 @@
 package io.hexstream.server.metrics;
 
-import io.hexstream.server.rpc.RpcError;
-
 /**
  * What one HTTP response to JSON-RPC requests answered, for the metrics and the access log.
  *
@@ -11,14 +9,14 @@ import io.hexstream.server.rpc.RpcError;
  * @param hits blobs returned, else 0
  * @param error the first error among the replies, or {@code null} if every reply is a result
  */
-public record Exchange(String method, int hashes, int hits, RpcError error) {
+public record Exchange(String method, int hashes, int hits, ReplyError error) {
     /** {@code ok}, or the first error's code. */
     public String outcome() {
         return outcome(error);
     }
 
     /** The outcome label of a reply: {@code ok}, or the error's code, e.g. {@code -32602}. */
-    public static String outcome(RpcError error) {
-        return error == null ? "ok" : Integer.toString(error.code());
+    public static String outcome(ReplyError error) {
+        return error == null ? "ok" : error.label();
     }
 }

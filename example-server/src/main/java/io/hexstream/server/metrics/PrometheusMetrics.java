@@ -1,7 +1,6 @@
 package io.hexstream.server.metrics;
 
 import io.hexstream.server.auth.Refusal;
-import io.hexstream.server.rpc.RpcError;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -127,7 +126,7 @@ public final class PrometheusMetrics implements ServerMetrics {
     }
 
     @Override
-    public void replied(String method, RpcError error) {
+    public void replied(String method, ReplyError error) {
         requests.labelValues(method, Exchange.outcome(error)).inc();
     }
 

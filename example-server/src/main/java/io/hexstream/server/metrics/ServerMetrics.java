@@ -1,7 +1,6 @@
 package io.hexstream.server.metrics;
 
 import io.hexstream.server.auth.Refusal;
-import io.hexstream.server.rpc.RpcError;
 import java.util.Locale;
 
 /**
@@ -13,7 +12,7 @@ import java.util.Locale;
  *
  * <p>Every label comes from a fixed set: method names from the server's method table (or
  * {@link #UNKNOWN_METHOD}, {@link #INVALID_REQUEST}, {@link #BATCH}, {@link #NO_METHOD}), error codes
- * from {@link RpcError}, refusals from {@link Limit} and {@link Refusal.Reason}, transaction checks from
+ * from {@link ReplyError} (the JSON-RPC errors), refusals from {@link Limit} and {@link Refusal.Reason}, transaction checks from
  * the ingest's own names; never raw client input.
  */
 public interface ServerMetrics {
@@ -41,7 +40,7 @@ public interface ServerMetrics {
     }
 
     /** One JSON-RPC reply sent for {@code method}: {@code error} is {@code null} for a result. */
-    default void replied(String method, RpcError error) {}
+    default void replied(String method, ReplyError error) {}
 
     /**
      * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was

@@ -10,6 +10,7 @@ import io.hexstream.server.rpc.ResponseWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its
@@ -17,7 +18,8 @@ import java.time.Clock;
  * (topped up to {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints
  * {@code ready PORT KERNEL}, then answers the driver's commands ({@link DriverCommands}, the heap
  * counted on the server's I/O threads); end of input stops it. Modes:
- * {@code hexstream} (the product), {@code prerendered} (the transport floor),
+ * {@code hexstream} (the product), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
+ * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
  */
@@ -27,16 +29,20 @@ public final class E2eServer {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Path dataDir = Path.of(args[1]);
+        boolean metrics = mode.equals("hexstreamMetrics");
         // The product's own server first: it generates the pool if need be, and holds the secret.
         ResponseRenderer renderer = switch (mode) {
-            case "hexstream", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
+            case "hexstream", "hexstreamMetrics", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
             case "prerendered" -> new PrerenderedRenderer();
             case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
         try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
-                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).build(), renderer, Clock.systemUTC());
-                MemoryProbe memory = new MemoryProbe()) {
+                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).metricsPort(metrics ? 0 : null).build(),
+                renderer, Clock.systemUTC());
+                MemoryProbe memory = new MemoryProbe();
+                AutoCloseable scrapes = metrics ? new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {})
+                        : () -> {}) {
             AutoCloseable besu = null;
             InetSocketAddress address = server.address();
             if (mode.equals("besuStreaming")) {

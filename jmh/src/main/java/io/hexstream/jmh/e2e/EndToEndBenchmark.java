@@ -28,6 +28,8 @@ import java.util.concurrent.Future;
  * ({@link E2eServer}) on the same pool of {@value #POOL_BLOBS} real-KZG blobs (generated once into the
  * data dir, then reused; each server serves its own copy, {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
  * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}),
+ * {@code hexstream-vector-metrics} (the same with metrics on, scraped once a second: {@link MetricsRatio}
+ * sets its cells beside {@code hexstream-vector}'s),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
  * as chunked HTTP) and, if asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
@@ -41,7 +43,8 @@ import java.util.concurrent.Future;
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming] [--blobs 1,9,21,72,128] [--clients 1,4,16]
+ *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming,hexstream-vector-metrics]
+ *     [--blobs 1,9,21,72,128] [--clients 1,4,16]
  * </pre>
  */
 public final class EndToEndBenchmark {
@@ -59,7 +62,8 @@ public final class EndToEndBenchmark {
     static final List<Server> SERVERS = List.of(new Server("hexstream-portable", "hexstream", false),
             new Server("hexstream-vector", "hexstream", true), new Server(FLOOR, "prerendered", false),
             new Server(PEER, "besuStreaming", false),
-            new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false));
+            new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
+            new Server(MetricsRatio.ON, "hexstreamMetrics", true));
 
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
@@ -71,7 +75,7 @@ public final class EndToEndBenchmark {
         Path out = Path.of("jmh", "results");
         Path dataDir = Path.of("hexstream-data-e2e");
         double seconds = 3;
-        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER);
+        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER, MetricsRatio.ON);
         List<String> connections = CONNECTIONS;
         int[] blobCounts = BLOBS;
         int[] clientCounts = CLIENTS;
@@ -135,7 +139,8 @@ public final class EndToEndBenchmark {
             }
         }
         String jdk = System.getProperty("java.version");
-        String markdown = Report.markdown(cells, jdk, seconds, (System.nanoTime() - started) / 1e9);
+        String markdown = Report.markdown(cells, jdk, seconds, (System.nanoTime() - started) / 1e9)
+                + MetricsRatio.markdown(cells);
         Files.writeString(out.resolve("e2e.md"), markdown);
         Report.charts(cells, jdk, out.resolve("e2e-p50.png"), out.resolve("e2e-heap.png"));
         System.out.println(markdown);

@@ -2,6 +2,8 @@ package io.hexstream.jmh.e2e;
 
 import static io.hexstream.jmh.e2e.EndToEndBenchmark.format;
 
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -10,6 +12,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -79,9 +82,7 @@ final class Report {
     private static XYChart chart(List<EndToEndBenchmark.Cell> cells, String connections, String title, String yTitle,
             ToDoubleFunction<EndToEndBenchmark.Cell> y) {
         // Log scales: the servers differ by orders of magnitude, and a linear axis flattens the fast ones.
-        XYChart chart = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle("blobs per request")
-                .yAxisTitle(yTitle).build();
-        chart.getStyler().setYAxisLogarithmic(true);
+        XYChart chart = chart(title, "blobs per request", yTitle, true);
         Set<String> servers = new LinkedHashSet<>();
         cells.forEach(c -> servers.add(c.server()));
         for (String server : servers) {
@@ -95,7 +96,31 @@ final class Report {
         return chart;
     }
 
-    private static void save(XYChart chart, Path file) throws IOException {
+    /** An empty chart of the house style (900 × 540), its y axis logarithmic or not; add series, then save it. */
+    static XYChart chart(String title, String xTitle, String yTitle, boolean logarithmic) {
+        XYChart chart = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle)
+                .build();
+        chart.getStyler().setYAxisLogarithmic(logarithmic);
+        return chart;
+    }
+
+    /** {@code charts} one above the other, as one PNG. */
+    static void saveStacked(List<XYChart> charts, Path file) throws IOException {
+        List<BufferedImage> images = charts.stream().map(BitmapEncoder::getBufferedImage).toList();
+        BufferedImage stacked = new BufferedImage(images.stream().mapToInt(BufferedImage::getWidth).max().orElse(1),
+                images.stream().mapToInt(BufferedImage::getHeight).sum(), BufferedImage.TYPE_INT_RGB);
+        Graphics2D graphics = stacked.createGraphics();
+        int y = 0;
+        for (BufferedImage image : images) {
+            graphics.drawImage(image, 0, y, null);
+            y += image.getHeight();
+        }
+        graphics.dispose();
+        ImageIO.write(stacked, "png", file.toFile());
+    }
+
+    /** {@code chart} as a PNG. */
+    static void save(XYChart chart, Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
