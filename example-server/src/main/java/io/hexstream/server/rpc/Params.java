@@ -70,7 +70,7 @@ public final class Params {
     public List<String> stringArray(int index, int count, String expected) throws RpcException {
         checkCount(count, expected);
         if (!(positional.get(index) instanceof List)) {
-            throw invalid(expected + "; param " + (index + 1) + " is not an array of strings");
+            throw invalid("expected " + expected + "; param " + (index + 1) + " is not an array of strings");
         }
         return (List<String>) positional.get(index);
     }
@@ -84,7 +84,7 @@ public final class Params {
     public String string(int index, int count, String expected) throws RpcException {
         checkCount(count, expected);
         if (!(positional.get(index) instanceof String text)) {
-            throw invalid(expected + "; param " + (index + 1) + " is not a string");
+            throw invalid("expected " + expected + "; param " + (index + 1) + " is not a string");
         }
         return text;
     }
