@@ -85,9 +85,9 @@ public final class GetBlobs implements RpcMethod {
 
     @Override
     public RpcResult call(Params params) throws RpcException {
-        boolean cells = version == Version.V4;
-        List<String> texts = cells ? params.stringArray(0, 2, V4_PARAMS) : params.oneStringArray();
-        String bitarray = cells ? params.string(1, 2, V4_PARAMS) : null;
+        boolean v4 = version == Version.V4;
+        List<String> texts = v4 ? params.stringArray(0, 2, V4_PARAMS) : params.oneStringArray();
+        String bitarray = v4 ? params.string(1, 2, V4_PARAMS) : null;
         if (texts.size() > maxBlobsPerRequest) {
             throw new RpcException(RpcError.TOO_LARGE_REQUEST,
                     texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
@@ -95,15 +95,7 @@ public final class GetBlobs implements RpcMethod {
         if (!version.servedUnder(served)) {
             throw new RpcException(RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
         }
-        CellIndices selected = null;
-        if (cells) {
-            try {
-                selected = CellIndices.decode(bitarray);
-            } catch (HexFormatException e) {
-                throw new RpcException(RpcError.INVALID_PARAMS, "indices_bitarray is not "
-                        + CellIndices.BITARRAY_SIZE + " bytes of DATA: " + e.getMessage());
-            }
-        }
+        CellIndices selected = v4 ? cellIndices(bitarray) : null;
         VersionedHash[] hashes = new VersionedHash[texts.size()];
         for (int i = 0; i < hashes.length; i++) {
             try {
@@ -119,12 +111,12 @@ public final class GetBlobs implements RpcMethod {
                     && (version == Version.V1 ? entries[i].blobProof() != null : entries[i].cellProofs() != null);
             if (servable) {
                 available++;
-            } else if (!cells) {
-                entries[i] = null; // V4 answers a pooled blob without cell proofs with null cells and proofs
+            } else if (!v4) {
+                entries[i] = null; // V4 keeps a pooled blob without cell proofs: its cells and proofs are null
             }
         }
         metrics.blobsLookedUp(name(), entries.length, available);
-        if (cells) {
+        if (v4) {
             return new RpcResult.BlobCellsAndProofsV1(Arrays.asList(entries), selected);
         }
         if (version == Version.V1) {
@@ -132,5 +124,15 @@ public final class GetBlobs implements RpcMethod {
         }
         return new RpcResult.BlobsAndProofsV2(version == Version.V2 && available < entries.length ? null
                 : Arrays.asList(entries));
+    }
+
+    /** V4's {@code indices_bitarray}; {@code -32602} unless 16 bytes of {@code DATA}. */
+    private static CellIndices cellIndices(String bitarray) throws RpcException {
+        try {
+            return CellIndices.decode(bitarray);
+        } catch (HexFormatException e) {
+            throw new RpcException(RpcError.INVALID_PARAMS, "indices_bitarray is not " + CellIndices.BITARRAY_SIZE
+                    + " bytes of DATA: " + e.getMessage());
+        }
     }
 }
