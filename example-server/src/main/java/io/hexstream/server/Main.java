@@ -75,7 +75,7 @@ public final class Main implements Callable<Integer> {
     Path hashesOut;
 
     @Option(names = "--fork", defaultValue = DEFAULT_FORK,
-            description = "prague (getBlobsV1) or osaka (getBlobsV2/V3) (default: ${DEFAULT-VALUE}).")
+            description = "prague (getBlobsV1), osaka or amsterdam (getBlobsV2/V3/V4) (default: ${DEFAULT-VALUE}).")
     Fork fork;
 
     @Option(names = "--max-blobs-per-request", defaultValue = "" + DEFAULT_MAX_BLOBS_PER_REQUEST, converter = AtLeastOne.class,

@@ -27,12 +27,13 @@ class AccessLogTest {
         List<Integer> bodies = new ArrayList<>();
         assertEquals(List.of("engine_getBlobsV3 hashes=2 hits=0 bytes=" + 45 + " outcome=ok",
                 "engine_getBlobsV1 hashes=0 hits=0 bytes=" + 92 + " outcome=-38005",
-                "batch hashes=1 hits=0 bytes=" + 118 + " outcome=ok"), accessLines(dir, "on", bodies, "--access-log"));
-        assertEquals(List.of(45, 92, 118), bodies, "the bytes logged are the bodies received");
+                "batch hashes=1 hits=0 bytes=" + 138 + " outcome=ok",
+                "engine_getBlobsV4 hashes=1 hits=0 bytes=" + 40 + " outcome=ok"), accessLines(dir, "on", bodies, "--access-log"));
+        assertEquals(List.of(45, 92, 138, 40), bodies, "the bytes logged are the bodies received");
         assertEquals(List.of(), accessLines(dir, "off", new ArrayList<>()));
     }
 
-    /** The access lines (time to last byte left out) of a server that answers three requests. */
+    /** The access lines (time to last byte left out) of a server that answers four requests. */
     private static List<String> accessLines(Path dir, String name, List<Integer> bodies, String... options) throws Exception {
         int port = ServerProcess.freePort();
         Path data = dir.resolve(name);
@@ -45,7 +46,8 @@ class AccessLogTest {
             for (String json : List.of(EngineClient.request(1, "engine_getBlobsV3", EngineClient.hashParams(List.of(MISSING, MISSING))),
                     EngineClient.request(2, "engine_getBlobsV1", EngineClient.hashParams(List.of(MISSING))),
                     "[" + EngineClient.request(3, "engine_getBlobsV3", EngineClient.hashParams(List.of(MISSING))) + ","
-                            + EngineClient.request(4, "engine_exchangeCapabilities", "[[]]") + "]")) {
+                            + EngineClient.request(4, "engine_exchangeCapabilities", "[[]]") + "]",
+                    EngineClient.request(5, "engine_getBlobsV4", "[[\"" + MISSING + "\"],\"0x" + "ff".repeat(16) + "\"]"))) {
                 bodies.add(client.post(json).body().length);
             }
             assertEquals(0, server.stop());

@@ -29,7 +29,7 @@ class LimitsTest {
     private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(2);
     /** How late after the timeout a close may be seen: the timer's slack plus the test's own polling. */
     private static final Duration SLACK = Duration.ofMillis(1500);
-    private static final String CAPABILITIES = "[\"engine_getBlobsV2\",\"engine_getBlobsV3\"]";
+    private static final String CAPABILITIES = "[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]";
 
     @Test
     void tenThousandPipelinedRequestsAreAnsweredInOrder() throws Exception {

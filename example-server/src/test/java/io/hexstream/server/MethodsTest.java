@@ -96,7 +96,7 @@ class MethodsTest {
 
     @Test
     void exchangeCapabilitiesListsTheMethodsServed() {
-        assertEquals("[\"engine_getBlobsV2\",\"engine_getBlobsV3\"]", osaka.call(request(7,
+        assertEquals("[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]", osaka.call(request(7,
                 "engine_exchangeCapabilities", "[[\"engine_getBlobsV2\",\"engine_newPayloadV4\"]]")).get("result").toString());
         assertEquals("[\"engine_getBlobsV1\"]",
                 prague.call(request(7, "engine_exchangeCapabilities", "[[]]")).get("result").toString());
@@ -135,7 +135,7 @@ class MethodsTest {
                 + "{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "},"
                 + request(2, "engine_exchangeCapabilities", "[[]]") + "]";
         assertEquals("[{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"result\":[null]},"
-                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\"]}]",
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}]",
                 new String(osaka.post(batch).body(), US_ASCII));
         HttpResponse<byte[]> notification = osaka.post(
                 "{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "}");

@@ -5,8 +5,9 @@ import java.nio.ByteBuffer;
 /**
  * {@code count} hex string values of {@code size} bytes each, lying back to back in one source:
  * {@code "0x…"} alone when {@code count} is 1 and not bracketed, else a JSON array
- * {@code ["0x…","0x…",…]}; without the prefix {@code "…"}. 128 cell proofs of 48 bytes are one
- * segment, not 128.
+ * {@code ["0x…","0x…",…]} (without brackets, the comma-separated values alone); without the prefix
+ * {@code "…"}. 128 cell proofs of 48 bytes are one segment, not 128. With an index list, value
+ * {@code k} is the source's element {@code indices[first + k]} instead of its element {@code k}.
  */
 final class HexSegment extends Segment {
     private static final byte[] OPEN_PREFIXED = {'"', '0', 'x'};
@@ -17,15 +18,25 @@ final class HexSegment extends Segment {
     private final HexSource source;
     private final int size;
     private final int count;
+    /** Which element of the source each value is, from {@code first}; {@code null}: value k is element k. */
+    private final int[] indices;
+    private final int first;
     private final boolean bracketed;
     /** Bytes of one element with the comma that follows it: opening + digits + {@code ",}. */
     private final int stride;
     private final long length;
 
     HexSegment(HexSource source, int size, int count, boolean bracketed, boolean prefix) {
+        this(source, size, null, 0, count, bracketed, prefix);
+    }
+
+    /** Values {@code indices[first]} to {@code indices[first + count - 1]} of the source's elements (each in bounds). */
+    HexSegment(HexSource source, int size, int[] indices, int first, int count, boolean bracketed, boolean prefix) {
         this.source = source;
         this.size = size;
         this.count = count;
+        this.indices = indices;
+        this.first = first;
         this.bracketed = bracketed;
         this.open = prefix ? OPEN_PREFIXED : OPEN_BARE;
         this.stride = 2 * size + open.length + 2;
@@ -71,7 +82,8 @@ final class HexSegment extends Segment {
             int done = (within - open.length) / 2;
             int bytes = Math.min(size - done, room / 2);
             if (bytes > 0) {
-                source.encode(element * size + done, bytes, out, offset);
+                int at = indices == null ? element : indices[first + element];
+                source.encode(at * size + done, bytes, out, offset);
             }
             return 2 * bytes;
         }

@@ -203,6 +203,62 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return hexSegment(HexSource.of(src, offset), size, count, true, prefix);
     }
 
+    /** Values {@code "0x…"} or {@code null}: as {@link #hexElements(byte[], int, int, int[], int, int, boolean)} with the prefix. */
+    public JsonBodyBuilder hexElements(byte[] src, int offset, int size, int[] indices, int from, int count) {
+        return hexElements(src, offset, size, indices, from, count, true);
+    }
+
+    /**
+     * Values of the open array, one per entry of {@code indices[from, from + count)}, picked from
+     * {@code src} by index: for an index {@code i >= 0}, the hex string of the {@code size}-byte element
+     * {@code src[offset + i * size, offset + (i + 1) * size)} ({@code "0x…"}, {@code 2 * size} digits, or
+     * {@code "…"} without {@code prefix}); for a negative index, {@code null}. For example the 2,048-byte
+     * cells {@code [3, 70, -1]} of an array of cells, beside values of other sources in the same array;
+     * nothing is written when {@code count} is 0. The elements are referenced, not copied: each run of
+     * consecutive non-negative indices is one segment whatever its length, and {@code src} and
+     * {@code indices} are read when the body is produced (change neither before). The body's length
+     * is exact at once.
+     *
+     * @throws IllegalStateException if no array is the innermost open container
+     * @throws IllegalArgumentException if {@code size} or {@code count} is negative
+     * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an
+     *     index's element is out of {@code src}; nothing is written then
+     */
+    public JsonBodyBuilder hexElements(byte[] src, int offset, int size, int[] indices, int from, int count,
+            boolean prefix) {
+        if (done) {
+            throw new IllegalStateException("already built or closed");
+        }
+        if (depth == 0 || objects[depth - 1]) {
+            throw new IllegalStateException("hexElements writes values of an open array");
+        }
+        if (size < 0 || count < 0) {
+            throw new IllegalArgumentException("size " + size + " and count " + count + " must not be negative");
+        }
+        Hex.encodedLength(size, true);
+        Objects.checkFromIndexSize(from, count, indices.length);
+        for (int k = from; k < from + count; k++) {
+            if (indices[k] >= 0) {
+                Objects.checkFromIndexSize(offset + (long) indices[k] * size, size, src.length);
+            }
+        }
+        int end = from + count;
+        for (int k = from; k < end; ) {
+            if (indices[k] < 0) {
+                nullValue();
+                k++;
+            } else {
+                int run = k;
+                while (k < end && indices[k] >= 0) {
+                    k++;
+                }
+                beforeValue();
+                addSegment(new HexSegment(HexSource.of(src, offset), size, indices, run, k - run, false, prefix));
+            }
+        }
+        return this;
+    }
+
     /** {@code ["0x…",…]}: as {@link #hexArray(List, boolean)} with the prefix. */
     public JsonBodyBuilder hexArray(List<byte[]> values) {
         return hexArray(values, true);

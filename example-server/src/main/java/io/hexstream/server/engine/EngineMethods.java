@@ -11,7 +11,7 @@ public final class EngineMethods {
     private EngineMethods() {}
 
     /**
-     * getBlobs V1 to V3 (each answering {@code -38005} unless {@code fork} serves it),
+     * getBlobs V1 to V4 (each answering {@code -38005} unless {@code fork} serves it),
      * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest};
      * getBlobs tells {@code metrics} the hashes asked for and found.
      */
@@ -20,6 +20,7 @@ public final class EngineMethods {
         return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics),
                 new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest, metrics),
                 new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics),
+                new GetBlobs(GetBlobs.Version.V4, pool, fork, maxBlobsPerRequest, metrics),
                 new ExchangeCapabilities(fork), new SendRawTransaction(ingest));
     }
 }

@@ -16,7 +16,8 @@ public final class ExchangeCapabilities implements RpcMethod {
 
     public ExchangeCapabilities(Fork fork) {
         this.served = new RpcResult.Strings(fork == Fork.PRAGUE ? List.of(GetBlobs.Version.V1.methodName())
-                : List.of(GetBlobs.Version.V2.methodName(), GetBlobs.Version.V3.methodName()));
+                : List.of(GetBlobs.Version.V2.methodName(), GetBlobs.Version.V3.methodName(),
+                        GetBlobs.Version.V4.methodName()));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.hexstream.server.engine;
 
 import io.hexstream.codec.HexFormatException;
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
@@ -15,11 +16,13 @@ import java.util.List;
 
 /**
  * {@code engine_getBlobsV1} (execution-apis {@code cancun.md}), {@code V2} and {@code V3}
- * ({@code osaka.md}): params {@code [[versioned hash, …]]}, blobs from the pool. Checked in this
- * order, before any hash is decoded: the shape ({@code -32602}), the count ({@code -38004 Too large
- * request} above {@code maxBlobsPerRequest}), the fork ({@code -38005 Unsupported fork}); then each
- * hash, decoded straight into its lookup key ({@code -32602} naming the first bad one). Never blocks:
- * one short lock for the lookup.
+ * ({@code osaka.md}): params {@code [[versioned hash, …]]}, blobs from the pool; {@code V4}
+ * ({@code amsterdam.md}): params {@code [[versioned hash, …], indices_bitarray]}, the selected cells
+ * of each blob ({@link CellIndices}). Checked in this order, before any hash is decoded: the shape
+ * ({@code -32602}), the count ({@code -38004 Too large request} above {@code maxBlobsPerRequest}),
+ * the fork ({@code -38005 Unsupported fork}); then V4's {@code indices_bitarray} ({@code -32602} unless
+ * 16 bytes of {@code DATA}); then each hash, decoded straight into its lookup key ({@code -32602}
+ * naming the first bad one). Never blocks: one short lock for the lookup.
  */
 public final class GetBlobs implements RpcMethod {
 
@@ -30,7 +33,12 @@ public final class GetBlobs implements RpcMethod {
         /** {@code BlobAndProofV2} per hash, or {@code null} as a whole if any is missing. */
         V2(Fork.OSAKA),
         /** {@code BlobAndProofV2} per hash, {@code null} where missing. */
-        V3(Fork.OSAKA);
+        V3(Fork.OSAKA),
+        /**
+         * {@code BlobCellsAndProofsV1} per hash, {@code null} where missing; an Amsterdam method, served
+         * under Osaka too, as geth and reth serve it.
+         */
+        V4(Fork.OSAKA);
 
         private final Fork fork;
 
@@ -43,11 +51,13 @@ public final class GetBlobs implements RpcMethod {
             return this == V1 ? served == fork : served.atLeast(fork);
         }
 
-        /** The method's name, {@code engine_getBlobsV1} to {@code V3}. */
+        /** The method's name, {@code engine_getBlobsV1} to {@code V4}. */
         public String methodName() {
             return "engine_getBlobs" + name();
         }
     }
+
+    private static final String V4_PARAMS = "two params, an array of versioned hashes and indices_bitarray";
 
     private final Version version;
     private final DurableBlobPool pool;
@@ -75,7 +85,9 @@ public final class GetBlobs implements RpcMethod {
 
     @Override
     public RpcResult call(Params params) throws RpcException {
-        List<String> texts = params.oneStringArray();
+        boolean v4 = version == Version.V4;
+        List<String> texts = v4 ? params.stringArray(0, 2, V4_PARAMS) : params.oneStringArray();
+        String bitarray = v4 ? params.string(1, 2, V4_PARAMS) : null;
         if (texts.size() > maxBlobsPerRequest) {
             throw new RpcException(RpcError.TOO_LARGE_REQUEST,
                     texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
@@ -83,6 +95,7 @@ public final class GetBlobs implements RpcMethod {
         if (!version.servedUnder(served)) {
             throw new RpcException(RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
         }
+        CellIndices selected = v4 ? cellIndices(bitarray) : null;
         VersionedHash[] hashes = new VersionedHash[texts.size()];
         for (int i = 0; i < hashes.length; i++) {
             try {
@@ -98,15 +111,28 @@ public final class GetBlobs implements RpcMethod {
                     && (version == Version.V1 ? entries[i].blobProof() != null : entries[i].cellProofs() != null);
             if (servable) {
                 available++;
-            } else {
-                entries[i] = null;
+            } else if (!v4) {
+                entries[i] = null; // V4 keeps a pooled blob without cell proofs: its cells and proofs are null
             }
         }
         metrics.blobsLookedUp(name(), entries.length, available);
+        if (v4) {
+            return new RpcResult.BlobCellsAndProofsV1(Arrays.asList(entries), selected);
+        }
         if (version == Version.V1) {
             return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
         }
         return new RpcResult.BlobsAndProofsV2(version == Version.V2 && available < entries.length ? null
                 : Arrays.asList(entries));
+    }
+
+    /** V4's {@code indices_bitarray}; {@code -32602} unless 16 bytes of {@code DATA}. */
+    private static CellIndices cellIndices(String bitarray) throws RpcException {
+        try {
+            return CellIndices.decode(bitarray);
+        } catch (HexFormatException e) {
+            throw new RpcException(RpcError.INVALID_PARAMS, "indices_bitarray is not " + CellIndices.BITARRAY_SIZE
+                    + " bytes of DATA: " + e.getMessage());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.hexstream.server.rpc;
 
+import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.metrics.Exchange;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.util.concurrent.EventExecutor;
@@ -235,6 +236,11 @@ public final class JsonRpcDispatcher {
                 } else if (reply.result() instanceof RpcResult.BlobsAndProofsV2 v2) {
                     hashes += requested(requests.get(i));
                     hits += v2.entries() == null ? 0 : served(v2.entries());
+                } else if (reply.result() instanceof RpcResult.BlobCellsAndProofsV1 v4) {
+                    hashes += v4.entries().size();
+                    for (BlobEntry entry : v4.entries()) {
+                        hits += entry != null && entry.cellProofs() != null ? 1 : 0;
+                    }
                 }
             }
             String method = batch ? ServerMetrics.BATCH : labels.length == 1 ? labels[0] : ServerMetrics.NO_METHOD;

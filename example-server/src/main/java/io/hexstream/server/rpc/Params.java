@@ -59,6 +59,42 @@ public final class Params {
         return text;
     }
 
+    /**
+     * Param {@code index} of exactly {@code count}, an array of strings: e.g. the versioned hashes of
+     * {@code [["0x…", …], "0x…"]}.
+     *
+     * @param expected the params' shape, for the error message ({@code "two params, …"})
+     * @throws RpcException {@code -32602} if there are not {@code count} params or this one is not an array of strings
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> stringArray(int index, int count, String expected) throws RpcException {
+        checkCount(count, expected);
+        if (!(positional.get(index) instanceof List)) {
+            throw invalid("expected " + expected + "; param " + (index + 1) + " is not an array of strings");
+        }
+        return (List<String>) positional.get(index);
+    }
+
+    /**
+     * Param {@code index} of exactly {@code count}, a string.
+     *
+     * @param expected the params' shape, for the error message
+     * @throws RpcException {@code -32602} if there are not {@code count} params or this one is not a string
+     */
+    public String string(int index, int count, String expected) throws RpcException {
+        checkCount(count, expected);
+        if (!(positional.get(index) instanceof String text)) {
+            throw invalid("expected " + expected + "; param " + (index + 1) + " is not a string");
+        }
+        return text;
+    }
+
+    private void checkCount(int count, String expected) throws RpcException {
+        if (byName || positional.size() != count) {
+            throw invalid("expected " + expected + (byName ? "" : "; got " + positional.size()));
+        }
+    }
+
     private RpcException invalid(String expected) {
         return new RpcException(RpcError.INVALID_PARAMS, byName ? "params by name are not supported; " + expected
                 + ", by position" : expected);

@@ -4,11 +4,13 @@ import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.CellIndices;
 import java.util.List;
 
 /**
  * Writes replies as the JSON-RPC response document, a {@link JsonBody}: results by their spec shape
- * ({@code BlobAndProofV1}/{@code V2} with blobs and proofs referenced, not copied or encoded; strings;
+ * ({@code BlobAndProofV1}/{@code V2} with blobs and proofs referenced, not copied or encoded;
+ * {@code BlobCellsAndProofsV1} with cells referenced in the blob and its extension cells; strings;
  * {@code DATA}), errors as {@code {"code":…,"message":"…"}}, {@code -32000} also
  * with {@code "data":{"err":"…"}} (execution-apis {@code common.md}, "Errors"). The body's length is
  * exact before its first byte is produced. Stateless, so one instance serves every thread.
@@ -67,6 +69,16 @@ public final class ResponseWriter {
                 }
             }
             b.endArray();
+        } else if (result instanceof RpcResult.BlobCellsAndProofsV1 v4) {
+            b.beginArray();
+            for (BlobEntry entry : v4.entries()) {
+                if (entry == null) {
+                    b.nullValue();
+                } else {
+                    blobCellsAndProofs(b, entry, v4.cells());
+                }
+            }
+            b.endArray();
         } else if (result instanceof RpcResult.BlobsAndProofsV1 v1) {
             b.beginArray();
             for (BlobEntry entry : v1.entries()) {
@@ -85,6 +97,38 @@ public final class ResponseWriter {
             b.hex(data.bytes());
         } else {
             throw new IllegalArgumentException("unknown result " + result);
+        }
+    }
+
+    /**
+     * One {@code BlobCellsAndProofsV1}: cells 0 to 63 referenced in the blob, 64 to 127 in the extension
+     * cells, proofs in the cell proofs; {@code null} cell and proof for each cell the entry lacks (every
+     * cell without cell proofs, 64 to 127 without extension cells).
+     */
+    private static void blobCellsAndProofs(JsonBodyBuilder b, BlobEntry entry, CellIndices cells) {
+        b.beginObject().name("blob_cells").beginArray();
+        if (entry.cellProofs() == null) {
+            nulls(b, cells.count());
+            b.endArray().name("proofs").beginArray();
+            nulls(b, cells.count());
+        } else {
+            int extension = cells.count() - cells.inBlob();
+            b.hexElements(entry.blob(), 0, BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob());
+            if (entry.extensionCells() != null) {
+                b.hexElements(entry.extensionCells(), 0, BlobSizes.CELL_SIZE, cells.extensionList(), 0, extension);
+            } else {
+                nulls(b, extension);
+            }
+            b.endArray().name("proofs").beginArray().hexElements(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE,
+                    entry.extensionCells() != null ? cells.cellList() : cells.proofListWithoutExtension(),
+                    0, cells.count());
+        }
+        b.endArray().endObject();
+    }
+
+    private static void nulls(JsonBodyBuilder b, int count) {
+        for (int i = 0; i < count; i++) {
+            b.nullValue();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.hexstream.server.rpc;
 
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.CellIndices;
 import java.util.List;
 
 /** What a method returns, as data, so that each response renderer can write it its own way. */
@@ -14,6 +15,13 @@ public sealed interface RpcResult {
      * where missing); a {@code null} list is the literal {@code null} result.
      */
     record BlobsAndProofsV2(List<BlobEntry> entries) implements RpcResult {}
+
+    /**
+     * {@code engine_getBlobsV4} ({@code amsterdam.md}): {@code BlobCellsAndProofsV1 {blob_cells, proofs}}
+     * per entry, the {@code cells} of each, {@code null} where missing; an entry without cell proofs
+     * has {@code null} for every cell and proof, one without extension cells for cells 64 to 127.
+     */
+    record BlobCellsAndProofsV1(List<BlobEntry> entries, CellIndices cells) implements RpcResult {}
 
     /** An array of strings, e.g. the capabilities. */
     record Strings(List<String> values) implements RpcResult {}

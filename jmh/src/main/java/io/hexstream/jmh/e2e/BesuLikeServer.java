@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.hexstream.jmh.BesuResponseStream;
+import io.hexstream.jmh.JacksonCellStrings;
 import io.hexstream.jmh.JacksonStrings;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.http.EngineServer;
 import io.hexstream.server.pool.DurableBlobPool;
@@ -61,7 +63,9 @@ import java.util.concurrent.TimeUnit;
  * flushed only when no write of the connection is still queued (so a worker that serialises faster
  * than the loop writes gets its flushes coalesced); Netty copies each heap chunk into a direct buffer
  * on the way. Like Besu, it does not wait for the channel to turn writable. Single
- * {@code engine_getBlobsV2} requests only.
+ * {@code engine_getBlobsV2} or {@code engine_getBlobsV4} requests only (V4: a {@code String} per
+ * selected cell and proof, {@code .../internal/methods/engine/EngineGetBlobsV4.java} and
+ * {@code .../internal/results/BlobCellsAndProofsV1.java}).
  *
  * <p>Its threads are named {@code hexstream-io-besu*}, so that the end-to-end benchmark counts the
  * heap they allocate as it counts the product's I/O threads'.
@@ -148,15 +152,9 @@ final class BesuLikeServer implements AutoCloseable {
                 for (int i = 0; i < keys.length; i++) {
                     keys[i] = VersionedHash.decode(hashes.get(i).asText());
                 }
-                List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(keys.length);
-                for (BlobEntry entry : pool.getAll(keys)) {
-                    if (entry == null || entry.cellProofs() == null) {
-                        result = null;
-                        break;
-                    }
-                    result.add(JacksonStrings.blobAndProof(entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE,
-                            BlobSizes.CELLS_PER_EXT_BLOB));
-                }
+                Object result = tree.get("method").asText().equals("engine_getBlobsV4")
+                        ? cellsAndProofs(pool.getAll(keys), CellIndices.decode(tree.get("params").get(1).asText()))
+                        : blobsAndProofs(pool.getAll(keys));
                 HttpResponse head = new DefaultHttpResponse(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
                         HttpResponseStatus.OK);
                 head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
@@ -170,6 +168,32 @@ final class BesuLikeServer implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 channel.close();
             }
+        }
+
+        /** {@code engine_getBlobsV2}: a {@code BlobAndProofV2} of Strings per blob, {@code null} if any is missing. */
+        private static List<JacksonStrings.BlobAndProofV2> blobsAndProofs(BlobEntry[] entries) {
+            List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(entries.length);
+            for (BlobEntry entry : entries) {
+                if (entry == null || entry.cellProofs() == null) {
+                    return null;
+                }
+                result.add(JacksonStrings.blobAndProof(entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE,
+                        BlobSizes.CELLS_PER_EXT_BLOB));
+            }
+            return result;
+        }
+
+        /**
+         * {@code engine_getBlobsV4} ({@code .../internal/methods/engine/EngineGetBlobsV4.java}): a
+         * {@code BlobCellsAndProofsV1} of Strings per blob, {@code null} where missing or without cell proofs.
+         */
+        private static List<JacksonCellStrings.BlobCellsAndProofsV1> cellsAndProofs(BlobEntry[] entries, CellIndices cells) {
+            List<JacksonCellStrings.BlobCellsAndProofsV1> result = new ArrayList<>(entries.length);
+            for (BlobEntry entry : entries) {
+                result.add(entry == null || entry.cellProofs() == null ? null : JacksonCellStrings.cellsAndProofs(
+                        entry.blob(), entry.extensionCells(), entry.cellProofs(), cells.cellList()));
+            }
+            return result;
         }
 
         @Override

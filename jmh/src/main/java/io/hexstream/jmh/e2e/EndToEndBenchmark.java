@@ -24,7 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * {@code engine_getBlobsV2} end to end over loopback. Each server runs in a JVM of its own
+ * {@code engine_getBlobsV2}, and with {@code --shapes} {@code engine_getBlobsV4} ({@link RequestShape}:
+ * 8 or 128 cells a blob), end to end over loopback. Each server runs in a JVM of its own
  * ({@link E2eServer}) on the same pool of {@value #POOL_BLOBS} real-KZG blobs (generated once into the
  * data dir, then reused; each server serves its own copy, {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
  * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}),
@@ -44,7 +45,7 @@ import java.util.concurrent.Future;
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
  *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming,hexstream-vector-metrics]
- *     [--blobs 1,9,21,72,128] [--clients 1,4,16]
+ *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
  */
 public final class EndToEndBenchmark {
@@ -55,6 +56,8 @@ public final class EndToEndBenchmark {
     static final List<String> CONNECTIONS = List.of("per-request", "keep-alive");
     static final String FLOOR = "prerendered";
     static final String PEER = "besuStreaming";
+    /** How long {@link #verifyCells} waits for a server to serve every cell. */
+    static final int CELLS_WAIT_SECONDS = 120;
 
     /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
     record Server(String name, String mode, boolean vector) {}
@@ -67,7 +70,8 @@ public final class EndToEndBenchmark {
 
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
-            double p99Millis, double responsesPerSecond, double megabytesPerSecond, long heapPerRequest, long peakDirect) {}
+            double p99Millis, double responsesPerSecond, double megabytesPerSecond, long heapPerRequest, long peakDirect,
+            String shape) {}
 
     private EndToEndBenchmark() {}
 
@@ -79,6 +83,7 @@ public final class EndToEndBenchmark {
         List<String> connections = CONNECTIONS;
         int[] blobCounts = BLOBS;
         int[] clientCounts = CLIENTS;
+        List<RequestShape> shapes = List.of(RequestShape.V2);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out" -> out = Path.of(args[++i]);
@@ -88,6 +93,7 @@ public final class EndToEndBenchmark {
                 case "--connections" -> connections = List.of(args[++i].split(","));
                 case "--blobs" -> blobCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--clients" -> clientCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--shapes" -> shapes = Arrays.stream(args[++i].split(",")).map(RequestShape::named).toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -110,17 +116,26 @@ public final class EndToEndBenchmark {
                     ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
                             copy.toAbsolutePath().resolve("server.log"));
                     jvms.put(server, jvm);
-                    digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
+                    for (RequestShape shape : shapes) {
+                        if (serves(server, shape)) {
+                            digests.put(server.name() + " " + shape.name(), verify(jvm, tokens, hashes, dataDir, shape));
+                        }
+                    }
                 }
             }
             for (String connection : connections) {
-                for (int blobs : blobCounts) {
-                    for (int clients : clientCounts) {
-                        for (var server : jvms.entrySet()) {
-                            Cell cell = run(server.getKey().name(), server.getValue(), tokens, hashes.subList(0, blobs),
-                                    clients, connection.equals("per-request"), seconds);
-                            System.out.println(cell);
-                            cells.add(cell);
+                for (RequestShape shape : shapes) {
+                    for (int blobs : blobCounts) {
+                        for (int clients : clientCounts) {
+                            for (var server : jvms.entrySet()) {
+                                if (!serves(server.getKey(), shape)) {
+                                    continue;
+                                }
+                                Cell cell = run(server.getKey().name(), server.getValue(), tokens, hashes.subList(0, blobs),
+                                        clients, connection.equals("per-request"), seconds, shape);
+                                System.out.println(cell);
+                                cells.add(cell);
+                            }
                         }
                     }
                 }
@@ -132,10 +147,16 @@ public final class EndToEndBenchmark {
         }
         List<String> order = jvms.keySet().stream().map(Server::name).toList();
         cells.sort(java.util.Comparator.comparingInt((Cell c) -> order.indexOf(c.server())));
-        byte[] first = digests.values().iterator().next();
-        for (var digest : digests.entrySet()) {
-            if (!Arrays.equals(digest.getValue(), first)) {
-                throw new IllegalStateException("the servers answered different bytes: " + digests.keySet());
+        for (RequestShape shape : shapes) {
+            byte[] first = null;
+            for (var digest : digests.entrySet()) {
+                if (digest.getKey().endsWith(" " + shape.name())) {
+                    first = first == null ? digest.getValue() : first;
+                    if (!Arrays.equals(digest.getValue(), first)) {
+                        throw new IllegalStateException("the servers answered " + shape.name() + " with different bytes: "
+                                + digests.keySet());
+                    }
+                }
             }
         }
         String jdk = System.getProperty("java.version");
@@ -166,23 +187,23 @@ public final class EndToEndBenchmark {
         return copy;
     }
 
-    static String body(List<VersionedHash> hashes) {
-        StringBuilder json = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"engine_getBlobsV2\",\"params\":[[");
-        for (int i = 0; i < hashes.size(); i++) {
-            json.append(i == 0 ? "\"" : ",\"").append(hashes.get(i)).append('"');
-        }
-        return json.append("]]}").toString();
+    /** Whether {@code server} runs {@code shape}: the whole-body Strings baseline renders getBlobsV2 only. */
+    private static boolean serves(Server server, RequestShape shape) {
+        return !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
     }
 
     /**
      * Untimed: one 128-blob response parsed with Jackson, each blob and its last proof checked against
      * the pool on disk; returns the body's SHA-256 (every server must answer the same bytes).
      */
-    static byte[] verify(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir)
-            throws Exception {
+    static byte[] verify(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir,
+            RequestShape shape) throws Exception {
         DurableBlobPool pool = DurableBlobPool.open(dataDir, POOL_BLOBS, ServerMetrics.NONE);
+        if (shape.v4()) {
+            return verifyCells(server, tokens, hashes, pool, shape);
+        }
         try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
-            byte[] body = client.fetch(LoopbackClient.request(tokens.token(), body(hashes), false));
+            byte[] body = client.fetch(LoopbackClient.request(tokens.token(), RequestShape.V2.body(hashes), false));
             JsonNode result = new ObjectMapper().readTree(body).get("result");
             for (int i = 0; i < hashes.size(); i++) {
                 BlobEntry entry = pool.get(hashes.get(i));
@@ -196,9 +217,34 @@ public final class EndToEndBenchmark {
         }
     }
 
+    /**
+     * {@link #verify} for a V4 shape: every asked-for cell of the 128 blobs checked against the pool
+     * ({@link RequestShape#servesEveryCell}), waiting up to {@value #CELLS_WAIT_SECONDS} s for a server
+     * still computing the extension cells of the pool it loaded; returns the body's SHA-256.
+     */
+    private static byte[] verifyCells(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
+            DurableBlobPool pool, RequestShape shape) throws Exception {
+        List<BlobEntry> entries = hashes.stream().map(pool::get).toList();
+        long deadline = System.nanoTime() + CELLS_WAIT_SECONDS * 1_000_000_000L;
+        try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
+            while (true) {
+                byte[] body = client.fetch(LoopbackClient.request(tokens.token(), shape.body(hashes), false));
+                if (shape.servesEveryCell(new ObjectMapper().readTree(body).get("result"), entries)) {
+                    return MessageDigest.getInstance("SHA-256").digest(body);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(shape.name() + ": the server answers null for cells 64 to 127 after "
+                            + CELLS_WAIT_SECONDS + " s: its pool has no extension cells (they are computed when a blob"
+                            + " enters the pool, issue #13 point 2)");
+                }
+                Thread.sleep(1000);
+            }
+        }
+    }
+
     static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
-            int clients, boolean perRequest, double seconds) throws Exception {
-        byte[] request = LoopbackClient.request(tokens.token(), body(hashes), perRequest);
+            int clients, boolean perRequest, double seconds, RequestShape shape) throws Exception {
+        byte[] request = LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoopbackClient> connections = new ArrayList<>();
         try {
@@ -216,7 +262,7 @@ public final class EndToEndBenchmark {
             long bytes = perClient.stream().mapToLong(Samples::bytes).sum();
             return new Cell(name, server.kernel(), perRequest ? "per-request" : "keep-alive", hashes.size(), clients,
                     percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6, latencies.length / wall,
-                    bytes / wall / 1e6, heap / latencies.length, server.ask("peak"));
+                    bytes / wall / 1e6, heap / latencies.length, server.ask("peak"), shape.name());
         } finally {
             for (LoopbackClient connection : connections) {
                 connection.close();

@@ -96,7 +96,7 @@ public final class MetricsChart {
         try {
             List<Future<?>> running = new ArrayList<>();
             for (int blobs : blobCounts) {
-                byte[] request = LoopbackClient.request(tokens.token(), EndToEndBenchmark.body(hashes.subList(0, blobs)), false);
+                byte[] request = LoopbackClient.request(tokens.token(), RequestShape.V2.body(hashes.subList(0, blobs)), false);
                 running.add(clients.submit(() -> {
                     try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
                         while (!stop.get()) {

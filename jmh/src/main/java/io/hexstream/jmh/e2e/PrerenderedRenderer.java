@@ -17,20 +17,28 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The transport floor: the exact response bytes, rendered once per request shape (blob count) the
+ * The transport floor: the exact response bytes, rendered once per request shape (getBlobsV2 of a
+ * blob count, getBlobsV4 of a blob count and cell count) the
  * first time it is seen (during warm-up, before timing), then written from one direct buffer with
  * {@code retainedDuplicate()}: no encoding at all on the timed path.
  */
 final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
-    private final Map<Integer, ByteBuf> rendered = new ConcurrentHashMap<>();
+    private final Map<String, ByteBuf> rendered = new ConcurrentHashMap<>();
     private final ResponseWriter writer = new ResponseWriter();
 
     @Override
     public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
-        RpcResult.BlobsAndProofsV2 v2 = (RpcResult.BlobsAndProofsV2) replies.replies().get(0).result();
-        ByteBuf bytes = rendered.computeIfAbsent(v2.entries().size(), n -> render(replies));
+        ByteBuf bytes = rendered.computeIfAbsent(shape(replies.replies().get(0).result()), n -> render(replies));
         return JacksonStringsRenderer.withHeaders(keepAlive,
                 new DefaultFullHttpResponse(version, HttpResponseStatus.OK, bytes.retainedDuplicate()));
+    }
+
+    /** A request shape: the method's result and its blob count (and for V4 its cell count). */
+    private static String shape(RpcResult result) {
+        if (result instanceof RpcResult.BlobCellsAndProofsV1 v4) {
+            return "v4 " + v4.entries().size() + " " + v4.cells().count();
+        }
+        return "v2 " + ((RpcResult.BlobsAndProofsV2) result).entries().size();
     }
 
     private ByteBuf render(Replies replies) {

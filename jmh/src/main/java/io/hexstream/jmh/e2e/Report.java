@@ -22,8 +22,9 @@ final class Report {
     private Report() {}
 
     static String markdown(List<EndToEndBenchmark.Cell> cells, String jdk, double seconds, double totalSeconds) {
-        return markdown("engine_getBlobsV2 end to end over loopback", EndToEndBenchmark.FLOOR, EndToEndBenchmark.PEER,
-                cells, jdk, seconds, totalSeconds);
+        boolean v2Only = cells.stream().allMatch(c -> c.shape().equals(RequestShape.V2.name()));
+        return markdown("engine_getBlobs" + (v2Only ? "V2" : "V2/V4") + " end to end over loopback",
+                EndToEndBenchmark.FLOOR, EndToEndBenchmark.PEER, cells, jdk, seconds, totalSeconds);
     }
 
     /**
@@ -38,14 +39,14 @@ final class Report {
                 jdk, Runtime.getRuntime().availableProcessors(), seconds, totalSeconds));
         md.append(floor == null ? "" : "p50 ÷ floor: the p50 as a multiple of `" + floor + "`'s in the same cell; ")
                 .append("× peer: how many times faster than `" + peer + "` (its p50 ÷ this p50).\n\n");
-        md.append("| server | kernel | connections | blobs | clients | p50 ms | p99 ms |")
+        md.append("| server | kernel | connections | request | blobs | clients | p50 ms | p99 ms |")
                 .append(floor == null ? "" : " p50 ÷ floor |")
                 .append(" × peer | responses/s | MB/s | server heap / request | peak direct MiB |\n")
-                .append("|---|---|---|---:|---:|---:|---:|").append(floor == null ? "" : "---:|")
+                .append("|---|---|---|---|---:|---:|---:|---:|").append(floor == null ? "" : "---:|")
                 .append("---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : cells) {
             md.append("| `").append(c.server()).append("` | ").append(c.kernel()).append(" | ").append(c.connections())
-                    .append(" | ").append(c.blobs()).append(" | ").append(c.clients())
+                    .append(" | ").append(c.shape()).append(" | ").append(c.blobs()).append(" | ").append(c.clients())
                     .append(" | ").append(format(c.p50Millis())).append(" | ").append(format(c.p99Millis()));
             if (floor != null) {
                 md.append(" | ").append(ratio(same(cells, c, floor).map(f -> c.p50Millis() / f.p50Millis())));
@@ -58,18 +59,18 @@ final class Report {
         return md.toString();
     }
 
-    /** The cell of {@code server} with the same connections, blobs and clients as {@code cell}. */
+    /** The cell of {@code server} with the same connections, request shape, blobs and clients as {@code cell}. */
     static Optional<EndToEndBenchmark.Cell> same(List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell,
             String server) {
         return cells.stream().filter(c -> c.server().equals(server) && c.connections().equals(cell.connections())
-                && c.blobs() == cell.blobs() && c.clients() == cell.clients()).findFirst();
+                && c.shape().equals(cell.shape()) && c.blobs() == cell.blobs() && c.clients() == cell.clients()).findFirst();
     }
 
     private static String ratio(Optional<Double> value) {
         return value.map(v -> String.format(Locale.ROOT, "%.2f", v)).orElse("–");
     }
 
-    /** p50 and heap per request against blobs per request, one client, a connection per request if measured. */
+    /** getBlobsV2's p50 and heap per request against blobs per request, one client, a connection per request if measured. */
     static void charts(List<EndToEndBenchmark.Cell> cells, String jdk, Path p50, Path heap) throws IOException {
         String connections = cells.stream().anyMatch(c -> c.connections().equals("per-request")) ? "per-request"
                 : "keep-alive";
@@ -87,7 +88,8 @@ final class Report {
         cells.forEach(c -> servers.add(c.server()));
         for (String server : servers) {
             List<EndToEndBenchmark.Cell> series = cells.stream().filter(c -> c.server().equals(server)
-                    && c.clients() == 1 && c.connections().equals(connections)).toList();
+                    && c.clients() == 1 && c.connections().equals(connections) && c.shape().equals(RequestShape.V2.name()))
+                    .toList();
             if (!series.isEmpty()) {
                 chart.addSeries(server, series.stream().mapToDouble(EndToEndBenchmark.Cell::blobs).toArray(),
                         series.stream().mapToDouble(y).toArray());

@@ -76,7 +76,7 @@ public final class VertxEndToEndBenchmark {
                 ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server, false, copy,
                         copy.toAbsolutePath().resolve("server.log"));
                 jvms.put(server, jvm);
-                digests.put(server, EndToEndBenchmark.verify(jvm, pool.tokens(), hashes, dataDir));
+                digests.put(server, EndToEndBenchmark.verify(jvm, pool.tokens(), hashes, dataDir, RequestShape.V2));
             }
             if (!Arrays.equals(digests.get(HEXSTREAM), digests.get(PEER))) {
                 throw new IllegalStateException("the two servers answered different bytes");
@@ -88,7 +88,7 @@ public final class VertxEndToEndBenchmark {
                         for (var server : jvms.entrySet()) {
                             EndToEndBenchmark.Cell cell = EndToEndBenchmark.run(server.getKey(), server.getValue(),
                                     pool.tokens(), hashes.subList(0, blobs), clients, connection.equals("per-request"),
-                                    seconds);
+                                    seconds, RequestShape.V2);
                             System.out.println(cell);
                             cells.add(cell);
                         }
