@@ -18,8 +18,8 @@ import java.util.List;
  * ({@code osaka.md}): params {@code [[versioned hash, …]]}, blobs from the pool. Checked in this
  * order, before any hash is decoded: the shape ({@code -32602}), the count ({@code -38004 Too large
  * request} above {@code maxBlobsPerRequest}), the fork ({@code -38005 Unsupported fork}); then each
- * hash, decoded straight into its lookup key ({@code -32602} naming the first bad one). Never blocks:
- * one short lock for the lookup.
+ * hash, decoded straight into its lookup key ({@code -32602} naming the first bad one); then the
+ * {@link BlobLookup}.
  */
 public final class GetBlobs implements RpcMethod {
 
@@ -50,10 +50,9 @@ public final class GetBlobs implements RpcMethod {
     }
 
     private final Version version;
-    private final DurableBlobPool pool;
+    private final BlobLookup lookup;
     private final Fork served;
     private final int maxBlobsPerRequest;
-    private final ServerMetrics metrics;
 
     /**
      * @param served the fork the server serves
@@ -62,10 +61,9 @@ public final class GetBlobs implements RpcMethod {
      */
     public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest, ServerMetrics metrics) {
         this.version = version;
-        this.pool = pool;
+        this.lookup = new BlobLookup(pool, metrics);
         this.served = served;
         this.maxBlobsPerRequest = maxBlobsPerRequest;
-        this.metrics = metrics;
     }
 
     @Override
@@ -91,22 +89,12 @@ public final class GetBlobs implements RpcMethod {
                 throw new RpcException(RpcError.INVALID_PARAMS, "versioned hash " + i + ": " + e.getMessage());
             }
         }
-        BlobEntry[] entries = pool.getAll(hashes);
-        int available = 0;
-        for (int i = 0; i < entries.length; i++) {
-            boolean servable = entries[i] != null
-                    && (version == Version.V1 ? entries[i].blobProof() != null : entries[i].cellProofs() != null);
-            if (servable) {
-                available++;
-            } else {
-                entries[i] = null;
-            }
-        }
-        metrics.blobsLookedUp(name(), entries.length, available);
+        BlobLookup.Found found = lookup.lookUp(version, hashes, name());
+        BlobEntry[] entries = found.entries();
         if (version == Version.V1) {
             return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
         }
-        return new RpcResult.BlobsAndProofsV2(version == Version.V2 && available < entries.length ? null
+        return new RpcResult.BlobsAndProofsV2(version == Version.V2 && !found.all() ? null
                 : Arrays.asList(entries));
     }
 }
