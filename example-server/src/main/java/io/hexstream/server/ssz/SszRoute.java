@@ -1,7 +1,6 @@
 package io.hexstream.server.ssz;
 
 import io.hexstream.server.engine.GetBlobs;
-import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
  * The binary SSZ routes served on the Engine API port, the one table of them (EIP-8178 draft,
@@ -28,11 +27,14 @@ public enum SszRoute {
         this.method = "ssz_getBlobs" + version.name();
     }
 
-    /** The route of a request's {@code uri} (its path, query ignored), or {@code null} if it is none. */
+    /**
+     * The route of a request's {@code uri} (its path exactly, a query ignored), or {@code null} if it is
+     * none. Allocates nothing.
+     */
     public static SszRoute ofUri(String uri) {
-        String path = new QueryStringDecoder(uri).path();
         for (SszRoute route : ROUTES) {
-            if (route.path.equals(path)) {
+            int end = route.path.length();
+            if (uri.startsWith(route.path) && (uri.length() == end || uri.charAt(end) == '?')) {
                 return route;
             }
         }
