@@ -21,7 +21,7 @@ import java.time.Clock;
  * {@code ready PORT KERNEL}, then answers the driver's commands on standard input, one a line:
  * {@code heap} (bytes allocated so far by the server's threads), {@code reset} (a new direct-memory
  * peak from now), {@code peak} (the peak since then); end of input stops it. Modes:
- * {@code hexstream} (the product), {@code prerendered} (the transport floor),
+ * {@code hexstream} (the product), {@code ssz} (the product, asked by {@link SszV2Mode}), {@code prerendered} (the transport floor),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
  */
@@ -33,7 +33,7 @@ public final class E2eServer {
         Path dataDir = Path.of(args[1]);
         // The product's own server first: it generates the pool if need be, and holds the secret.
         ResponseRenderer renderer = switch (mode) {
-            case "hexstream", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
+            case "hexstream", "besuStreaming", "ssz" -> ResponseRenderer.streaming(new ResponseWriter());
             case "prerendered" -> new PrerenderedRenderer();
             case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);

@@ -31,7 +31,9 @@ import java.util.concurrent.Future;
  * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
- * as chunked HTTP) and, if asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
+ * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v2/blobs}:
+ * the same blobs and proofs as {@code GetBlobsV2Response}, half the bytes, checked on its own) and, if
+ * asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
  * Clients read whole responses on keep-alive connections or on a fresh connection per request (the
  * connect counted). Before timing, one 128-blob response of each server is parsed and checked against
  * the pool, and all servers must answer the same bytes. Per cell: time to last byte, throughput, heap
@@ -42,7 +44,7 @@ import java.util.concurrent.Future;
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming] [--blobs 1,9,21,72,128] [--clients 1,4,16]
+ *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming,hexstream-ssz-v2] [--blobs 1,9,21,72,128] [--clients 1,4,16]
  * </pre>
  */
 public final class EndToEndBenchmark {
@@ -53,6 +55,8 @@ public final class EndToEndBenchmark {
     static final List<String> CONNECTIONS = List.of("per-request", "keep-alive");
     static final String FLOOR = "prerendered";
     static final String PEER = "besuStreaming";
+    /** The product asked for the same blobs over binary SSZ ({@link SszV2Mode}): a body of its own. */
+    static final String SSZ = "hexstream-ssz-v2";
 
     /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
     record Server(String name, String mode, boolean vector) {}
@@ -60,7 +64,8 @@ public final class EndToEndBenchmark {
     static final List<Server> SERVERS = List.of(new Server("hexstream-portable", "hexstream", false),
             new Server("hexstream-vector", "hexstream", true), new Server(FLOOR, "prerendered", false),
             new Server(PEER, "besuStreaming", false),
-            new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false));
+            new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
+            new Server(SSZ, "ssz", false));
 
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
@@ -72,7 +77,7 @@ public final class EndToEndBenchmark {
         Path out = Path.of("jmh", "results");
         Path dataDir = Path.of("hexstream-data-e2e");
         double seconds = 3;
-        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER);
+        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER, SSZ);
         List<String> connections = CONNECTIONS;
         int[] blobCounts = BLOBS;
         int[] clientCounts = CLIENTS;
@@ -112,7 +117,11 @@ public final class EndToEndBenchmark {
                     ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
                             copy.toAbsolutePath().resolve("server.log"));
                     jvms.put(server, jvm);
-                    digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
+                    if (server.name().equals(SSZ)) {
+                        SszV2Mode.verify(jvm, tokens, hashes, dataDir);
+                    } else {
+                        digests.put(server.name(), verify(jvm, tokens, hashes, dataDir));
+                    }
                 }
             }
             for (String connection : connections) {
@@ -199,7 +208,8 @@ public final class EndToEndBenchmark {
 
     static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
             int clients, boolean perRequest, double seconds) throws Exception {
-        byte[] request = LoopbackClient.request(tokens.token(), body(hashes), perRequest);
+        byte[] request = name.equals(SSZ) ? SszV2Mode.request(tokens.token(), hashes, perRequest)
+                : LoopbackClient.request(tokens.token(), body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoopbackClient> connections = new ArrayList<>();
         try {
