@@ -9,7 +9,8 @@ import io.netty.util.AbstractReferenceCounted;
 /**
  * A {@code 200} answer of a binary SSZ getBlobs (EIP-8178 draft, "Container Definitions"), written by
  * {@link SszResponseEncoder} as the body {@link GetBlobsResponseInput} produces. It references the
- * pool's arrays (never modified once in an entry) and holds no buffer: releasing it drops the references.
+ * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to
+ * travel the response line as every response does.
  * All integers are {@code uint32} little-endian offsets, counted from the start of the list (or container)
  * they belong to:
  *
@@ -42,7 +43,7 @@ public final class GetBlobsResponse extends AbstractReferenceCounted {
     private final HttpVersion httpVersion;
     private final boolean keepAlive;
     private final GetBlobs.Version version;
-    private BlobEntry[] entries;
+    private final BlobEntry[] entries;
     private final long length;
 
     /**
@@ -86,15 +87,14 @@ public final class GetBlobsResponse extends AbstractReferenceCounted {
         return length;
     }
 
-    /** The entries, handed to the body's input; {@code null} once released. */
+    /** The entries, handed to the body's input. */
     BlobEntry[] entries() {
         return entries;
     }
 
+    /** Nothing to free: the entries are the pool's arrays, held by reference. */
     @Override
-    protected void deallocate() {
-        entries = null;
-    }
+    protected void deallocate() {}
 
     @Override
     public GetBlobsResponse touch(Object hint) {
