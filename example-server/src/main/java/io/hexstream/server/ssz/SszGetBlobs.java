@@ -11,6 +11,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Binary SSZ getBlobs (EIP-8178 draft, "Blobs"): a {@code GetBlobsRequest} body in, the answer out, with
@@ -19,11 +21,13 @@ import java.util.Locale;
  * ({@code 400} malformed, {@code 413} more than {@code --max-blobs-per-request} or 128 hashes); then
  * {@code 200} with the response container, or {@code 204} (empty) where the JSON-RPC answer would be
  * {@code null} as a whole: V2 with a hash missing, and V1 with a hash missing (its SSZ list, unlike JSON,
- * has no {@code null} entry). Never blocks; thread-safe. The metrics hear it as method
- * {@link SszRoute#method()}, its outcomes as the JSON-RPC codes of the same refusals
- * ({@code -38005}, {@code -32602}, {@code -38004}).
+ * has no {@code null} entry); {@code 500} if the lookup fails unexpectedly (logged). Never blocks;
+ * thread-safe. The metrics hear it as method {@link SszRoute#method()}, its outcomes as the JSON-RPC
+ * codes of the same refusals ({@code -38005}, {@code -32602}, {@code -38004}, {@code -32603}).
  */
 public final class SszGetBlobs {
+    private static final Logger LOG = LoggerFactory.getLogger(SszGetBlobs.class);
+
     private final BlobLookup lookup;
     private final Fork served;
     private final int maxHashes;
@@ -68,14 +72,19 @@ public final class SszGetBlobs {
             return refused(route, e.status(), e.status() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
                     ? RpcError.TOO_LARGE_REQUEST : RpcError.INVALID_PARAMS, e.getMessage());
         }
-        BlobLookup.Found found = lookup.lookUp(version, hashes, route.method());
-        metrics.replied(route.method(), null);
-        Exchange exchange = new Exchange(route.method(), hashes.length, found.available(), null);
-        if (version != GetBlobs.Version.V3 && !found.all()) {
-            return new Answer(null, HttpResponseStatus.NO_CONTENT, null, exchange);
+        try {
+            BlobLookup.Found found = lookup.lookUp(version, hashes, route.method());
+            Exchange exchange = new Exchange(route.method(), hashes.length, found.available(), null);
+            Answer answer = version != GetBlobs.Version.V3 && !found.all()
+                    ? new Answer(null, HttpResponseStatus.NO_CONTENT, null, exchange)
+                    : new Answer(new GetBlobsResponse(httpVersion, keepAlive, version, found.entries()),
+                            HttpResponseStatus.OK, null, exchange);
+            metrics.replied(route.method(), null);
+            return answer;
+        } catch (RuntimeException e) {
+            LOG.error("{} failed", route.method(), e);
+            return refused(route, HttpResponseStatus.INTERNAL_SERVER_ERROR, RpcError.INTERNAL_ERROR, "internal error");
         }
-        return new Answer(new GetBlobsResponse(httpVersion, keepAlive, version, found.entries()), HttpResponseStatus.OK,
-                null, exchange);
     }
 
     private Answer refused(SszRoute route, HttpResponseStatus status, RpcError outcome, String reason) {
