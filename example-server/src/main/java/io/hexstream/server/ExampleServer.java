@@ -8,6 +8,7 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.EngineMethods;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.EngineApiInitializer;
@@ -25,6 +26,7 @@ import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.ssz.SszGetBlobs;
 import io.hexstream.server.tx.TransactionIngest;
 import java.io.IOException;
 import java.net.BindException;
@@ -350,7 +352,8 @@ public final class ExampleServer implements AutoCloseable {
             RefusalLog refusals = new RefusalLog();
             List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
                     new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer,
-                            limits, largeRequests, refusals, metrics))));
+                            limits, largeRequests, refusals, metrics, new SszGetBlobs(new BlobLookup(pool, metrics),
+                                    config.fork(), config.maxBlobsPerRequest(), metrics)))));
             if (config.rpcPort() != null) {
                 ports.add(new EngineServer.Port(config.host(), config.rpcPort(), new EngineApiInitializer(
                         Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals, metrics)));

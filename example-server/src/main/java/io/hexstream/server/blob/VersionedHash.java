@@ -3,6 +3,7 @@ package io.hexstream.server.blob;
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
+import io.netty.buffer.ByteBuf;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -29,6 +30,13 @@ public final class VersionedHash {
             throw new IllegalArgumentException("a versioned hash is 32 bytes, got " + bytes.length);
         }
         return new VersionedHash(bytes.clone());
+    }
+
+    /** A hash from the 32 bytes of {@code buf} at {@code index} (its indices unchanged), read straight into the key. */
+    public static VersionedHash read(ByteBuf buf, int index) {
+        byte[] bytes = new byte[BlobSizes.VERSIONED_HASH_SIZE];
+        buf.getBytes(index, bytes);
+        return new VersionedHash(bytes);
     }
 
     /**

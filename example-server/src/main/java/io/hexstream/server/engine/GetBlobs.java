@@ -22,7 +22,7 @@ import java.util.List;
  * ({@code -32602}), the count ({@code -38004 Too large request} above {@code maxBlobsPerRequest}),
  * the fork ({@code -38005 Unsupported fork}); then V4's {@code indices_bitarray} ({@code -32602} unless
  * 16 bytes of {@code DATA}); then each hash, decoded straight into its lookup key ({@code -32602}
- * naming the first bad one). Never blocks: one short lock for the lookup.
+ * naming the first bad one); then the {@link BlobLookup}.
  */
 public final class GetBlobs implements RpcMethod {
 
@@ -60,10 +60,9 @@ public final class GetBlobs implements RpcMethod {
     private static final String V4_PARAMS = "two params, an array of versioned hashes and indices_bitarray";
 
     private final Version version;
-    private final DurableBlobPool pool;
+    private final BlobLookup lookup;
     private final Fork served;
     private final int maxBlobsPerRequest;
-    private final ServerMetrics metrics;
 
     /**
      * @param served the fork the server serves
@@ -72,10 +71,9 @@ public final class GetBlobs implements RpcMethod {
      */
     public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest, ServerMetrics metrics) {
         this.version = version;
-        this.pool = pool;
+        this.lookup = new BlobLookup(pool, metrics);
         this.served = served;
         this.maxBlobsPerRequest = maxBlobsPerRequest;
-        this.metrics = metrics;
     }
 
     @Override
@@ -104,25 +102,15 @@ public final class GetBlobs implements RpcMethod {
                 throw new RpcException(RpcError.INVALID_PARAMS, "versioned hash " + i + ": " + e.getMessage());
             }
         }
-        BlobEntry[] entries = pool.getAll(hashes);
-        int available = 0;
-        for (int i = 0; i < entries.length; i++) {
-            boolean servable = entries[i] != null
-                    && (version == Version.V1 ? entries[i].blobProof() != null : entries[i].cellProofs() != null);
-            if (servable) {
-                available++;
-            } else if (!v4) {
-                entries[i] = null; // V4 keeps a pooled blob without cell proofs: its cells and proofs are null
-            }
-        }
-        metrics.blobsLookedUp(name(), entries.length, available);
+        BlobLookup.Found found = lookup.lookUp(version, hashes, name());
+        BlobEntry[] entries = found.entries();
         if (v4) {
             return new RpcResult.BlobCellsAndProofsV1(Arrays.asList(entries), selected);
         }
         if (version == Version.V1) {
             return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
         }
-        return new RpcResult.BlobsAndProofsV2(version == Version.V2 && available < entries.length ? null
+        return new RpcResult.BlobsAndProofsV2(version == Version.V2 && !found.all() ? null
                 : Arrays.asList(entries));
     }
 

@@ -8,6 +8,9 @@ import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.RpcException;
 import io.hexstream.server.rpc.RpcReply;
+import io.hexstream.server.ssz.GetBlobsResponse;
+import io.hexstream.server.ssz.SszGetBlobs;
+import io.hexstream.server.ssz.SszRoute;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -42,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * responses go out in request order (HTTP/1.1 pipelining), each as soon as it and all before it are
  * ready: a reply that waits for the ingest executor holds back the replies to later requests, never the
  * event loop. A request body over {@link #LARGE_REQUEST_BYTES} is parsed and dispatched on the
- * large-request executor (on the loop only if that is full), its buffer retained until then.
+ * large-request executor (on the loop only if that is full), its buffer retained until then. A request
+ * on an {@link SszRoute} (ports serving them) is answered by {@link SszGetBlobs} on the loop, in the same
+ * line.
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written
  * (to the socket); at that many the connection stops reading ({@link ReadThrottle}) until one is
@@ -83,6 +88,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private final Executor largeRequests;
     private final ReadThrottle throttle;
     private final ServerMetrics metrics;
+    /** The binary SSZ routes' endpoint, or {@code null} if this port serves none. */
+    private final SszGetBlobs ssz;
     private final ArrayDeque<Slot> line = new ArrayDeque<>();
     /** Requests taken whose response is not written yet. */
     private int unwritten;
@@ -91,7 +98,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private boolean inactive;
 
     EngineApiHandler(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer, int maxPipelined,
-            Executor largeRequests, ReadThrottle throttle, ServerMetrics metrics) {
+            Executor largeRequests, ReadThrottle throttle, ServerMetrics metrics, SszGetBlobs ssz) {
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
         }
@@ -102,6 +109,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         this.largeRequests = largeRequests;
         this.throttle = throttle;
         this.metrics = metrics;
+        this.ssz = ssz;
     }
 
     @Override
@@ -130,6 +138,17 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             slot.unreadBody = true;
             closing = true;
             ready(ctx, slot, empty(version, HttpResponseStatus.BAD_REQUEST, false));
+            return;
+        }
+        SszRoute route = ssz == null ? null : SszRoute.ofUri(request.uri());
+        if (route != null) {
+            SszGetBlobs.Answer answer = ssz.answer(route, version, keepAlive, request.content());
+            ReferenceCounted response = answer.response() != null ? answer.response()
+                    : answer.reason() == null ? empty(version, answer.status(), keepAlive)
+                    : refusal(new RefusedRequest(version, answer.status(), answer.reason(), keepAlive));
+            slot.exchange = answer.exchange();
+            slot.bodyBytes = bodyBytes(response);
+            ready(ctx, slot, response);
             return;
         }
         if (request.content().readableBytes() > LARGE_REQUEST_BYTES) {
@@ -255,9 +274,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The body's length: a streamed {@link JsonResponse}'s exact length, or a full response's content. */
+    /** The body's length: a streamed {@link JsonResponse}'s or {@link GetBlobsResponse}'s exact length, or a full response's content. */
     private static long bodyBytes(ReferenceCounted response) {
         return response instanceof JsonResponse json ? json.body().length()
+                : response instanceof GetBlobsResponse ssz ? ssz.length()
                 : response instanceof FullHttpResponse full ? full.content().readableBytes() : 0;
     }
 

@@ -5,6 +5,8 @@ import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
+import io.hexstream.server.ssz.SszGetBlobs;
+import io.hexstream.server.ssz.SszResponseEncoder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpDecoderConfig;
@@ -18,7 +20,7 @@ import java.util.concurrent.Executor;
  * Per connection, from the socket:
  * {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused while too many responses are unwritten) → HttpServerCodec → WriteTimeoutHandler → RequestHeadCheck (400/404/405/401 on the head) →
  * RequestSizeLimit, an HttpObjectAggregator (413 above the limit, before reading the body; 100 Continue after the head check)
- * → ChunkedWriteHandler → JsonResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. No compression:
+ * → ChunkedWriteHandler → JsonResponseEncoder → [SszResponseEncoder (SSZ routes served)] → IdleTimeoutHandler → EngineApiHandler}. No compression:
  * responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
@@ -62,6 +64,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     private final Executor largeRequests;
     private final RefusalLog refusals;
     private final ServerMetrics metrics;
+    private final SszGetBlobs ssz;
 
     /**
      * @param largeRequests where request bodies over 64 KiB are parsed and dispatched, off the event
@@ -70,6 +73,17 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      */
     public EngineApiInitializer(Authenticator authenticator, RequestParser parser, JsonRpcDispatcher dispatcher,
             ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals, ServerMetrics metrics) {
+        this(authenticator, parser, dispatcher, renderer, limits, largeRequests, refusals, metrics, null);
+    }
+
+    /**
+     * A pipeline that also serves the binary SSZ routes ({@link io.hexstream.server.ssz.SszRoute}) with
+     * {@code ssz}; {@code null}: they are {@code 404} on this port, as every path but {@code /}.
+     */
+    public EngineApiInitializer(Authenticator authenticator, RequestParser parser, JsonRpcDispatcher dispatcher,
+            ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals, ServerMetrics metrics,
+            SszGetBlobs ssz) {
+        this.ssz = ssz;
         this.authenticator = authenticator;
         this.parser = parser;
         this.dispatcher = dispatcher;
@@ -87,8 +101,12 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
             ch.pipeline().addLast(new TransportMeter(metrics));
         }
         ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout(), metrics),
-                new RequestHeadCheck(authenticator, refusals, throttle, metrics), new RequestSizeLimit(limits.maxRequestBytes(), metrics),
-                new ChunkedWriteHandler(), new JsonResponseEncoder(), new IdleTimeoutHandler(limits.idleTimeout(), metrics),
-                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), largeRequests, throttle, metrics));
+                new RequestHeadCheck(authenticator, refusals, throttle, metrics, ssz != null), new RequestSizeLimit(limits.maxRequestBytes(), metrics),
+                new ChunkedWriteHandler(), new JsonResponseEncoder());
+        if (ssz != null) {
+            ch.pipeline().addLast(new SszResponseEncoder());
+        }
+        ch.pipeline().addLast(new IdleTimeoutHandler(limits.idleTimeout(), metrics),
+                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), largeRequests, throttle, metrics, ssz));
     }
 }

@@ -18,7 +18,8 @@ import java.time.Duration;
  * (topped up to {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints
  * {@code ready PORT KERNEL}, then answers the driver's commands ({@link DriverCommands}, the heap
  * counted on the server's I/O threads); end of input stops it. Modes:
- * {@code hexstream} (the product), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
+ * {@code hexstream} (the product), {@code ssz} (the product, asked by {@link SszV2Mode}),
+ * {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
  * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
@@ -32,7 +33,7 @@ public final class E2eServer {
         boolean metrics = mode.equals("hexstreamMetrics");
         // The product's own server first: it generates the pool if need be, and holds the secret.
         ResponseRenderer renderer = switch (mode) {
-            case "hexstream", "hexstreamMetrics", "besuStreaming" -> ResponseRenderer.streaming(new ResponseWriter());
+            case "hexstream", "hexstreamMetrics", "besuStreaming", "ssz" -> ResponseRenderer.streaming(new ResponseWriter());
             case "prerendered" -> new PrerenderedRenderer();
             case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);

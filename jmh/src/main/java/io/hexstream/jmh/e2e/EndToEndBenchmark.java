@@ -33,7 +33,9 @@ import java.util.concurrent.Future;
  * sets its cells beside {@code hexstream-vector}'s),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
- * as chunked HTTP) and, if asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
+ * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v2/blobs}:
+ * the same blobs and proofs as {@code GetBlobsV2Response}, half the bytes, checked on its own) and, if
+ * asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
  * Clients read whole responses on keep-alive connections or on a fresh connection per request (the
  * connect counted). Before timing, one 128-blob response of each server is parsed and checked against
  * the pool, and all servers must answer the same bytes. Per cell: time to last byte, throughput, heap
@@ -44,7 +46,7 @@ import java.util.concurrent.Future;
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming,hexstream-vector-metrics]
+ *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
  */
@@ -58,6 +60,8 @@ public final class EndToEndBenchmark {
     static final String PEER = "besuStreaming";
     /** How long {@link #verifyCells} waits for a server to serve every cell. */
     static final int CELLS_WAIT_SECONDS = 120;
+    /** The product asked for the same blobs over binary SSZ ({@link SszV2Mode}): a body of its own. */
+    static final String SSZ = "hexstream-ssz-v2";
 
     /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
     record Server(String name, String mode, boolean vector) {}
@@ -66,7 +70,8 @@ public final class EndToEndBenchmark {
             new Server("hexstream-vector", "hexstream", true), new Server(FLOOR, "prerendered", false),
             new Server(PEER, "besuStreaming", false),
             new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
-            new Server(MetricsRatio.ON, "hexstreamMetrics", true));
+            new Server(MetricsRatio.ON, "hexstreamMetrics", true),
+            new Server(SSZ, "ssz", false));
 
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
@@ -79,7 +84,7 @@ public final class EndToEndBenchmark {
         Path out = Path.of("jmh", "results");
         Path dataDir = Path.of("hexstream-data-e2e");
         double seconds = 3;
-        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER, MetricsRatio.ON);
+        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER, MetricsRatio.ON, SSZ);
         List<String> connections = CONNECTIONS;
         int[] blobCounts = BLOBS;
         int[] clientCounts = CLIENTS;
@@ -117,7 +122,12 @@ public final class EndToEndBenchmark {
                             copy.toAbsolutePath().resolve("server.log"));
                     jvms.put(server, jvm);
                     for (RequestShape shape : shapes) {
-                        if (serves(server, shape)) {
+                        if (!serves(server, shape)) {
+                            continue;
+                        }
+                        if (server.name().equals(SSZ)) {
+                            SszV2Mode.verify(jvm, tokens, hashes, dataDir);
+                        } else {
                             digests.put(server.name() + " " + shape.name(), verify(jvm, tokens, hashes, dataDir, shape));
                         }
                     }
@@ -187,9 +197,9 @@ public final class EndToEndBenchmark {
         return copy;
     }
 
-    /** Whether {@code server} runs {@code shape}: the whole-body Strings baseline renders getBlobsV2 only. */
+    /** Whether {@code server} runs {@code shape}: the whole-body Strings baseline and the SSZ mode ask for getBlobsV2 only. */
     private static boolean serves(Server server, RequestShape shape) {
-        return !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
+        return !shape.v4() || !(server.mode().equals("jacksonStringsWholeBody") || server.name().equals(SSZ));
     }
 
     /**
@@ -244,7 +254,8 @@ public final class EndToEndBenchmark {
 
     static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
             int clients, boolean perRequest, double seconds, RequestShape shape) throws Exception {
-        byte[] request = LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
+        byte[] request = name.equals(SSZ) ? SszV2Mode.request(tokens.token(), hashes, perRequest)
+                : LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoopbackClient> connections = new ArrayList<>();
         try {

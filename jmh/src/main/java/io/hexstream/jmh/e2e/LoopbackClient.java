@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A client that sends a request and reads the whole response, body included (by
@@ -35,9 +36,17 @@ final class LoopbackClient implements AutoCloseable {
 
     /** The request for {@code body} with a bearer token; {@code Connection: close} when {@code close}. */
     static byte[] request(String token, String body, boolean close) {
-        return ("POST / HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer " + token
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
-                + (close ? "\r\nConnection: close" : "") + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+        return request(token, "/", "application/json", body.getBytes(StandardCharsets.US_ASCII), close);
+    }
+
+    /** A {@code POST path} of {@code body} (any bytes) as {@code contentType}, with a bearer token. */
+    static byte[] request(String token, String path, String contentType, byte[] body, boolean close) {
+        byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + body.length
+                + (close ? "\r\nConnection: close" : "") + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] request = Arrays.copyOf(head, head.length + body.length);
+        System.arraycopy(body, 0, request, head.length, body.length);
+        return request;
     }
 
     /** Sends {@code request} and reads the response to its last byte; returns the body's length. */

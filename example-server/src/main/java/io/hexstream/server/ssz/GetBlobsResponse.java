@@ -1,0 +1,104 @@
+package io.hexstream.server.ssz;
+
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.engine.GetBlobs;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AbstractReferenceCounted;
+
+/**
+ * A {@code 200} answer of a binary SSZ getBlobs (EIP-8178 draft, "Container Definitions"), written by
+ * {@link SszResponseEncoder} as the body {@link GetBlobsResponseInput} produces. It references the
+ * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to
+ * travel the response line as every response does.
+ * All integers are {@code uint32} little-endian offsets, counted from the start of the list (or container)
+ * they belong to:
+ *
+ * <pre>
+ * GetBlobsV1Response{blobs_and_proofs: List[BlobAndProofV1, 128]}
+ *     4 (offset of the list) ‖ n × (blob 131,072 ‖ proof 48)                  = 4 + 131,120 n bytes
+ * GetBlobsV2Response{blobs_and_proofs: List[BlobAndProofV2, 128]}
+ *     4 ‖ n offsets (4 n + 137,220 i) ‖ n × BlobAndProofV2                    = 4 + 137,224 n bytes
+ *     BlobAndProofV2 = blob 131,072 ‖ 131,076 (offset of proofs) ‖ 128 cell proofs × 48 = 137,220 bytes
+ * GetBlobsV3Response{blobs_and_proofs: List[List[BlobAndProofV2, 1], 128]}
+ *     4 ‖ n offsets (4 n + 137,224 × present before i) ‖ per hash: nothing if missing (an empty list),
+ *     else 4 (offset of its one element) ‖ BlobAndProofV2                     = 4 + 4 n + 137,224 m bytes
+ * </pre>
+ *
+ * (n hashes asked for, m of them present.) V1 and V2 are answered only when every hash is present
+ * (else {@code 204}), so their entries are all non-null; V3's are {@code null} where missing.
+ */
+public final class GetBlobsResponse extends AbstractReferenceCounted {
+    /** A 4-byte SSZ offset. */
+    static final int OFFSET = 4;
+    /** {@code BlobAndProofV1}: blob and proof. */
+    static final int BLOB_AND_PROOF_V1 = BlobSizes.BLOB_SIZE + BlobSizes.PROOF_SIZE;
+    /** The offset of {@code proofs} inside a {@code BlobAndProofV2}: after the blob and that offset. */
+    static final int PROOFS_OFFSET = BlobSizes.BLOB_SIZE + OFFSET;
+    /** {@code BlobAndProofV2}: blob, offset of proofs, 128 cell proofs. */
+    static final int BLOB_AND_PROOF_V2 = PROOFS_OFFSET + BlobSizes.CELL_PROOFS_SIZE;
+    /** A present {@code List[BlobAndProofV2, 1]}: its element's offset, then the element. */
+    static final int PRESENT_V3 = OFFSET + BLOB_AND_PROOF_V2;
+
+    private final HttpVersion httpVersion;
+    private final boolean keepAlive;
+    private final GetBlobs.Version version;
+    private final BlobEntry[] entries;
+    private final long length;
+
+    /**
+     * @param entries one per hash asked for; for V1 and V2 none {@code null}
+     * @throws IllegalArgumentException if a V1 or V2 entry is {@code null} or lacks its proofs, or for V4
+     */
+    public GetBlobsResponse(HttpVersion httpVersion, boolean keepAlive, GetBlobs.Version version, BlobEntry[] entries) {
+        this.httpVersion = httpVersion;
+        this.keepAlive = keepAlive;
+        this.version = version;
+        this.entries = entries;
+        long bytes = OFFSET;
+        for (BlobEntry entry : entries) {
+            bytes += switch (version) {
+                case V1 -> BLOB_AND_PROOF_V1;
+                case V2 -> OFFSET + BLOB_AND_PROOF_V2;
+                case V3 -> OFFSET + (entry == null ? 0 : PRESENT_V3);
+                case V4 -> throw new IllegalArgumentException("the SSZ draft has no getBlobsV4 response");
+            };
+            if (version != GetBlobs.Version.V3
+                    && (entry == null || (version == GetBlobs.Version.V1 ? entry.blobProof() : entry.cellProofs()) == null)) {
+                throw new IllegalArgumentException(version + " needs every entry with its proofs");
+            }
+        }
+        this.length = bytes;
+    }
+
+    public HttpVersion httpVersion() {
+        return httpVersion;
+    }
+
+    public boolean keepAlive() {
+        return keepAlive;
+    }
+
+    public GetBlobs.Version version() {
+        return version;
+    }
+
+    /** The body's exact length in bytes ({@code Content-Length}). */
+    public long length() {
+        return length;
+    }
+
+    /** The entries, handed to the body's input. */
+    BlobEntry[] entries() {
+        return entries;
+    }
+
+    /** Nothing to free: the entries are the pool's arrays, held by reference. */
+    @Override
+    protected void deallocate() {}
+
+    @Override
+    public GetBlobsResponse touch(Object hint) {
+        return this;
+    }
+}
