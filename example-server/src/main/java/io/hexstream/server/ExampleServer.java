@@ -20,6 +20,7 @@ import io.hexstream.server.metrics.Instrumentation;
 import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.pool.CellBackfill;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
@@ -58,7 +59,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), load KZG
  * and its trusted setup, read or generate the secret ({@code loadSecret}), load the stored pool
- * ({@code openPool}), bind the ports ({@code bind}), all quick, so that a taken port is found out at
+ * ({@code openPool}; items of older {@code HXB2} files get their extension cells in the background on the
+ * ingest executor, {@code CellBackfill}), bind the ports ({@code bind}), all quick, so that a taken port is found out at
  * once (the secret and the stored pool come before the bind because the handler checks every JWT with
  * the secret, and a transaction taken in while the store is still being read would be filed out of
  * order); then ({@link #topUp}) generate the missing blobs (the slow part, about 1.3 s a blob per core)
@@ -78,13 +80,16 @@ public final class ExampleServer implements AutoCloseable {
      * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
      * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
      * {@code metricsPort} serves {@code GET /metrics} on {@code metricsHost} ({@code null}: no metrics at
-     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
+     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger;
+     * {@code convertV0Sidecars}: from Osaka on, an EIP-4844 transaction's blobs get cell proofs computed at
+     * ingestion (off the event loop), so V2 and V3 serve them. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
             int poolMaxBlobs, Duration idleTimeout,
             int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
-            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog) {
+            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog,
+            boolean convertV0Sidecars) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         /** Where {@code --metrics-port} listens unless {@code --metrics-host} says otherwise: this machine only. */
         public static final String DEFAULT_METRICS_HOST = "127.0.0.1";
@@ -106,6 +111,8 @@ public final class ExampleServer implements AutoCloseable {
         public static final int DEFAULT_MAX_PIPELINED = 16;
         public static final int DEFAULT_MAX_CONNECTIONS = 64;
         public static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
+        /** geth's and erigon's behaviour after Osaka: v0 sidecars are converted. */
+        public static final boolean DEFAULT_CONVERT_V0_SIDECARS = true;
         /** The hashes file's name in the data dir, unless {@code hashesOut} says otherwise. */
         public static final String HASHES_FILE = "hashes.txt";
 
@@ -148,6 +155,7 @@ public final class ExampleServer implements AutoCloseable {
             private String metricsHost = DEFAULT_METRICS_HOST;
             private Integer metricsPort;
             private boolean accessLog;
+            private boolean convertV0Sidecars = DEFAULT_CONVERT_V0_SIDECARS;
 
             private Builder() {}
 
@@ -266,12 +274,18 @@ public final class ExampleServer implements AutoCloseable {
                 return this;
             }
 
+            /** Whether EIP-4844 transactions get cell proofs computed at ingestion from Osaka on (the default). */
+            public Builder convertV0Sidecars(boolean convertV0Sidecars) {
+                this.convertV0Sidecars = convertV0Sidecars;
+                return this;
+            }
+
             public Config build() {
                 return new Config(host, port, rpcPort, jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE),
                         jwtSecret == null, dataDir, generate, hashesOut != null ? hashesOut : dataDir.resolve(HASHES_FILE),
                         fork, maxBlobsPerRequest, maxRequestBytes, poolMaxBlobs, idleTimeout, ingestThreads, maxBlobsPerTx,
                         maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout, metricsHost, metricsPort,
-                        accessLog);
+                        accessLog, convertV0Sidecars);
             }
         }
     }
@@ -338,11 +352,13 @@ public final class ExampleServer implements AutoCloseable {
             ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
+            CellBackfill.start(pool, ingest, Kzg::extensionCells);
             ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS,
                     LARGE_REQUEST_QUEUE);
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
-                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(), metrics), metrics),
+                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(),
+                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics), metrics),
                     new ResponseWriter(), ingest, config.maxResponseBytes(), metrics);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
