@@ -59,12 +59,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up, one named step each ({@link #open}): lock the data dir ({@code DataDirLock}), load KZG
  * and its trusted setup, read or generate the secret ({@code loadSecret}), load the stored pool
- * ({@code openPool}; items of older {@code HXB2} files get their extension cells in the background on the
- * ingest executor, {@code CellBackfill}), bind the ports ({@code bind}), all quick, so that a taken port is found out at
+ * ({@code openPool}), bind the ports ({@code bind}), all quick, so that a taken port is found out at
  * once (the secret and the stored pool come before the bind because the handler checks every JWT with
  * the secret, and a transaction taken in while the store is still being read would be filed out of
  * order); then ({@link #topUp}) generate the missing blobs (the slow part, about 1.3 s a blob per core)
- * and write the hashes file ({@code writeHashes}). The server serves from the moment it is bound: during
+ * and write the hashes file ({@code writeHashes}), then start computing, in the background on the ingest
+ * executor, the extension cells of the items loaded from older {@code HXB2} files ({@code CellBackfill}:
+ * V1 to V3 serve them meanwhile). The server serves from the moment it is bound: during
  * generation the pool is live and growing, so a request is answered from the blobs pooled so far (a
  * missing blob is {@code null}, as for any blob not pooled) and a transaction is taken in as usual. Each
  * step that fails throws a {@link StartupException} naming what failed.
@@ -304,16 +305,19 @@ public final class ExampleServer implements AutoCloseable {
     private final int generatedAtOpen;
     /** The ingest and large-request executors. */
     private final List<ExecutorService> executors;
+    /** The ingest executor: blocking work (KZG, fsync), bounded. */
+    private final ExecutorService blockingWork;
     private final EngineServer http;
 
     private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool,
-            List<ExecutorService> executors, EngineServer http) {
+            List<ExecutorService> executors, ExecutorService blockingWork, EngineServer http) {
         this.config = config;
         this.lock = lock;
         this.secret = secret;
         this.pool = pool;
         this.generatedAtOpen = pool.generatedItems();
         this.executors = executors;
+        this.blockingWork = blockingWork;
         this.http = http;
     }
 
@@ -352,7 +356,6 @@ public final class ExampleServer implements AutoCloseable {
             ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
-            CellBackfill.start(pool, ingest, Kzg::extensionCells);
             ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS,
                     LARGE_REQUEST_QUEUE);
             executors.add(largeRequests);
@@ -389,7 +392,7 @@ public final class ExampleServer implements AutoCloseable {
                 InetSocketAddress scrape = http.address(ports.size() - 1);
                 LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
             }
-            return new ExampleServer(config, lock, secret, pool, executors, http);
+            return new ExampleServer(config, lock, secret, pool, executors, ingest, http);
         } catch (StartupException | InterruptedException | RuntimeException e) {
             executors.forEach(ExecutorService::shutdownNow);
             lock.close();
@@ -487,7 +490,9 @@ public final class ExampleServer implements AutoCloseable {
     /**
      * Generates the blobs missing from the {@code generate} that the pool should hold, one per core at a
      * time, each stored then pooled (requests meanwhile see the pool grow); stops early, between two
-     * batches, once {@code stop} says so. Then writes the hashes file.
+     * batches, once {@code stop} says so. Then writes the hashes file, and starts giving the items loaded
+     * without extension cells ({@code HXB2} files) their cells in the background, one item at a time on
+     * the ingest executor (after generation, which takes every core).
      */
     public void topUp(BooleanSupplier stop) throws StartupException {
         int missing = config.generate() - generatedAtOpen;
@@ -507,6 +512,7 @@ public final class ExampleServer implements AutoCloseable {
                     (System.nanoTime() - started) / 1_000_000);
         }
         writeHashes();
+        CellBackfill.start(pool, blockingWork, Kzg::extensionCells);
     }
 
     private void storeGenerated(PoolItem item) throws StartupException {

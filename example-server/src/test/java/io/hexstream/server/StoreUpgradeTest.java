@@ -4,7 +4,6 @@ import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV1;
 import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV2;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,11 +13,15 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.Hxb2Files;
 import io.hexstream.server.testing.TestBlobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,11 +32,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A data dir of the format before extension cells ({@code HXB2}: 14 generated blobs and a transaction of
- * 6, written as the old server wrote them) under a server of today: V1 (prague) or V2 and V3 (osaka)
- * answer every blob at once, before its cells exist; then every entry gains the extension cells of
+ * 6, written as the old server wrote them) under a server of today: once it is bound
+ * ({@link ExampleServer#open}), V1 (prague) or V2 and V3 (osaka) answer every blob, before any cell is
+ * computed; from {@link ExampleServer#topUp} on, every entry gains the extension cells of
  * {@code computeCells} in the background and every file becomes {@code HXB3}, in place; a restart loads
- * them as {@code HXB3}, with their cells, and rewrites nothing. (While the test looks at the pool it holds
- * the pool's lock, which the background work takes to swap an entry: so what it sees pending stays pending.)
+ * them as {@code HXB3}, with their cells, and rewrites nothing.
  */
 class StoreUpgradeTest {
     private static final int GENERATED = 14;
@@ -52,7 +55,7 @@ class StoreUpgradeTest {
         return files().stream().map(Hxb2Files::format).toList();
     }
 
-    private static void assertServed(EngineServerFixture server, Fork fork, List<BlobEntry> blobs) {
+    private static void assertServed(EngineClient server, Fork fork, List<BlobEntry> blobs) {
         List<VersionedHash> hashes = blobs.stream().map(BlobEntry::versionedHash).toList();
         for (String version : fork == Fork.PRAGUE ? List.of("V1") : List.of("V2", "V3")) {
             JsonNode served = server.getBlobs(version, hashes);
@@ -79,19 +82,20 @@ class StoreUpgradeTest {
         Hxb2Files.write(data, GENERATED + 1, PoolItem.transaction(txHash, blobs.subList(GENERATED, GENERATED + 6)));
         List<Path> files = files();
 
-        try (EngineServerFixture server = EngineServerFixture.startEmpty(fork, data)) {
-            DurableBlobPool pool = server.server().pool();
-            synchronized (pool) {
-                List<String> pending = pool.itemsWithoutExtensionCells();
-                assertFalse(pending.isEmpty(), "some items are still without cells");
-                assertServed(server, fork, blobs);
-                for (int i = 0; i < blobs.size(); i++) {
-                    String key = i < GENERATED ? blobs.get(i).versionedHash().toString() : PoolItem.keyOf(txHash);
-                    if (pending.contains(key)) {
-                        assertNull(pool.get(blobs.get(i).versionedHash()).extensionCells(), "served before its cells exist");
-                    }
-                }
+        Path secret = Files.writeString(data.resolve("jwt.hex"), EngineServerFixture.SECRET);
+        ExampleServer.Config config = ExampleServer.Config.builder().fork(fork).dataDir(data).generate(0)
+                .host("127.0.0.1").port(0).jwtSecret(secret).hashesOut(data.resolve("hashes.txt")).build();
+        try (ExampleServer server = ExampleServer.open(config, ResponseRenderer.streaming(new ResponseWriter()),
+                Clock.systemUTC())) {
+            DurableBlobPool pool = server.pool();
+            EngineClient client = EngineClient.authenticated(server.address().getPort(), server.secret().bytes());
+            assertEquals(15, pool.itemsWithoutExtensionCells().size(), "loaded without cells");
+            assertServed(client, fork, blobs);
+            for (BlobEntry blob : blobs) {
+                assertNull(pool.get(blob.versionedHash()).extensionCells(), "served before its cells exist");
             }
+
+            server.topUp(() -> false);
             long deadline = System.currentTimeMillis() + UPGRADE_TIMEOUT_MS;
             while (!pool.itemsWithoutExtensionCells().isEmpty() && System.currentTimeMillis() < deadline) {
                 Thread.sleep(20);
@@ -102,7 +106,7 @@ class StoreUpgradeTest {
             }
             assertEquals(files, files(), "rewritten in place");
             assertEquals(Collections.nCopies(GENERATED + 1, "HXB3"), formats());
-            assertServed(server, fork, blobs);
+            assertServed(client, fork, blobs);
         }
 
         List<byte[]> upgraded = new ArrayList<>();
