@@ -20,8 +20,10 @@ import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.TestBlobs;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * v0 sidecars after Osaka: a blob transaction in the EIP-4844 form (blob proofs, no cell proofs) is
@@ -93,6 +95,17 @@ class V0SidecarConversionTest {
             assertNull(pooled.cellProofs());
             assertArrayEquals(Kzg.extensionCells(entry.blob()), pooled.extensionCells());
         }
+    }
+
+    @Test
+    void convertV0SidecarsIsOnByDefaultAndFalseTurnsItOff() {
+        assertEquals(List.of(true, true, false, false), Stream.of(new String[0], new String[] {"--convert-v0-sidecars"},
+                new String[] {"--convert-v0-sidecars=false"}, new String[] {"--convert-v0-sidecars", "false"})
+                .map(args -> {
+                    CommandLine commandLine = Main.commandLine();
+                    commandLine.parseArgs(args);
+                    return ((Main) commandLine.getCommand()).config().convertV0Sidecars();
+                }).toList());
     }
 
     @Test
