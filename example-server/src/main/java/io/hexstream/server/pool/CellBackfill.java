@@ -66,7 +66,8 @@ public final class CellBackfill {
             executor.execute(this::completeNext);
         } catch (RejectedExecutionException e) {
             if (!executor.isShutdown()) {
-                CompletableFuture.delayedExecutor(RETRY_MILLIS, TimeUnit.MILLISECONDS).execute(this::queueNext);
+                // queued again from the JDK's one delay thread: queueNext only hands the task over
+                CompletableFuture.delayedExecutor(RETRY_MILLIS, TimeUnit.MILLISECONDS, Runnable::run).execute(this::queueNext);
             }
         }
     }

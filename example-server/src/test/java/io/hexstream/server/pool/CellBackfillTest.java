@@ -14,11 +14,12 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.Hxb2Files;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
@@ -46,13 +47,25 @@ class CellBackfillTest {
         return extension;
     };
 
-    /** Runs what it is given when the test says, one task at a time. */
+    /**
+     * Runs what it is given when the test says, one task at a time; refuses tasks as a full bounded
+     * queue does ({@link #refuse}), and all of them once shut down.
+     */
     private static final class StepExecutor extends AbstractExecutorService {
-        private final Queue<Runnable> tasks = new ArrayDeque<>();
-        private boolean shutdown;
+        private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger refusals = new AtomicInteger();
+        private volatile boolean shutdown;
+
+        /** Refuses the next {@code n} tasks. */
+        void refuse(int n) {
+            refusals.set(n);
+        }
 
         @Override
         public void execute(Runnable task) {
+            if (shutdown || refusals.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new RejectedExecutionException("full");
+            }
             tasks.add(task);
         }
 
@@ -183,6 +196,29 @@ class CellBackfillTest {
             assertCellsOf(reopened.get(hash));
         }
         assertEquals(5, computed.get());
+    }
+
+    @Test
+    void aFullQueueDelaysTheNextItemAndAShutDownExecutorEndsTheWork() throws Exception {
+        writeHxb2Pool();
+        DurableBlobPool pool = DurableBlobPool.open(dir, 16, ServerMetrics.NONE);
+        StepExecutor executor = new StepExecutor();
+        executor.refuse(2);
+        CellBackfill.start(pool, executor, cells);
+        assertEquals(0, executor.queued(), "refused: queued again later");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (executor.queued() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, executor.queued(), "queued once the queue had room (after two retries)");
+        assertTrue(executor.runOne());
+        assertEquals(2, pool.itemsWithoutExtensionCells().size());
+
+        executor.shutdownNow();
+        assertTrue(executor.runOne(), "the task queued before the shutdown");
+        Thread.sleep(3 * CellBackfill.RETRY_MILLIS);
+        assertEquals(0, executor.queued(), "nothing queued after the shutdown");
+        assertEquals(1, pool.itemsWithoutExtensionCells().size(), "left for the next start");
     }
 
     @Test
