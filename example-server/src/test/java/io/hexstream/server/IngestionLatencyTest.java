@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Ingestion (decode, KZG, fsync) never stalls the getBlobs streams: while 6-blob transactions are sent
  * back to back on one connection (20 distinct ones in the EIP-7594 form, each verified in full; or 2 in the
- * EIP-4844 form, each converted: {@code computeCellsAndKzgProofs}, about 3 s a transaction), 8 other
+ * EIP-4844 form over 6 blobs of their own, each converted: {@code computeCellsAndKzgProofs}, about 3 s a
+ * transaction), 8 other
  * keep-alive connections asking {@code engine_getBlobsV2} of one blob every 20 ms see a p99 of at most
  * 50 ms, each time counted from when the request was due (so a reader stalled behind a transaction
  * counts every request it could not send, not just the one it waited for). Prints p50 and p99.
@@ -40,17 +41,27 @@ import org.junit.jupiter.params.provider.EnumSource;
 class IngestionLatencyTest {
     /** The transactions sent: their network form, how many, and what ingesting them costs. */
     enum Sidecars {
-        CELL_PROOFS(20, "EIP-7594, cell proofs verified", BlobTransactionBuilder::withCellProofs),
-        V0_CONVERTED(2, "EIP-4844, cell proofs computed", BlobTransactionBuilder::withBlobProofs);
+        /** The same 6 blobs each time: verified each time. */
+        CELL_PROOFS(20, false, "EIP-7594, cell proofs verified", BlobTransactionBuilder::withCellProofs),
+        /** 6 blobs of their own each (a blob pooled with cell proofs already is not converted again). */
+        V0_CONVERTED(2, true, "EIP-4844, cell proofs computed", BlobTransactionBuilder::withBlobProofs);
 
         final int transactions;
+        final boolean distinctBlobs;
         final String what;
         final Function<List<BlobEntry>, BlobTransactionBuilder> form;
 
-        Sidecars(int transactions, String what, Function<List<BlobEntry>, BlobTransactionBuilder> form) {
+        Sidecars(int transactions, boolean distinctBlobs, String what,
+                Function<List<BlobEntry>, BlobTransactionBuilder> form) {
             this.transactions = transactions;
+            this.distinctBlobs = distinctBlobs;
             this.what = what;
             this.form = form;
+        }
+
+        /** The 6 blobs of transaction {@code n}. */
+        List<BlobEntry> blobs(int n) {
+            return distinctBlobs ? TestBlobs.first(6 * (n + 1)).subList(6 * n, 6 * (n + 1)) : TestBlobs.first(6);
         }
     }
 
@@ -67,7 +78,7 @@ class IngestionLatencyTest {
     @ParameterizedTest
     @EnumSource(Sidecars.class)
     void getBlobsStaysFastWhileSixBlobTransactionsAreIngested(Sidecars sidecars) throws Exception {
-        List<BlobEntry> blobs = TestBlobs.first(6);
+        TestBlobs.first(sidecars.distinctBlobs ? 6 * sidecars.transactions : 6); // generated before the clock starts
         EngineServerFixture.copySharedPool(data);
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, data);
                 HttpConnection ingesting = HttpConnection.open(server.port())) {
@@ -75,7 +86,7 @@ class IngestionLatencyTest {
             ByteArrayOutputStream transactions = new ByteArrayOutputStream();
             List<String> expected = new ArrayList<>();
             for (int nonce = 0; nonce < sidecars.transactions; nonce++) {
-                BlobTransactionBuilder tx = sidecars.form.apply(blobs).nonce(nonce);
+                BlobTransactionBuilder tx = sidecars.form.apply(sidecars.blobs(nonce)).nonce(nonce);
                 transactions.writeBytes(HttpConnection.post(server.token(), request(1, "eth_sendRawTransaction",
                         "[\"" + Hex.encodeToString(tx.build(), true) + "\"]")));
                 expected.add(dataReply(1, tx.hash()));

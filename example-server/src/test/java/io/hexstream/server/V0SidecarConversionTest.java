@@ -74,6 +74,9 @@ class V0SidecarConversionTest {
                 assertArrayEquals(entry.blobProof(), pooled.blobProof(), "the blob proof is kept");
                 assertArrayEquals(Kzg.extensionCells(entry.blob()), pooled.extensionCells());
             }
+            BlobTransactionBuilder replacement = BlobTransactionBuilder.withBlobProofs(sent.subList(0, 2)).nonce(3);
+            send(osaka, replacement); // over pooled blobs: their cell proofs are reused
+            assertBlobAndProofV2(sent.get(1), osaka.getBlobs("V3", List.of(sent.get(1).versionedHash())).get(0));
         }
         try (EngineServerFixture prague = EngineServerFixture.startEmpty(Fork.PRAGUE, data)) {
             JsonNode served = prague.getBlobs("V1", hashes(sent));

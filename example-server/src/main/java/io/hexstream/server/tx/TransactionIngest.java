@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * a blob); then every entry is given its extension cells (cells 64 to 127): in the EIP-7594 form those the
  * cell-proof verification computed, in the EIP-4844 form {@code computeCells} (a few milliseconds a blob),
  * or, when converting v0 sidecars (Osaka on, {@code --convert-v0-sidecars}), {@code computeCellsAndKzgProofs}
- * (about half a second a blob), which also gives the 128 cell proofs that V2 and V3 serve while the blob
- * proof stays for V1; then the blobs not pooled yet are written (fsynced) and only then added. A refused or
+ * (about half a second a blob; a blob pooled with its cell proofs already is not computed again), which
+ * also gives the 128 cell proofs that V2 and V3 serve while the blob proof stays for V1; then the blobs not pooled yet are written (fsynced) and only then added. A refused or
  * unwritable transaction changes nothing. Thread-safe.
  *
  * <p>It blocks (KZG, disk): call it on the ingest executor, never on an event loop.
@@ -91,7 +91,7 @@ public final class TransactionIngest {
         } else {
             LOG.info("pooled transaction {} from {}: {} blobs with {} ({} new to the pool)", key, verified.sender(),
                     blobs, tx.form() == BlobTransaction.Form.EIP_7594 ? "cell proofs"
-                            : convertV0Sidecars ? "blob proofs, cell proofs computed" : "blob proofs", fresh);
+                            : convertV0Sidecars ? "blob proofs, converted to cell proofs" : "blob proofs", fresh);
         }
         return tx.hash();
     }
@@ -106,8 +106,22 @@ public final class TransactionIngest {
         }
         List<BlobEntry> complete = new ArrayList<>(entries.size());
         for (BlobEntry entry : entries) {
-            complete.add(convertV0Sidecars ? Kzg.withCellProofs(entry) : entry.withExtensionCells(Kzg.extensionCells(entry.blob())));
+            complete.add(convertV0Sidecars ? converted(entry) : entry.withExtensionCells(Kzg.extensionCells(entry.blob())));
         }
         return complete;
+    }
+
+    /**
+     * {@code entry} with cell proofs and extension cells: those of the pooled entry with the same versioned
+     * hash (so the same commitment and blob) if it has them, as when a transaction is replaced by one
+     * over the same blobs; computed otherwise.
+     */
+    private BlobEntry converted(BlobEntry entry) {
+        BlobEntry pooled = pool.get(entry.versionedHash());
+        if (pooled != null && pooled.cellProofs() != null && pooled.extensionCells() != null) {
+            return new BlobEntry(entry.blob(), entry.commitment(), entry.blobProof(), pooled.cellProofs(),
+                    pooled.extensionCells());
+        }
+        return Kzg.withCellProofs(entry);
     }
 }
