@@ -78,7 +78,6 @@ class IngestionLatencyTest {
     @ParameterizedTest
     @EnumSource(Sidecars.class)
     void getBlobsStaysFastWhileSixBlobTransactionsAreIngested(Sidecars sidecars) throws Exception {
-        TestBlobs.first(sidecars.distinctBlobs ? 6 * sidecars.transactions : 6); // generated before the clock starts
         EngineServerFixture.copySharedPool(data);
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, data);
                 HttpConnection ingesting = HttpConnection.open(server.port())) {
