@@ -21,6 +21,7 @@ import io.hexstream.server.metrics.Instrumentation;
 import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.pool.CellBackfill;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
@@ -64,7 +65,9 @@ import org.slf4j.LoggerFactory;
  * once (the secret and the stored pool come before the bind because the handler checks every JWT with
  * the secret, and a transaction taken in while the store is still being read would be filed out of
  * order); then ({@link #topUp}) generate the missing blobs (the slow part, about 1.3 s a blob per core)
- * and write the hashes file ({@code writeHashes}). The server serves from the moment it is bound: during
+ * and write the hashes file ({@code writeHashes}), then start computing, in the background on the ingest
+ * executor, the extension cells of the items loaded from older {@code HXB2} files ({@code CellBackfill}:
+ * V1 to V3 serve them meanwhile). The server serves from the moment it is bound: during
  * generation the pool is live and growing, so a request is answered from the blobs pooled so far (a
  * missing blob is {@code null}, as for any blob not pooled) and a transaction is taken in as usual. Each
  * step that fails throws a {@link StartupException} naming what failed.
@@ -80,13 +83,16 @@ public final class ExampleServer implements AutoCloseable {
      * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
      * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
      * {@code metricsPort} serves {@code GET /metrics} on {@code metricsHost} ({@code null}: no metrics at
-     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
+     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger;
+     * {@code convertV0Sidecars}: from Osaka on, an EIP-4844 transaction's blobs get cell proofs computed at
+     * ingestion (off the event loop), so V2 and V3 serve them. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
             int poolMaxBlobs, Duration idleTimeout,
             int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
-            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog) {
+            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog,
+            boolean convertV0Sidecars) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         /** Where {@code --metrics-port} listens unless {@code --metrics-host} says otherwise: this machine only. */
         public static final String DEFAULT_METRICS_HOST = "127.0.0.1";
@@ -108,6 +114,8 @@ public final class ExampleServer implements AutoCloseable {
         public static final int DEFAULT_MAX_PIPELINED = 16;
         public static final int DEFAULT_MAX_CONNECTIONS = 64;
         public static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
+        /** geth's and erigon's behaviour after Osaka: v0 sidecars are converted. */
+        public static final boolean DEFAULT_CONVERT_V0_SIDECARS = true;
         /** The hashes file's name in the data dir, unless {@code hashesOut} says otherwise. */
         public static final String HASHES_FILE = "hashes.txt";
 
@@ -150,6 +158,7 @@ public final class ExampleServer implements AutoCloseable {
             private String metricsHost = DEFAULT_METRICS_HOST;
             private Integer metricsPort;
             private boolean accessLog;
+            private boolean convertV0Sidecars = DEFAULT_CONVERT_V0_SIDECARS;
 
             private Builder() {}
 
@@ -268,12 +277,18 @@ public final class ExampleServer implements AutoCloseable {
                 return this;
             }
 
+            /** Whether EIP-4844 transactions get cell proofs computed at ingestion from Osaka on (the default). */
+            public Builder convertV0Sidecars(boolean convertV0Sidecars) {
+                this.convertV0Sidecars = convertV0Sidecars;
+                return this;
+            }
+
             public Config build() {
                 return new Config(host, port, rpcPort, jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE),
                         jwtSecret == null, dataDir, generate, hashesOut != null ? hashesOut : dataDir.resolve(HASHES_FILE),
                         fork, maxBlobsPerRequest, maxRequestBytes, poolMaxBlobs, idleTimeout, ingestThreads, maxBlobsPerTx,
                         maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout, metricsHost, metricsPort,
-                        accessLog);
+                        accessLog, convertV0Sidecars);
             }
         }
     }
@@ -292,16 +307,19 @@ public final class ExampleServer implements AutoCloseable {
     private final int generatedAtOpen;
     /** The ingest and large-request executors. */
     private final List<ExecutorService> executors;
+    /** The ingest executor: blocking work (KZG, fsync), bounded. */
+    private final ExecutorService blockingWork;
     private final EngineServer http;
 
     private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool,
-            List<ExecutorService> executors, EngineServer http) {
+            List<ExecutorService> executors, ExecutorService blockingWork, EngineServer http) {
         this.config = config;
         this.lock = lock;
         this.secret = secret;
         this.pool = pool;
         this.generatedAtOpen = pool.generatedItems();
         this.executors = executors;
+        this.blockingWork = blockingWork;
         this.http = http;
     }
 
@@ -344,7 +362,8 @@ public final class ExampleServer implements AutoCloseable {
                     LARGE_REQUEST_QUEUE);
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
-                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(), metrics), metrics),
+                    config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(),
+                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics), metrics),
                     new ResponseWriter(), ingest, config.maxResponseBytes(), metrics);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
@@ -376,7 +395,7 @@ public final class ExampleServer implements AutoCloseable {
                 InetSocketAddress scrape = http.address(ports.size() - 1);
                 LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
             }
-            return new ExampleServer(config, lock, secret, pool, executors, http);
+            return new ExampleServer(config, lock, secret, pool, executors, ingest, http);
         } catch (StartupException | InterruptedException | RuntimeException e) {
             executors.forEach(ExecutorService::shutdownNow);
             lock.close();
@@ -474,7 +493,9 @@ public final class ExampleServer implements AutoCloseable {
     /**
      * Generates the blobs missing from the {@code generate} that the pool should hold, one per core at a
      * time, each stored then pooled (requests meanwhile see the pool grow); stops early, between two
-     * batches, once {@code stop} says so. Then writes the hashes file.
+     * batches, once {@code stop} says so. Then writes the hashes file, and starts giving the items loaded
+     * without extension cells ({@code HXB2} files) their cells in the background, one item at a time on
+     * the ingest executor (after generation, which takes every core).
      */
     public void topUp(BooleanSupplier stop) throws StartupException {
         int missing = config.generate() - generatedAtOpen;
@@ -494,6 +515,7 @@ public final class ExampleServer implements AutoCloseable {
                     (System.nanoTime() - started) / 1_000_000);
         }
         writeHashes();
+        CellBackfill.start(pool, blockingWork, Kzg::extensionCells);
     }
 
     private void storeGenerated(PoolItem item) throws StartupException {

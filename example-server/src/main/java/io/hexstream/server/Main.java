@@ -1,5 +1,6 @@
 package io.hexstream.server;
 
+import static io.hexstream.server.ExampleServer.Config.DEFAULT_CONVERT_V0_SIDECARS;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_DATA_DIR;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_FORK;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_GENERATE;
@@ -147,6 +148,13 @@ public final class Main implements Callable<Integer> {
                     + " on the logger hexstream.access. Default: off.")
     boolean accessLog;
 
+    @Option(names = "--convert-v0-sidecars", paramLabel = "BOOLEAN", arity = "0..1", fallbackValue = "true",
+            defaultValue = "" + DEFAULT_CONVERT_V0_SIDECARS,
+            description = "Under osaka or later, compute the cell proofs of a blob transaction sent with blob proofs"
+                    + " (EIP-4844 form) at eth_sendRawTransaction, about 0.5 s a blob off the I/O threads, so that"
+                    + " getBlobsV2/V3 serve it; false: pool it with its blob proofs only (default: ${DEFAULT-VALUE}).")
+    boolean convertV0Sidecars;
+
     @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "info",
             description = "error, warn, info, debug or trace; debug also logs the stack trace of a start-up failure"
                     + " (default: ${DEFAULT-VALUE}).")
@@ -185,7 +193,7 @@ public final class Main implements Callable<Integer> {
                 .idleTimeout(Duration.ofSeconds(idleTimeout)).ingestThreads(ingestThreads).maxBlobsPerTx(maxBlobsPerTx)
                 .maxBatchSize(maxBatchSize).maxResponseBytes(maxResponseBytes).maxPipelined(maxPipelined)
                 .maxConnections(maxConnections).writeTimeout(Duration.ofSeconds(writeTimeout)).metricsHost(metricsHost)
-                .metricsPort(metricsPort).accessLog(accessLog).build();
+                .metricsPort(metricsPort).accessLog(accessLog).convertV0Sidecars(convertV0Sidecars).build();
     }
 
     /** Where the secret is: the server's and {@code token}'s options. */

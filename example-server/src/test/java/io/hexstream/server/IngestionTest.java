@@ -3,12 +3,15 @@ package io.hexstream.server;
 import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV1;
 import static io.hexstream.server.testing.BlobAssertions.assertBlobAndProofV2;
 import static io.hexstream.server.testing.EngineClient.dataReply;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import ethereum.ckzg4844.CKZG4844JNI;
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
@@ -17,6 +20,7 @@ import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.TestBlobs;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +32,8 @@ import picocli.CommandLine;
 /**
  * {@code eth_sendRawTransaction} of valid blob transactions in both network forms, with 1 and 6 blobs,
  * each served back by the getBlobs methods byte for byte: V1 (Prague) for blobs that came with a blob
- * proof, V2/V3 (Osaka) for blobs that came with cell proofs.
+ * proof, V2/V3 (Osaka) for blobs that came with cell proofs; pooled with the extension cells the cell-proof
+ * check computed.
  */
 class IngestionTest {
     @TempDir
@@ -91,13 +96,20 @@ class IngestionTest {
     }
 
     @Test
-    void blobsAreServedOnlyByTheMethodsTheirProofsAnswer() {
-        BlobEntry entry = blobs.get(7);
-        send(osaka, BlobTransactionBuilder.withBlobProofs(List.of(entry)).nonce(2));
-        send(prague, BlobTransactionBuilder.withCellProofs(List.of(entry)).nonce(2));
+    void anIngestedCellProofTransactionsEntriesHoldTheExtensionCellsOfComputeCells() {
+        send(osaka, BlobTransactionBuilder.withCellProofs(blobs.subList(0, 2)).nonce(5));
+        for (BlobEntry entry : blobs.subList(0, 2)) {
+            byte[] all = CKZG4844JNI.computeCells(entry.blob());
+            assertArrayEquals(Arrays.copyOfRange(all, BlobSizes.BLOB_SIZE, all.length),
+                    osaka.server().pool().get(entry.versionedHash()).extensionCells());
+        }
+    }
 
-        assertTrue(osaka.getBlobs("V2", List.of(entry.versionedHash())).isNull());
-        assertEquals("[null]", osaka.getBlobs("V3", List.of(entry.versionedHash())).toString());
+    /** (A blob-proof transaction under osaka is converted and served by V2/V3: {@code V0SidecarConversionTest}.) */
+    @Test
+    void blobsThatCameWithCellProofsOnlyAreNotServedByGetBlobsV1() {
+        BlobEntry entry = blobs.get(7);
+        send(prague, BlobTransactionBuilder.withCellProofs(List.of(entry)).nonce(2));
         assertEquals("[null]", prague.getBlobs("V1", List.of(entry.versionedHash())).toString());
     }
 

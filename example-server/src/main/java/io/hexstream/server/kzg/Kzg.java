@@ -5,7 +5,9 @@ import ethereum.ckzg4844.CKZGException;
 import ethereum.ckzg4844.CellsAndProofs;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * KZG for blobs (EIP-4844, EIP-7594) through c-kzg-4844's Java binding, with the mainnet trusted
@@ -55,6 +57,18 @@ public final class Kzg {
         return extensionOf(CKZG4844JNI.computeCells(blob));
     }
 
+    /**
+     * {@code entry} (an EIP-4844 sidecar's blob, commitment and blob proof) converted to serve V2 and V3:
+     * its 128 cell proofs and its extension cells from {@code computeCellsAndKzgProofs} (about half a
+     * second on one core), its blob proof kept for V1.
+     */
+    public static BlobEntry withCellProofs(BlobEntry entry) {
+        load();
+        CellsAndProofs cells = CKZG4844JNI.computeCellsAndKzgProofs(entry.blob());
+        return new BlobEntry(entry.blob(), entry.commitment(), entry.blobProof(), cells.getProofs(),
+                extensionOf(cells.getCells()));
+    }
+
     /** The second half of all 128 cells (262,144 bytes): the first half is the blob itself. */
     private static byte[] extensionOf(byte[] allCells) {
         return Arrays.copyOfRange(allCells, BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE + BlobSizes.EXTENSION_CELLS_SIZE);
@@ -86,6 +100,15 @@ public final class Kzg {
      * @param cellProofs n × 128 × 48 bytes, blob by blob, cell by cell
      */
     public static boolean verifyCellProofs(byte[] blobs, byte[] commitments, byte[] cellProofs) {
+        return verifiedExtensionCells(blobs, commitments, cellProofs) != null;
+    }
+
+    /**
+     * As {@link #verifyCellProofs}, keeping the cells the verification computes: the extension cells
+     * (cells 64 to 127, 131,072 bytes) of each blob, in order, if the proofs verify; {@code null} if not.
+     * The cells are computed once ({@code computeCells}, a few milliseconds a blob).
+     */
+    public static List<byte[]> verifiedExtensionCells(byte[] blobs, byte[] commitments, byte[] cellProofs) {
         load();
         int blobCount = blobs.length / BlobSizes.BLOB_SIZE;
         int n = BlobSizes.CELLS_PER_EXT_BLOB;
@@ -103,9 +126,17 @@ public final class Kzg {
                     indices[b * n + i] = i;
                 }
             }
-            return CKZG4844JNI.verifyCellKzgProofBatch(cellCommitments, indices, cells, cellProofs);
+            if (!CKZG4844JNI.verifyCellKzgProofBatch(cellCommitments, indices, cells, cellProofs)) {
+                return null;
+            }
         } catch (CKZGException e) {
-            return false;
+            return null;
         }
+        List<byte[]> extensions = new ArrayList<>(blobCount);
+        for (int b = 0; b < blobCount; b++) {
+            int from = b * n * cellSize + BlobSizes.BLOB_SIZE;
+            extensions.add(Arrays.copyOfRange(cells, from, from + BlobSizes.EXTENSION_CELLS_SIZE));
+        }
+        return extensions;
     }
 }

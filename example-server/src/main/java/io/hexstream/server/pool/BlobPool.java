@@ -59,6 +59,48 @@ public final class BlobPool {
         return true;
     }
 
+    /**
+     * Puts {@code complete} in the place of {@code stale}, the pooled item with the same key and the same
+     * blobs in the same order (now with more of their parts, such as extension cells), atomically: a
+     * lookup sees the one or the other. Returns false, changing nothing, if {@code stale} is not pooled
+     * (evicted, or replaced already).
+     */
+    public boolean replace(PoolItem stale, PoolItem complete) {
+        if (!stale.key().equals(complete.key()) || stale.entries().size() != complete.entries().size()) {
+            throw new IllegalArgumentException("item " + complete.key() + " does not replace item " + stale.key());
+        }
+        synchronized (entries) {
+            if (items.get(stale.key()) != stale) {
+                return false;
+            }
+            items.put(stale.key(), complete); // an existing key keeps its place in the order
+            for (int i = 0; i < stale.entries().size(); i++) {
+                BlobEntry old = stale.entries().get(i);
+                if (!old.versionedHash().equals(complete.entries().get(i).versionedHash())) {
+                    throw new IllegalArgumentException("blob " + i + " of item " + stale.key() + " differs");
+                }
+                entries.replace(old.versionedHash(), old, complete.entries().get(i));
+            }
+            return true;
+        }
+    }
+
+    /** The pooled item with this key ({@link PoolItem#key()}), or {@code null}. */
+    public PoolItem item(String key) {
+        synchronized (entries) {
+            return items.get(key);
+        }
+    }
+
+    /** The keys of the items, in insertion order, of which some entry has no extension cells yet (a snapshot). */
+    public List<String> itemsWithoutExtensionCells() {
+        synchronized (entries) {
+            return items.values().stream()
+                    .filter(item -> item.entries().stream().anyMatch(entry -> entry.extensionCells() == null))
+                    .map(PoolItem::key).toList();
+        }
+    }
+
     /** The entries of {@code candidates} whose versioned hash is not pooled, each hash once, in order. */
     public List<BlobEntry> notPooled(List<BlobEntry> candidates) {
         Map<VersionedHash, BlobEntry> fresh = new LinkedHashMap<>();

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -26,23 +27,31 @@ import org.slf4j.LoggerFactory;
  * hash) so that a directory listing gives insertion order. Only {@link DurableBlobPool} uses it: it
  * remembers each item's file, so that evicting deletes that file without listing the directory.
  *
- * <p>File layout: {@code "HXB2"}, an origin byte (0 generated, 1 transaction), the transaction hash (32
- * bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a flags byte (bit 0:
- * blob proof present, bit 1: cell proofs present), the blob (131,072 bytes), the commitment (48), the
- * blob proof (48, if present) and the cell proofs (6,144, if present); last a CRC32C of everything
- * before it (4 bytes, big-endian). A file is written to a temporary name, forced to disk, then renamed
- * into place, so a crash leaves either the whole file or none (a leftover temporary file is removed at
- * the next start); a file that fails its checksum is skipped with a warning and never served.
+ * <p>File layout ({@code HXB3}): {@code "HXB3"}, an origin byte (0 generated, 1 transaction), the
+ * transaction hash (32 bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a
+ * flags byte (bit 0: blob proof present, bit 1: cell proofs present, bit 2: extension cells present), the
+ * blob (131,072 bytes), the commitment (48), the blob proof (48, if present), the cell proofs (6,144, if
+ * present) and the extension cells (cells 64 to 127, 131,072, if present); last a CRC32C of everything
+ * before it (4 bytes, big-endian). {@code HXB2} files, the same without bit 2 and the extension cells,
+ * still load: their entries come without extension cells, which {@code CellBackfill} adds, rewriting the
+ * file as {@code HXB3} ({@link #rewrite}). A file is written to a temporary name, forced to disk, then
+ * renamed into place (over the old file, for a rewrite), so a crash leaves either the whole new file or
+ * the old one (a leftover temporary file is removed at the next start); a file that fails its checksum is
+ * skipped with a warning and never served.
  */
 final class BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(BlobStore.class);
-    private static final byte[] MAGIC = {'H', 'X', 'B', '2'};
+    /** The format written: with extension cells. */
+    private static final byte[] MAGIC = {'H', 'X', 'B', '3'};
+    /** The format before extension cells, still read. */
+    private static final byte[] MAGIC_HXB2 = {'H', 'X', 'B', '2'};
     private static final String SUFFIX = ".blob";
     private static final String TEMPORARY = ".tmp";
     private static final int GENERATED = 0;
     private static final int TRANSACTION = 1;
     private static final int BLOB_PROOF = 1;
     private static final int CELL_PROOFS = 2;
+    private static final int EXTENSION_CELLS = 4;
 
     private final Path directory;
     private final AtomicLong sequence = new AtomicLong();
@@ -88,20 +97,34 @@ final class BlobStore {
 
     /** Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). Returns the file. */
     Path save(PoolItem item) throws IOException {
-        String name = String.format("%012d-%s%s", sequence.incrementAndGet(), item.key(), SUFFIX);
-        Path temporary = directory.resolve(name + TEMPORARY);
+        Path file = directory.resolve(String.format("%012d-%s%s", sequence.incrementAndGet(), item.key(), SUFFIX));
+        writeDurably(file, encode(item));
+        return file;
+    }
+
+    /**
+     * Replaces {@code file} (one {@link #save} returned or {@link #loadAll} listed) with {@code item} in the
+     * current format, durably and atomically: a crash leaves the old file or the new one, whole.
+     */
+    void rewrite(Path file, PoolItem item) throws IOException {
+        writeDurably(file, encode(item));
+    }
+
+    /** {@code bytes} into {@code file}: a temporary file, fsync, an atomic rename over {@code file}, fsync of the directory. */
+    private void writeDurably(Path file, byte[] bytes) throws IOException {
+        Path temporary = file.resolveSibling(file.getFileName() + TEMPORARY);
         try {
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                ByteBuffer bytes = ByteBuffer.wrap(encode(item));
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
                 }
                 long started = System.nanoTime();
                 channel.force(true);
                 metrics.fsynced(System.nanoTime() - started);
             }
-            Files.move(temporary, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
             throw e;
@@ -109,7 +132,6 @@ final class BlobStore {
         long started = System.nanoTime();
         forceDirectory();
         metrics.fsynced(System.nanoTime() - started);
-        return directory.resolve(name);
     }
 
     /** Removes {@code file} (one {@link #save} returned or {@link #loadAll} listed), if it is still there. */
@@ -134,7 +156,8 @@ final class BlobStore {
         for (BlobEntry entry : entries) {
             size += 1 + BlobSizes.BLOB_SIZE + BlobSizes.COMMITMENT_SIZE
                     + (entry.blobProof() != null ? BlobSizes.PROOF_SIZE : 0)
-                    + (entry.cellProofs() != null ? BlobSizes.CELL_PROOFS_SIZE : 0);
+                    + (entry.cellProofs() != null ? BlobSizes.CELL_PROOFS_SIZE : 0)
+                    + (entry.extensionCells() != null ? BlobSizes.EXTENSION_CELLS_SIZE : 0);
         }
         ByteBuffer out = ByteBuffer.allocate(size).put(MAGIC);
         if (item.isTransaction()) {
@@ -144,7 +167,8 @@ final class BlobStore {
         }
         out.putShort((short) entries.size());
         for (BlobEntry entry : entries) {
-            int flags = (entry.blobProof() != null ? BLOB_PROOF : 0) | (entry.cellProofs() != null ? CELL_PROOFS : 0);
+            int flags = (entry.blobProof() != null ? BLOB_PROOF : 0) | (entry.cellProofs() != null ? CELL_PROOFS : 0)
+                    | (entry.extensionCells() != null ? EXTENSION_CELLS : 0);
             out.put((byte) flags).put(entry.blob()).put(entry.commitment());
             if (entry.blobProof() != null) {
                 out.put(entry.blobProof());
@@ -152,13 +176,19 @@ final class BlobStore {
             if (entry.cellProofs() != null) {
                 out.put(entry.cellProofs());
             }
+            if (entry.extensionCells() != null) {
+                out.put(entry.extensionCells());
+            }
         }
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, out.position());
         return out.putInt((int) crc.getValue()).array();
     }
 
-    /** The item in {@code file}, or {@link IllegalArgumentException} saying what is wrong with it. */
+    /**
+     * The item in {@code file} ({@code HXB3}, or {@code HXB2}: then without extension cells), or
+     * {@link IllegalArgumentException} saying what is wrong with it.
+     */
     static PoolItem decode(byte[] file) {
         if (file.length < MAGIC.length + 1 + 2 + 4) {
             throw new IllegalArgumentException("truncated: " + file.length + " bytes");
@@ -169,10 +199,14 @@ final class BlobStore {
             throw new IllegalArgumentException("checksum mismatch");
         }
         ByteBuffer in = ByteBuffer.wrap(file, 0, file.length - 4);
-        for (byte b : MAGIC) {
-            if (in.get() != b) {
-                throw new IllegalArgumentException("not a hexstream pool file");
-            }
+        byte[] magic = take(in, MAGIC.length);
+        int known;
+        if (Arrays.equals(magic, MAGIC)) {
+            known = BLOB_PROOF | CELL_PROOFS | EXTENSION_CELLS;
+        } else if (Arrays.equals(magic, MAGIC_HXB2)) {
+            known = BLOB_PROOF | CELL_PROOFS;
+        } else {
+            throw new IllegalArgumentException("not a hexstream pool file");
         }
         try {
             int origin = in.get();
@@ -184,14 +218,15 @@ final class BlobStore {
             List<BlobEntry> entries = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 int flags = in.get();
-                if ((flags & ~(BLOB_PROOF | CELL_PROOFS)) != 0) {
+                if ((flags & ~known) != 0) {
                     throw new IllegalArgumentException("unknown flags " + flags + " of blob " + i);
                 }
                 byte[] blob = take(in, BlobSizes.BLOB_SIZE);
                 byte[] commitment = take(in, BlobSizes.COMMITMENT_SIZE);
                 byte[] blobProof = (flags & BLOB_PROOF) != 0 ? take(in, BlobSizes.PROOF_SIZE) : null;
                 byte[] cellProofs = (flags & CELL_PROOFS) != 0 ? take(in, BlobSizes.CELL_PROOFS_SIZE) : null;
-                entries.add(new BlobEntry(blob, commitment, blobProof, cellProofs));
+                byte[] extensionCells = (flags & EXTENSION_CELLS) != 0 ? take(in, BlobSizes.EXTENSION_CELLS_SIZE) : null;
+                entries.add(new BlobEntry(blob, commitment, blobProof, cellProofs, extensionCells));
             }
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");

@@ -6,9 +6,11 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +85,40 @@ public final class DurableBlobPool {
         List<BlobEntry> fresh = memory.notPooled(entries);
         add(PoolItem.transaction(transactionHash, fresh));
         return fresh.size();
+    }
+
+    /**
+     * Gives the pooled item {@code key} its extension cells, those {@code cells} computes for each of its
+     * blobs that lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside
+     * any lock), then rewrites its file in the current format (durably, atomically) and puts the complete
+     * item in its place. An item evicted meanwhile stays evicted: its file is not rewritten.
+     *
+     * @return whether the item was completed: false if it is not pooled, or has its cells already
+     * @throws IOException if the file could not be rewritten; then the item and its file are as they were
+     */
+    public boolean completeExtensionCells(String key, UnaryOperator<byte[]> cells) throws IOException {
+        PoolItem stale = memory.item(key);
+        if (stale == null || stale.entries().stream().allMatch(entry -> entry.extensionCells() != null)) {
+            return false;
+        }
+        List<BlobEntry> complete = new ArrayList<>(stale.entries().size());
+        for (BlobEntry entry : stale.entries()) {
+            complete.add(entry.extensionCells() != null ? entry : entry.withExtensionCells(cells.apply(entry.blob())));
+        }
+        PoolItem item = new PoolItem(stale.transactionHash(), complete);
+        synchronized (this) { // eviction happens under this lock too: the item is still pooled, or gone for good
+            Path file = files.get(key);
+            if (file == null || memory.item(key) != stale) {
+                return false;
+            }
+            store.rewrite(file, item);
+            return memory.replace(stale, item);
+        }
+    }
+
+    /** The keys of the pooled items, oldest first, with a blob whose extension cells are not computed yet. */
+    public List<String> itemsWithoutExtensionCells() {
+        return memory.itemsWithoutExtensionCells();
     }
 
     private void admit(PoolItem item, Path file) {

@@ -8,6 +8,8 @@ import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.ServerMetrics;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 import org.web3j.crypto.ECDSASignature;
 import org.web3j.crypto.Keys;
@@ -17,7 +19,8 @@ import org.web3j.crypto.Sign;
  * The checks of a decoded {@link BlobTransaction} that need cryptography, cheapest first: versioned
  * hashes (EIP-4844: {@code 0x01 ‖ sha256(commitment)[1..32]}, in order), signature (secp256k1 recovery
  * by web3j, {@code s} at most secp256k1n/2 as EIP-2 requires), KZG ({@code verifyBlobKzgProofBatch}
- * for the EIP-4844 form, {@code verifyCellKzgProofBatch} for EIP-7594). Stateless.
+ * for the EIP-4844 form, {@code verifyCellKzgProofBatch} for EIP-7594, whose computed cells it keeps:
+ * the entries of a verified EIP-7594 transaction carry their extension cells). Stateless.
  *
  * <p>A signature is refused when no sender can be recovered from it. A signature altered so that it
  * still recovers some other sender cannot be told from a real one (ECDSA has no way to): it is the
@@ -30,12 +33,25 @@ public final class BlobTransactionVerifier {
     private BlobTransactionVerifier() {}
 
     /**
-     * Verifies {@code tx}; returns its sender, {@code 0x}-hex, 20 bytes.
+     * A transaction that passed every check.
+     *
+     * @param sender {@code 0x}-hex, 20 bytes
+     * @param entries the transaction's entries in order; in the EIP-7594 form each with its extension
+     *     cells (cells 64 to 127, those {@code verifyCellKzgProofBatch} was given), in the EIP-4844 form as decoded
+     */
+    public record Verified(String sender, List<BlobEntry> entries) {
+        public Verified {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /**
+     * Verifies {@code tx}; returns its sender and its entries (with their extension cells in the EIP-7594 form).
      *
      * @throws TransactionRefusedException failed check {@code versioned hashes}, {@code signature} or
      *     {@code KZG proofs}
      */
-    public static String verify(BlobTransaction tx, ServerMetrics metrics) throws TransactionRefusedException {
+    public static Verified verify(BlobTransaction tx, ServerMetrics metrics) throws TransactionRefusedException {
         for (int i = 0; i < tx.entries().size(); i++) {
             VersionedHash computed = tx.entries().get(i).versionedHash();
             if (!computed.equals(tx.versionedHashes().get(i))) {
@@ -45,18 +61,29 @@ public final class BlobTransactionVerifier {
         }
         String sender = sender(tx);
         long started = System.nanoTime();
-        boolean valid = tx.form() == BlobTransaction.Form.EIP_4844
-                ? Kzg.verifyBlobProofs(concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment),
-                        concat(tx, BlobEntry::blobProof), tx.entries().size())
-                : Kzg.verifyCellProofs(concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment),
-                        concat(tx, BlobEntry::cellProofs));
+        List<BlobEntry> entries = tx.entries();
+        boolean valid;
+        if (tx.form() == BlobTransaction.Form.EIP_4844) {
+            valid = Kzg.verifyBlobProofs(concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment),
+                    concat(tx, BlobEntry::blobProof), entries.size());
+        } else {
+            List<byte[]> extensionCells = Kzg.verifiedExtensionCells(concat(tx, BlobEntry::blob),
+                    concat(tx, BlobEntry::commitment), concat(tx, BlobEntry::cellProofs));
+            valid = extensionCells != null;
+            if (valid) {
+                entries = new ArrayList<>(entries.size());
+                for (int i = 0; i < extensionCells.size(); i++) {
+                    entries.add(tx.entries().get(i).withExtensionCells(extensionCells.get(i)));
+                }
+            }
+        }
         metrics.kzgVerified(System.nanoTime() - started);
         if (!valid) {
             throw failed("KZG proofs", tx.form() == BlobTransaction.Form.EIP_4844
                     ? "verifyBlobKzgProofBatch refused the blob proofs"
                     : "verifyCellKzgProofBatch refused the cell proofs");
         }
-        return sender;
+        return new Verified(sender, entries);
     }
 
     private static String sender(BlobTransaction tx) throws TransactionRefusedException {

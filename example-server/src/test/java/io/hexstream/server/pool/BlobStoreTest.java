@@ -9,6 +9,7 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.testing.Hxb2Files;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +36,13 @@ class BlobStoreTest {
         return new BlobEntry(blob, commitment, proof, cells);
     }
 
+    /** {@link #entry} with random extension cells too. */
+    static BlobEntry withCells(Random random, BlobEntry entry) {
+        byte[] cells = new byte[BlobSizes.EXTENSION_CELLS_SIZE];
+        random.nextBytes(cells);
+        return entry.withExtensionCells(cells);
+    }
+
     static byte[] txHash(int n) {
         byte[] hash = new byte[32];
         hash[31] = (byte) n;
@@ -58,6 +66,7 @@ class BlobStoreTest {
             assertArrayEquals(expected.get(i).commitment(), actual.get(i).commitment());
             assertArrayEquals(expected.get(i).blobProof(), actual.get(i).blobProof());
             assertArrayEquals(expected.get(i).cellProofs(), actual.get(i).cellProofs());
+            assertArrayEquals(expected.get(i).extensionCells(), actual.get(i).extensionCells());
         }
     }
 
@@ -84,6 +93,52 @@ class BlobStoreTest {
         }
         assertNull(loaded.get(1).entries().get(0).blobProof());
         assertEquals("000000000001-" + saved.get(0).key() + ".blob", files(store).get(0).getFileName().toString());
+    }
+
+    @Test
+    void extensionCellsAreStoredInHxb3AndHxb2FilesStillLoadWithoutThem(@TempDir Path dir) throws Exception {
+        Random random = new Random(5);
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
+        PoolItem old = PoolItem.transaction(txHash(8), List.of(entry(random, true, false), entry(random, false, true)));
+        Path hxb2 = Hxb2Files.write(dir, 1, old);
+        PoolItem current = PoolItem.transaction(txHash(9), List.of(withCells(random, entry(random, true, true)),
+                withCells(random, entry(random, false, true))));
+        Path hxb3 = store.save(current);
+
+        assertEquals("HXB2", Hxb2Files.format(hxb2));
+        assertEquals("HXB3", Hxb2Files.format(hxb3));
+        byte[] written = Files.readAllBytes(hxb3);
+        assertEquals(4 + 1 + 32 + 2 + 2 * (1 + 131_072 + 48 + 6_144 + 131_072) + 48 + 4, written.length);
+        assertEquals(0b111, written[4 + 1 + 32 + 2], "flags: blob proof, cell proofs, extension cells");
+        List<PoolItem> loaded = items(new BlobStore(dir, ServerMetrics.NONE));
+        assertEquals(List.of(old.key(), current.key()), loaded.stream().map(PoolItem::key).toList());
+        assertSameEntries(old.entries(), loaded.get(0).entries());
+        assertNull(loaded.get(0).entries().get(0).extensionCells());
+        assertSameEntries(current.entries(), loaded.get(1).entries());
+    }
+
+    @Test
+    void aRewriteReplacesTheFileWholeAndAnInterruptedOneLeavesTheOldFile(@TempDir Path dir) throws Exception {
+        Random random = new Random(6);
+        PoolItem old = PoolItem.generated(entry(random, true, true));
+        Path file = Hxb2Files.write(dir, 1, old);
+        PoolItem complete = PoolItem.generated(withCells(random, old.entries().get(0)));
+        byte[] encoded = BlobStore.encode(complete);
+        Path interrupted = Files.write(file.resolveSibling(file.getFileName() + ".tmp"),
+                java.util.Arrays.copyOf(encoded, encoded.length / 3)); // the rewrite a crash cut short
+
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
+        List<BlobStore.Stored> loaded = store.loadAll();
+        assertFalse(Files.exists(interrupted), "the unfinished rewrite is removed");
+        assertEquals(List.of(file), loaded.stream().map(BlobStore.Stored::file).toList());
+        assertEquals("HXB2", Hxb2Files.format(file), "the old file is whole");
+        assertNull(loaded.get(0).item().entries().get(0).extensionCells());
+
+        store.rewrite(file, complete);
+        assertEquals(List.of(file), files(store), "the same name, no temporary file left");
+        assertEquals("HXB3", Hxb2Files.format(file));
+        assertArrayEquals(encoded, Files.readAllBytes(file));
+        assertSameEntries(complete.entries(), items(new BlobStore(dir, ServerMetrics.NONE)).get(0).entries());
     }
 
     @Test

@@ -46,7 +46,7 @@ public final class FuzzPool {
             Arrays.fill(commitment, (byte) b);
             pool.add(PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs)));
         }
-        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX, ServerMetrics.NONE));
+        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX, false, ServerMetrics.NONE));
     }
 
     public DurableBlobPool pool() {

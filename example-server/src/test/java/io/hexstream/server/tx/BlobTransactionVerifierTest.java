@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.TestBlobs;
@@ -12,7 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.web3j.crypto.Keys;
 
-/** Decoding and verifying, without a server: the hash, the sender, and the proofs each form's entries carry. */
+/**
+ * Decoding and verifying, without a server: the hash, the sender, the proofs each form's entries carry,
+ * and (EIP-7594) the extension cells the verification computed.
+ */
 class BlobTransactionVerifierTest {
     private static final String SENDER = "0x" + Keys.getAddress(BlobTransactionBuilder.KEY.getPublicKey());
 
@@ -26,8 +30,11 @@ class BlobTransactionVerifierTest {
         BlobTransaction tx = BlobTransactionDecoder.decode(built.build());
         assertEquals(form, tx.form());
         assertArrayEquals(built.hash(), tx.hash());
-        assertEquals(SENDER, BlobTransactionVerifier.verify(tx, ServerMetrics.NONE));
+        BlobTransactionVerifier.Verified verified = BlobTransactionVerifier.verify(tx, ServerMetrics.NONE);
+        assertEquals(SENDER, verified.sender());
         for (int i = 0; i < blobs.size(); i++) {
+            assertArrayEquals(cells ? Kzg.extensionCells(blobs.get(i).blob()) : null,
+                    verified.entries().get(i).extensionCells(), "the cells the cell-proof check computed, kept");
             assertArrayEquals(blobs.get(i).commitment(), tx.entries().get(i).commitment());
             assertArrayEquals(cells ? null : blobs.get(i).blobProof(), tx.entries().get(i).blobProof());
             assertArrayEquals(cells ? blobs.get(i).cellProofs() : null, tx.entries().get(i).cellProofs());
