@@ -8,6 +8,7 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.EngineMethods;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.EngineApiInitializer;
@@ -21,6 +22,7 @@ import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.pool.PoolListener;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
@@ -45,6 +47,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,13 +81,16 @@ public final class ExampleServer implements AutoCloseable {
      * {@code maxResponseBytes} of replies per HTTP request, {@code maxPipelined} unwritten responses per
      * connection, {@code maxConnections} at once, {@code writeTimeout} without progress (zero: no limit).
      * {@code metricsPort} serves {@code GET /metrics} on {@code metricsHost} ({@code null}: no metrics at
-     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
+     * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger;
+     * {@code hexCacheMib} bounds the hex cache (zero: no cache). Made by {@link #builder()}, which holds
+     * the defaults that {@code Main} shows.
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
             int poolMaxBlobs, Duration idleTimeout,
             int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
-            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog) {
+            int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog,
+            int hexCacheMib) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         /** Where {@code --metrics-port} listens unless {@code --metrics-host} says otherwise: this machine only. */
         public static final String DEFAULT_METRICS_HOST = "127.0.0.1";
@@ -106,6 +112,12 @@ public final class ExampleServer implements AutoCloseable {
         public static final int DEFAULT_MAX_PIPELINED = 16;
         public static final int DEFAULT_MAX_CONNECTIONS = 64;
         public static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
+        /**
+         * 64 MiB of hex digits: 244 blobs with their cell proofs (274,432 bytes each), so a whole 128-blob
+         * request and the newest slots' blobs (at most 21 a block under Osaka's BPO2) with room to spare,
+         * for a quarter of what the default pool's 1,024 blobs would take encoded (268 MiB).
+         */
+        public static final int DEFAULT_HEX_CACHE_MIB = 64;
         /** The hashes file's name in the data dir, unless {@code hashesOut} says otherwise. */
         public static final String HASHES_FILE = "hashes.txt";
 
@@ -116,6 +128,9 @@ public final class ExampleServer implements AutoCloseable {
             }
             if (generate < 0) {
                 throw new IllegalArgumentException("generate " + generate + " is negative");
+            }
+            if (hexCacheMib < 0) {
+                throw new IllegalArgumentException("hex cache " + hexCacheMib + " MiB is negative");
             }
         }
 
@@ -147,6 +162,7 @@ public final class ExampleServer implements AutoCloseable {
             private Duration writeTimeout = Duration.ofSeconds(DEFAULT_WRITE_TIMEOUT_SECONDS);
             private String metricsHost = DEFAULT_METRICS_HOST;
             private Integer metricsPort;
+            private int hexCacheMib = DEFAULT_HEX_CACHE_MIB;
             private boolean accessLog;
 
             private Builder() {}
@@ -266,12 +282,18 @@ public final class ExampleServer implements AutoCloseable {
                 return this;
             }
 
+            /** The hex cache's bound in MiB; zero for no cache. */
+            public Builder hexCacheMib(int hexCacheMib) {
+                this.hexCacheMib = hexCacheMib;
+                return this;
+            }
+
             public Config build() {
                 return new Config(host, port, rpcPort, jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE),
                         jwtSecret == null, dataDir, generate, hashesOut != null ? hashesOut : dataDir.resolve(HASHES_FILE),
                         fork, maxBlobsPerRequest, maxRequestBytes, poolMaxBlobs, idleTimeout, ingestThreads, maxBlobsPerTx,
                         maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout, metricsHost, metricsPort,
-                        accessLog);
+                        accessLog, hexCacheMib);
             }
         }
     }
@@ -287,17 +309,20 @@ public final class ExampleServer implements AutoCloseable {
     private final DataDirLock lock;
     private final JwtSecret secret;
     private final DurableBlobPool pool;
+    /** {@code null} when {@code --hex-cache-mib} is 0. */
+    private final HexCache hexCache;
     private final int generatedAtOpen;
     /** The ingest and large-request executors. */
     private final List<ExecutorService> executors;
     private final EngineServer http;
 
-    private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool,
+    private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool, HexCache hexCache,
             List<ExecutorService> executors, EngineServer http) {
         this.config = config;
         this.lock = lock;
         this.secret = secret;
         this.pool = pool;
+        this.hexCache = hexCache;
         this.generatedAtOpen = pool.generatedItems();
         this.executors = executors;
         this.http = http;
@@ -305,11 +330,20 @@ public final class ExampleServer implements AutoCloseable {
 
     /** {@link #open} then {@link #topUp}: returns once the pool holds its generated blobs. */
     public static ExampleServer start(Config config) throws StartupException, InterruptedException {
-        return start(config, ResponseRenderer.streaming(new ResponseWriter()), Clock.systemUTC());
+        return start(config, ResponseRenderer::streaming, Clock.systemUTC());
     }
 
     /** As {@link #start(Config)} with another response renderer (benchmarks) or clock (tests). */
     public static ExampleServer start(Config config, ResponseRenderer renderer, Clock clock)
+            throws StartupException, InterruptedException {
+        return start(config, writer -> renderer, clock);
+    }
+
+    /**
+     * As {@link #start(Config)} with the renderer {@code renderer} makes of the server's own writer
+     * (the one that answers from the hex cache), e.g. {@code ResponseRenderer::streaming}.
+     */
+    public static ExampleServer start(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
             throws StartupException, InterruptedException {
         ExampleServer server = open(config, renderer, clock);
         try {
@@ -327,14 +361,24 @@ public final class ExampleServer implements AutoCloseable {
      */
     public static ExampleServer open(Config config, ResponseRenderer renderer, Clock clock)
             throws StartupException, InterruptedException {
+        return open(config, writer -> renderer, clock);
+    }
+
+    /** As {@link #open(Config, ResponseRenderer, Clock)} with the renderer {@code renderer} makes of the server's writer. */
+    public static ExampleServer open(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
+            throws StartupException, InterruptedException {
         DataDirLock lock = DataDirLock.acquire(config.dataDir());
         List<ExecutorService> executors = new ArrayList<>();
+        HexCache hexCache = null;
         try {
             Kzg.load();
             JwtSecret secret = loadSecret(config);
             Instrumentation instrumentation = Instrumentation.of(config.metricsPort(), config.accessLog());
             ServerMetrics metrics = instrumentation.metrics();
-            DurableBlobPool pool = openPool(config, metrics);
+            // Before the pool, so that it encodes the stored blobs as they load.
+            hexCache = config.hexCacheMib() > 0 ? new HexCache((long) config.hexCacheMib() << 20) : null;
+            DurableBlobPool pool = openPool(config, metrics, hexCache != null ? hexCache : PoolListener.NONE);
+            ResponseWriter writer = new ResponseWriter(hexCache);
             ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
@@ -343,22 +387,26 @@ public final class ExampleServer implements AutoCloseable {
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
                     config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(), metrics), metrics),
-                    new ResponseWriter(), ingest, config.maxResponseBytes(), metrics);
+                    writer, ingest, config.maxResponseBytes(), metrics);
+            ResponseRenderer responses = renderer.apply(writer);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
                     config.maxPipelined(), config.idleTimeout(), config.writeTimeout());
             RefusalLog refusals = new RefusalLog();
             List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
-                    new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer,
+                    new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, responses,
                             limits, largeRequests, refusals, metrics))));
             if (config.rpcPort() != null) {
                 ports.add(new EngineServer.Port(config.host(), config.rpcPort(), new EngineApiInitializer(
-                        Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals, metrics)));
+                        Authenticator.NONE, parser, dispatcher, responses, limits, largeRequests, refusals, metrics)));
             }
             PrometheusMetrics prometheus = instrumentation.prometheus();
             if (prometheus != null) {
                 prometheus.gaugePool(pool::size, BlobSizes.BLOB_SIZE);
                 prometheus.gaugeIngestQueue(() -> ingest.getQueue().size());
+                if (hexCache != null) {
+                    prometheus.gaugeHexCache(hexCache::bytes, hexCache::size);
+                }
                 ports.add(new EngineServer.Port(config.metricsHost(), config.metricsPort(), new MetricsEndpoint(prometheus),
                         false));
             }
@@ -373,9 +421,12 @@ public final class ExampleServer implements AutoCloseable {
                 InetSocketAddress scrape = http.address(ports.size() - 1);
                 LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
             }
-            return new ExampleServer(config, lock, secret, pool, executors, http);
+            return new ExampleServer(config, lock, secret, pool, hexCache, executors, http);
         } catch (StartupException | InterruptedException | RuntimeException e) {
             executors.forEach(ExecutorService::shutdownNow);
+            if (hexCache != null) {
+                hexCache.close();
+            }
             lock.close();
             throw e;
         }
@@ -431,9 +482,10 @@ public final class ExampleServer implements AutoCloseable {
     }
 
     /** The durable pool with the stored items loaded, oldest first. */
-    private static DurableBlobPool openPool(Config config, ServerMetrics metrics) throws StartupException {
+    private static DurableBlobPool openPool(Config config, ServerMetrics metrics, PoolListener listener)
+            throws StartupException {
         try {
-            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics);
+            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics, listener);
         } catch (IOException e) {
             throw new StartupException("--data-dir " + config.dataDir() + ": cannot load the pool: " + reason(e), e);
         }
@@ -545,6 +597,11 @@ public final class ExampleServer implements AutoCloseable {
         return pool;
     }
 
+    /** The hex cache, or {@code null} when {@code --hex-cache-mib} is 0. */
+    public HexCache hexCache() {
+        return hexCache;
+    }
+
     public JwtSecret secret() {
         return secret;
     }
@@ -556,6 +613,9 @@ public final class ExampleServer implements AutoCloseable {
     public void close() {
         http.close();
         executors.forEach(ExecutorService::shutdownNow);
+        if (hexCache != null) {
+            hexCache.close();
+        }
         lock.close();
     }
 }

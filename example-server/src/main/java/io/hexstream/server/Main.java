@@ -3,6 +3,7 @@ package io.hexstream.server;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_DATA_DIR;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_FORK;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_GENERATE;
+import static io.hexstream.server.ExampleServer.Config.DEFAULT_HEX_CACHE_MIB;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_HOST;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_IDLE_TIMEOUT_SECONDS;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_INGEST_THREADS;
@@ -21,7 +22,6 @@ import static io.hexstream.server.ExampleServer.Config.DEFAULT_WRITE_TIMEOUT_SEC
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -134,6 +134,13 @@ public final class Main implements Callable<Integer> {
             description = "Close a connection whose response has made no progress this long; 0: never (default: ${DEFAULT-VALUE}).")
     int writeTimeout;
 
+    @Option(names = "--hex-cache-mib", paramLabel = "MIB", defaultValue = "" + DEFAULT_HEX_CACHE_MIB,
+            converter = AtLeastZero.class,
+            description = "Keep the hex digits of the newest pooled blobs and proofs, encoded once as they enter the"
+                    + " pool, in this many MiB of direct memory, and answer getBlobs from them; 0: off"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int hexCacheMib;
+
     @Option(names = "--metrics-port", paramLabel = "PORT", converter = PortNumber.class,
             description = "Serve GET /metrics (Prometheus text, or OpenMetrics when asked) on this port. Default: off.")
     Integer metricsPort;
@@ -170,8 +177,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws StartupException, InterruptedException {
         logLevel.apply();
         StopSignal stop = StopSignal.install();
-        try (ExampleServer server = ExampleServer.open(config(), ResponseRenderer.streaming(new ResponseWriter()),
-                Clock.systemUTC())) {
+        try (ExampleServer server = ExampleServer.open(config(), ResponseRenderer::streaming, Clock.systemUTC())) {
             server.topUp(stop);
             stop.await();
         }
@@ -185,7 +191,7 @@ public final class Main implements Callable<Integer> {
                 .idleTimeout(Duration.ofSeconds(idleTimeout)).ingestThreads(ingestThreads).maxBlobsPerTx(maxBlobsPerTx)
                 .maxBatchSize(maxBatchSize).maxResponseBytes(maxResponseBytes).maxPipelined(maxPipelined)
                 .maxConnections(maxConnections).writeTimeout(Duration.ofSeconds(writeTimeout)).metricsHost(metricsHost)
-                .metricsPort(metricsPort).accessLog(accessLog).build();
+                .metricsPort(metricsPort).accessLog(accessLog).hexCacheMib(hexCacheMib).build();
     }
 
     /** Where the secret is: the server's and {@code token}'s options. */

@@ -23,7 +23,11 @@ final class EncodedSegment extends Segment {
     private static final byte[] OPEN_BARE = {'"'};
 
     private final ByteBuf digits;
-    /** {@code digits}' readable bytes, read at absolute indices by {@link #write}. */
+    /**
+     * {@code digits}' readable bytes, read at absolute indices by {@link #write} to copy short elements:
+     * made only for a direct buffer whose elements are copied (a heap buffer is read through its array,
+     * a sliced one never), since it is an object per value and a response may hold hundreds.
+     */
     private final ByteBuffer view;
     private final int start;
     private final byte[] open;
@@ -38,10 +42,10 @@ final class EncodedSegment extends Segment {
     EncodedSegment(ByteBuf digits, int elementDigits, int count, boolean bracketed, boolean prefix) {
         this.digits = digits;
         this.start = digits.readerIndex();
-        this.view = digits.nioBuffer(start, digits.readableBytes());
         this.elementDigits = elementDigits;
         this.bracketed = bracketed;
         this.sliced = elementDigits >= MIN_SLICED_DIGITS;
+        this.view = sliced || digits.hasArray() ? null : digits.nioBuffer(start, digits.readableBytes());
         this.open = prefix ? OPEN_PREFIXED : OPEN_BARE;
         this.stride = elementDigits + open.length + 2;
         this.length = (bracketed ? 2 : 0) + (count == 0 ? 0 : (long) count * stride - 1);
@@ -113,7 +117,14 @@ final class EncodedSegment extends Segment {
         if (within < open.length + elementDigits) {
             int done = within - open.length;
             int n = Math.min(room, elementDigits - done);
-            out.put(index, view, (int) (element * elementDigits) + done, n);
+            int from = (int) (element * elementDigits) + done;
+            if (view != null) {
+                out.put(index, view, from, n);
+            } else if (digits.hasArray()) {
+                out.put(index, digits.array(), digits.arrayOffset() + start + from, n);
+            } else { // a sliced element asked for as bytes: JsonBodyInput never does, it takes slices
+                digits.getBytes(start + from, out.duplicate().position(index).limit(index + n));
+            }
             return n;
         }
         out.put(index, (byte) (within == open.length + elementDigits ? '"' : ','));
