@@ -90,7 +90,11 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         }
         Segment current = segments[segment];
         if (current.bytesBeforeSlice(segmentPosition) == 0) {
-            // Digits already encoded: handed on as they lie, a retained slice, never copied.
+            // Digits already encoded: handed on as they lie, a retained slice, never copied, as a chunk
+            // of its own. Measured against a CompositeByteBuf of pieces and slices up to the chunk size
+            // (a 128-blob getBlobsV2 from cached digits, heap of the server's I/O threads per response):
+            // 162 KB this way, 202 KB with composites (their components and per-component NIO views
+            // cost more than the writes they save); the socket gathers either into one writev.
             ByteBuf slice = current.slice(segmentPosition, chunkSize);
             advance(slice.readableBytes());
             return slice;

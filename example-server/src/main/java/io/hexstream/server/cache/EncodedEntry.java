@@ -7,16 +7,18 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
- * The lowercase hex digits (no {@code 0x}) of one pooled {@link BlobEntry}, in one direct buffer:
- * the blob's 262,144 digits, then the blob proof's 96 (if the entry has one), then the 128 cell
- * proofs' 12,288 (if it has them). The accessors are slices of that buffer, made once, not retained:
- * hand them to {@code JsonBodyBuilder.encodedHex}, which retains what it keeps.
+ * The lowercase hex digits (no {@code 0x}) of one pooled {@link BlobEntry}, a direct buffer per value:
+ * the blob's 262,144 digits, the blob proof's 96 (if the entry has one), the 128 cell proofs' 12,288
+ * (if it has them). The accessors give the buffers themselves, not retained: hand them to
+ * {@code JsonBodyBuilder.encodedHex}, which retains what it keeps and never moves their indices. A
+ * buffer of its own per value, not slices of one, because a slice of a slice is a new object, while a
+ * slice of a pooled buffer is recycled: a response of 128 blobs would otherwise allocate a few hundred.
  *
  * <p>Cells ({@code engine_getBlobsV4}): cell {@code i < 64} is blob bytes {@code [i * 2048, (i + 1) * 2048)},
  * so its digits are {@code blob().slice(i * 4096, 4096)}; cells 64 to 127 (the extension) would be
  * encoded after the cell proofs, when the entry has them, and sliced the same way.
  *
- * <p>Reference-counted through its buffer: the cache holds one reference, a lookup takes one more
+ * <p>Reference-counted through its buffers: the cache holds one reference, a lookup takes one more
  * ({@link #retain()}) until the body being built has retained what it uses.
  */
 public final class EncodedEntry {
@@ -28,19 +30,15 @@ public final class EncodedEntry {
     static final int CELL_PROOFS_DIGITS = 2 * BlobSizes.CELL_PROOFS_SIZE;
 
     private final BlobEntry entry;
-    private final ByteBuf digits;
     private final ByteBuf blob;
     private final ByteBuf blobProof;
     private final ByteBuf cellProofs;
 
-    private EncodedEntry(BlobEntry entry, ByteBuf digits) {
+    private EncodedEntry(BlobEntry entry, ByteBuf blob, ByteBuf blobProof, ByteBuf cellProofs) {
         this.entry = entry;
-        this.digits = digits;
-        this.blob = digits.slice(0, BLOB_DIGITS);
-        int at = BLOB_DIGITS;
-        this.blobProof = entry.blobProof() != null ? digits.slice(at, PROOF_DIGITS) : null;
-        at += entry.blobProof() != null ? PROOF_DIGITS : 0;
-        this.cellProofs = entry.cellProofs() != null ? digits.slice(at, CELL_PROOFS_DIGITS) : null;
+        this.blob = blob;
+        this.blobProof = blobProof;
+        this.cellProofs = cellProofs;
     }
 
     /** The bytes {@code entry}'s digits take: 262,144, plus 96 for a blob proof, plus 12,288 for cell proofs. */
@@ -49,19 +47,28 @@ public final class EncodedEntry {
                 + (entry.cellProofs() != null ? CELL_PROOFS_DIGITS : 0);
     }
 
-    /** Encodes {@code entry}'s digits into a buffer of exactly {@link #sizeOf} bytes from {@code allocator}. */
+    /** Encodes {@code entry}'s digits into buffers of exactly {@link #sizeOf} bytes in all, from {@code allocator}. */
     static EncodedEntry encode(BlobEntry entry, ByteBufAllocator allocator) {
-        int size = sizeOf(entry);
-        ByteBuf digits = allocator.directBuffer(size, size);
+        ByteBuf blob = encode(entry.blob(), allocator);
+        ByteBuf blobProof = null;
         try {
-            Hex.encode(entry.blob(), 0, BlobSizes.BLOB_SIZE, digits, false);
-            if (entry.blobProof() != null) {
-                Hex.encode(entry.blobProof(), 0, BlobSizes.PROOF_SIZE, digits, false);
+            blobProof = entry.blobProof() != null ? encode(entry.blobProof(), allocator) : null;
+            ByteBuf cellProofs = entry.cellProofs() != null ? encode(entry.cellProofs(), allocator) : null;
+            return new EncodedEntry(entry, blob, blobProof, cellProofs);
+        } catch (RuntimeException | Error e) {
+            blob.release();
+            if (blobProof != null) {
+                blobProof.release();
             }
-            if (entry.cellProofs() != null) {
-                Hex.encode(entry.cellProofs(), 0, BlobSizes.CELL_PROOFS_SIZE, digits, false);
-            }
-            return new EncodedEntry(entry, digits);
+            throw e;
+        }
+    }
+
+    private static ByteBuf encode(byte[] bytes, ByteBufAllocator allocator) {
+        ByteBuf digits = allocator.directBuffer(2 * bytes.length, 2 * bytes.length);
+        try {
+            Hex.encode(bytes, 0, bytes.length, digits, false);
+            return digits;
         } catch (RuntimeException | Error e) {
             digits.release();
             throw e;
@@ -88,17 +95,30 @@ public final class EncodedEntry {
         return cellProofs;
     }
 
-    /** Bytes of direct memory held. */
+    /** Bytes of direct memory held (the buffers' capacities: the allocator may round each up). */
     int bytes() {
-        return digits.capacity();
+        return blob.capacity() + (blobProof != null ? blobProof.capacity() : 0)
+                + (cellProofs != null ? cellProofs.capacity() : 0);
     }
 
     void retain() {
-        digits.retain();
+        blob.retain();
+        if (blobProof != null) {
+            blobProof.retain();
+        }
+        if (cellProofs != null) {
+            cellProofs.retain();
+        }
     }
 
-    /** Gives back one reference: the cache's on eviction, a lookup's once its body is built. */
+    /** Gives back one reference to each buffer: the cache's on eviction, a lookup's once its body is built. */
     public void release() {
-        digits.release();
+        blob.release();
+        if (blobProof != null) {
+            blobProof.release();
+        }
+        if (cellProofs != null) {
+            cellProofs.release();
+        }
     }
 }

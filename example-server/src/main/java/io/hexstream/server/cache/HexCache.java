@@ -1,7 +1,6 @@
 package io.hexstream.server.cache;
 
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.pool.PoolListener;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -25,8 +24,12 @@ import java.util.List;
 public final class HexCache implements PoolListener {
     private final long maxBytes;
     private final ByteBufAllocator allocator;
-    /** By versioned hash, oldest first; guarded by itself, as is {@code bytes}. */
-    private final LinkedHashMap<VersionedHash, EncodedEntry> entries = new LinkedHashMap<>();
+    /**
+     * By pooled entry, oldest first; guarded by itself, as is {@code bytes}. Keyed by the entry, not its
+     * versioned hash: the pool enters one entry per hash, a record compares its arrays by reference (so
+     * a key is that very entry), and hashing it costs no SHA-256 per lookup, which the hash would.
+     */
+    private final LinkedHashMap<BlobEntry, EncodedEntry> entries = new LinkedHashMap<>();
     private long bytes;
     private boolean closed;
 
@@ -53,7 +56,7 @@ public final class HexCache implements PoolListener {
         EncodedEntry encoded = EncodedEntry.encode(entry, allocator);
         List<EncodedEntry> evicted = new ArrayList<>(1);
         synchronized (entries) {
-            if (closed || entries.containsKey(entry.versionedHash())) {
+            if (closed || entries.containsKey(entry)) {
                 evicted.add(encoded);
             } else {
                 for (Iterator<EncodedEntry> oldest = entries.values().iterator();
@@ -63,23 +66,22 @@ public final class HexCache implements PoolListener {
                     bytes -= dropped.bytes();
                     evicted.add(dropped);
                 }
-                entries.put(entry.versionedHash(), encoded);
+                entries.put(entry, encoded);
                 bytes += encoded.bytes();
             }
         }
         evicted.forEach(EncodedEntry::release);
     }
 
-    /** Releases {@code entry}'s digits, if these very entry's are cached (a response holding slices keeps them alive). */
+    /** Releases {@code entry}'s digits, if this very entry's are cached (a response holding slices keeps them alive). */
     @Override
     public void left(BlobEntry entry) {
         EncodedEntry removed;
         synchronized (entries) {
-            removed = entries.get(entry.versionedHash());
-            if (removed == null || removed.entry() != entry) {
+            removed = entries.remove(entry);
+            if (removed == null) {
                 return;
             }
-            entries.remove(entry.versionedHash());
             bytes -= removed.bytes();
         }
         removed.release();
@@ -98,8 +100,8 @@ public final class HexCache implements PoolListener {
                 if (entry == null) {
                     continue;
                 }
-                EncodedEntry encoded = entries.get(entry.versionedHash());
-                if (encoded == null || encoded.entry() != entry) {
+                EncodedEntry encoded = entries.get(entry);
+                if (encoded == null) {
                     return null; // nothing retained yet: retaining comes after every one is found
                 }
                 found[i] = encoded;
