@@ -26,8 +26,8 @@ final class Report {
         md.append("p50 ÷ floor: the p50 as a multiple of `" + EndToEndBenchmark.FLOOR + "`'s in the same cell; "
                 + "× peer: how many times faster than `" + EndToEndBenchmark.PEER + "` (its p50 ÷ this p50).\n\n");
         md.append("| server | kernel | connections | blobs | clients | p50 ms | p99 ms | p50 ÷ floor | × peer |"
-                + " responses/s | MB/s | server heap / request | peak direct MiB |\n"
-                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " responses/s | MB/s | server heap / request | server CPU / request | peak direct MiB |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : cells) {
             md.append("| `").append(c.server()).append("` | ").append(c.kernel()).append(" | ").append(c.connections())
                     .append(" | ").append(c.blobs()).append(" | ").append(c.clients())
@@ -36,6 +36,7 @@ final class Report {
                     .append(" | ").append(ratio(same(cells, c, EndToEndBenchmark.PEER).map(p -> p.p50Millis() / c.p50Millis())))
                     .append(" | ").append(format(c.responsesPerSecond())).append(" | ")
                     .append(format(c.megabytesPerSecond())).append(" | ").append(bytes(c.heapPerRequest()))
+                    .append(" | ").append(cpu(c.cpuNanosPerRequest()))
                     .append(" | ").append(format(c.peakDirect() / 1048576.0)).append(" |\n");
         }
         return md.toString();
@@ -83,6 +84,11 @@ final class Report {
 
     private static void save(XYChart chart, Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** CPU time in µs below a millisecond, else in ms. */
+    static String cpu(long nanos) {
+        return nanos >= 1_000_000 ? format(nanos / 1e6) + " ms" : format(nanos / 1e3) + " µs";
     }
 
     static String bytes(long bytes) {
