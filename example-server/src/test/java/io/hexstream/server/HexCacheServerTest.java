@@ -5,6 +5,7 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.blob.BlobEntry;
@@ -23,6 +24,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** The hex cache over a real server: the same bytes as encoding, its bound, its gauges, and nothing leaked. */
 class HexCacheServerTest {
@@ -108,7 +110,18 @@ class HexCacheServerTest {
 
     @Test
     void zeroMebibytesIsNoCache() {
-        assertNull(encoded.server().hexCache());
+        assertNull(encoded.server().hexCache(), "no cache, so the pool tells no one and nothing is encoded ahead");
+    }
+
+    @Test
+    void theOptionIs64MebibytesByDefaultAndAtLeastZero() {
+        CommandLine defaults = Main.commandLine();
+        defaults.parseArgs();
+        assertEquals(64, ((Main) defaults.getCommand()).config().hexCacheMib());
+        CommandLine off = Main.commandLine();
+        off.parseArgs("--hex-cache-mib", "0");
+        assertEquals(0, ((Main) off.getCommand()).config().hexCacheMib());
+        assertThrows(CommandLine.ParameterException.class, () -> Main.commandLine().parseArgs("--hex-cache-mib", "-1"));
     }
 
     @Test
