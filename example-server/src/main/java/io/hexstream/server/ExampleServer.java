@@ -9,6 +9,7 @@ import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.BlobLookup;
+import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.EngineMethods;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.EngineApiInitializer;
@@ -23,6 +24,7 @@ import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.CellBackfill;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.pool.PoolListener;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.RequestParser;
@@ -48,6 +50,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,14 +88,15 @@ public final class ExampleServer implements AutoCloseable {
      * {@code metricsPort} serves {@code GET /metrics} on {@code metricsHost} ({@code null}: no metrics at
      * all); {@code accessLog} logs a line per response on the {@code hexstream.access} logger;
      * {@code convertV0Sidecars}: from Osaka on, an EIP-4844 transaction's blobs get cell proofs computed at
-     * ingestion (off the event loop), so V2 and V3 serve them. Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
+     * ingestion (off the event loop), so V2 and V3 serve them. {@code hexCacheMib} bounds the hex cache
+     * (zero: no cache). Made by {@link #builder()}, which holds the defaults that {@code Main} shows.
      */
     public record Config(String host, int port, Integer rpcPort, Path secretFile, boolean generateSecretIfAbsent, Path dataDir,
             int generate, Path hashesOut, Fork fork, int maxBlobsPerRequest, int maxRequestBytes,
             int poolMaxBlobs, Duration idleTimeout,
             int ingestThreads, int maxBlobsPerTx, int maxBatchSize, long maxResponseBytes, int maxPipelined,
             int maxConnections, Duration writeTimeout, String metricsHost, Integer metricsPort, boolean accessLog,
-            boolean convertV0Sidecars) {
+            boolean convertV0Sidecars, int hexCacheMib) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         /** Where {@code --metrics-port} listens unless {@code --metrics-host} says otherwise: this machine only. */
         public static final String DEFAULT_METRICS_HOST = "127.0.0.1";
@@ -116,6 +120,12 @@ public final class ExampleServer implements AutoCloseable {
         public static final int DEFAULT_WRITE_TIMEOUT_SECONDS = 60;
         /** geth's and erigon's behaviour after Osaka: v0 sidecars are converted. */
         public static final boolean DEFAULT_CONVERT_V0_SIDECARS = true;
+        /**
+         * 64 MiB of hex digits: 244 blobs with their cell proofs (274,432 bytes each), so a whole 128-blob
+         * request and the newest slots' blobs (at most 21 a block under Osaka's BPO2) with room to spare,
+         * for a quarter of what the default pool's 1,024 blobs would take encoded (268 MiB).
+         */
+        public static final int DEFAULT_HEX_CACHE_MIB = 64;
         /** The hashes file's name in the data dir, unless {@code hashesOut} says otherwise. */
         public static final String HASHES_FILE = "hashes.txt";
 
@@ -126,6 +136,9 @@ public final class ExampleServer implements AutoCloseable {
             }
             if (generate < 0) {
                 throw new IllegalArgumentException("generate " + generate + " is negative");
+            }
+            if (hexCacheMib < 0) {
+                throw new IllegalArgumentException("hex cache " + hexCacheMib + " MiB is negative");
             }
         }
 
@@ -157,6 +170,7 @@ public final class ExampleServer implements AutoCloseable {
             private Duration writeTimeout = Duration.ofSeconds(DEFAULT_WRITE_TIMEOUT_SECONDS);
             private String metricsHost = DEFAULT_METRICS_HOST;
             private Integer metricsPort;
+            private int hexCacheMib = DEFAULT_HEX_CACHE_MIB;
             private boolean accessLog;
             private boolean convertV0Sidecars = DEFAULT_CONVERT_V0_SIDECARS;
 
@@ -283,12 +297,18 @@ public final class ExampleServer implements AutoCloseable {
                 return this;
             }
 
+            /** The hex cache's bound in MiB; zero for no cache. */
+            public Builder hexCacheMib(int hexCacheMib) {
+                this.hexCacheMib = hexCacheMib;
+                return this;
+            }
+
             public Config build() {
                 return new Config(host, port, rpcPort, jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE),
                         jwtSecret == null, dataDir, generate, hashesOut != null ? hashesOut : dataDir.resolve(HASHES_FILE),
                         fork, maxBlobsPerRequest, maxRequestBytes, poolMaxBlobs, idleTimeout, ingestThreads, maxBlobsPerTx,
                         maxBatchSize, maxResponseBytes, maxPipelined, maxConnections, writeTimeout, metricsHost, metricsPort,
-                        accessLog, convertV0Sidecars);
+                        accessLog, convertV0Sidecars, hexCacheMib);
             }
         }
     }
@@ -304,6 +324,8 @@ public final class ExampleServer implements AutoCloseable {
     private final DataDirLock lock;
     private final JwtSecret secret;
     private final DurableBlobPool pool;
+    /** {@code null} when {@code --hex-cache-mib} is 0. */
+    private final HexCache hexCache;
     private final int generatedAtOpen;
     /** The ingest and large-request executors. */
     private final List<ExecutorService> executors;
@@ -311,12 +333,13 @@ public final class ExampleServer implements AutoCloseable {
     private final ExecutorService blockingWork;
     private final EngineServer http;
 
-    private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool,
+    private ExampleServer(Config config, DataDirLock lock, JwtSecret secret, DurableBlobPool pool, HexCache hexCache,
             List<ExecutorService> executors, ExecutorService blockingWork, EngineServer http) {
         this.config = config;
         this.lock = lock;
         this.secret = secret;
         this.pool = pool;
+        this.hexCache = hexCache;
         this.generatedAtOpen = pool.generatedItems();
         this.executors = executors;
         this.blockingWork = blockingWork;
@@ -325,11 +348,20 @@ public final class ExampleServer implements AutoCloseable {
 
     /** {@link #open} then {@link #topUp}: returns once the pool holds its generated blobs. */
     public static ExampleServer start(Config config) throws StartupException, InterruptedException {
-        return start(config, ResponseRenderer.streaming(new ResponseWriter()), Clock.systemUTC());
+        return start(config, ResponseRenderer::streaming, Clock.systemUTC());
     }
 
     /** As {@link #start(Config)} with another response renderer (benchmarks) or clock (tests). */
     public static ExampleServer start(Config config, ResponseRenderer renderer, Clock clock)
+            throws StartupException, InterruptedException {
+        return start(config, writer -> renderer, clock);
+    }
+
+    /**
+     * As {@link #start(Config)} with the renderer {@code renderer} makes of the server's own writer
+     * (the one that answers from the hex cache), e.g. {@code ResponseRenderer::streaming}.
+     */
+    public static ExampleServer start(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
             throws StartupException, InterruptedException {
         ExampleServer server = open(config, renderer, clock);
         try {
@@ -347,14 +379,24 @@ public final class ExampleServer implements AutoCloseable {
      */
     public static ExampleServer open(Config config, ResponseRenderer renderer, Clock clock)
             throws StartupException, InterruptedException {
+        return open(config, writer -> renderer, clock);
+    }
+
+    /** As {@link #open(Config, ResponseRenderer, Clock)} with the renderer {@code renderer} makes of the server's writer. */
+    public static ExampleServer open(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
+            throws StartupException, InterruptedException {
         DataDirLock lock = DataDirLock.acquire(config.dataDir());
         List<ExecutorService> executors = new ArrayList<>();
+        HexCache hexCache = null;
         try {
             Kzg.load();
             JwtSecret secret = loadSecret(config);
             Instrumentation instrumentation = Instrumentation.of(config.metricsPort(), config.accessLog());
             ServerMetrics metrics = instrumentation.metrics();
-            DurableBlobPool pool = openPool(config, metrics);
+            // Before the pool, so that it encodes the stored blobs as they load.
+            hexCache = config.hexCacheMib() > 0 ? new HexCache((long) config.hexCacheMib() << 20) : null;
+            DurableBlobPool pool = openPool(config, metrics, hexCache != null ? hexCache : PoolListener.NONE);
+            ResponseWriter writer = new ResponseWriter(hexCache);
             ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
@@ -364,23 +406,27 @@ public final class ExampleServer implements AutoCloseable {
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
                     config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(),
                     config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics), metrics),
-                    new ResponseWriter(), ingest, config.maxResponseBytes(), metrics);
+                    writer, ingest, config.maxResponseBytes(), metrics);
+            ResponseRenderer responses = renderer.apply(writer);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
                     config.maxPipelined(), config.idleTimeout(), config.writeTimeout());
             RefusalLog refusals = new RefusalLog();
             List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
-                    new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, renderer,
+                    new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, responses,
                             limits, largeRequests, refusals, metrics, new SszGetBlobs(new BlobLookup(pool, metrics),
                                     config.fork(), config.maxBlobsPerRequest(), metrics)))));
             if (config.rpcPort() != null) {
                 ports.add(new EngineServer.Port(config.host(), config.rpcPort(), new EngineApiInitializer(
-                        Authenticator.NONE, parser, dispatcher, renderer, limits, largeRequests, refusals, metrics)));
+                        Authenticator.NONE, parser, dispatcher, responses, limits, largeRequests, refusals, metrics)));
             }
             PrometheusMetrics prometheus = instrumentation.prometheus();
             if (prometheus != null) {
                 prometheus.gaugePool(pool::size, BlobSizes.BLOB_SIZE);
                 prometheus.gaugeIngestQueue(() -> ingest.getQueue().size());
+                if (hexCache != null) {
+                    prometheus.gaugeHexCache(hexCache::bytes, hexCache::size);
+                }
                 ports.add(new EngineServer.Port(config.metricsHost(), config.metricsPort(), new MetricsEndpoint(prometheus),
                         false));
             }
@@ -395,9 +441,12 @@ public final class ExampleServer implements AutoCloseable {
                 InetSocketAddress scrape = http.address(ports.size() - 1);
                 LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
             }
-            return new ExampleServer(config, lock, secret, pool, executors, ingest, http);
+            return new ExampleServer(config, lock, secret, pool, hexCache, executors, ingest, http);
         } catch (StartupException | InterruptedException | RuntimeException e) {
             executors.forEach(ExecutorService::shutdownNow);
+            if (hexCache != null) {
+                hexCache.close();
+            }
             lock.close();
             throw e;
         }
@@ -453,9 +502,10 @@ public final class ExampleServer implements AutoCloseable {
     }
 
     /** The durable pool with the stored items loaded, oldest first. */
-    private static DurableBlobPool openPool(Config config, ServerMetrics metrics) throws StartupException {
+    private static DurableBlobPool openPool(Config config, ServerMetrics metrics, PoolListener listener)
+            throws StartupException {
         try {
-            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics);
+            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics, listener);
         } catch (IOException e) {
             throw new StartupException("--data-dir " + config.dataDir() + ": cannot load the pool: " + reason(e), e);
         }
@@ -570,6 +620,11 @@ public final class ExampleServer implements AutoCloseable {
         return pool;
     }
 
+    /** The hex cache, or {@code null} when {@code --hex-cache-mib} is 0. */
+    public HexCache hexCache() {
+        return hexCache;
+    }
+
     public JwtSecret secret() {
         return secret;
     }
@@ -581,6 +636,9 @@ public final class ExampleServer implements AutoCloseable {
     public void close() {
         http.close();
         executors.forEach(ExecutorService::shutdownNow);
+        if (hexCache != null) {
+            hexCache.close();
+        }
         lock.close();
     }
 }

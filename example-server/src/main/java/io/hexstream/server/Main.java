@@ -4,6 +4,7 @@ import static io.hexstream.server.ExampleServer.Config.DEFAULT_CONVERT_V0_SIDECA
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_DATA_DIR;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_FORK;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_GENERATE;
+import static io.hexstream.server.ExampleServer.Config.DEFAULT_HEX_CACHE_MIB;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_HOST;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_IDLE_TIMEOUT_SECONDS;
 import static io.hexstream.server.ExampleServer.Config.DEFAULT_INGEST_THREADS;
@@ -22,7 +23,6 @@ import static io.hexstream.server.ExampleServer.Config.DEFAULT_WRITE_TIMEOUT_SEC
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ResponseRenderer;
-import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -135,6 +135,13 @@ public final class Main implements Callable<Integer> {
             description = "Close a connection whose response has made no progress this long; 0: never (default: ${DEFAULT-VALUE}).")
     int writeTimeout;
 
+    @Option(names = "--hex-cache-mib", paramLabel = "MIB", defaultValue = "" + DEFAULT_HEX_CACHE_MIB,
+            converter = AtLeastZero.class,
+            description = "Keep the hex digits of the newest pooled blobs and proofs, encoded once as they enter the"
+                    + " pool, in this many MiB of direct memory, and answer getBlobs from them; 0: off"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int hexCacheMib;
+
     @Option(names = "--metrics-port", paramLabel = "PORT", converter = PortNumber.class,
             description = "Serve GET /metrics (Prometheus text, or OpenMetrics when asked) on this port. Default: off.")
     Integer metricsPort;
@@ -178,8 +185,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws StartupException, InterruptedException {
         logLevel.apply();
         StopSignal stop = StopSignal.install();
-        try (ExampleServer server = ExampleServer.open(config(), ResponseRenderer.streaming(new ResponseWriter()),
-                Clock.systemUTC())) {
+        try (ExampleServer server = ExampleServer.open(config(), ResponseRenderer::streaming, Clock.systemUTC())) {
             server.topUp(stop);
             stop.await();
         }
@@ -193,7 +199,8 @@ public final class Main implements Callable<Integer> {
                 .idleTimeout(Duration.ofSeconds(idleTimeout)).ingestThreads(ingestThreads).maxBlobsPerTx(maxBlobsPerTx)
                 .maxBatchSize(maxBatchSize).maxResponseBytes(maxResponseBytes).maxPipelined(maxPipelined)
                 .maxConnections(maxConnections).writeTimeout(Duration.ofSeconds(writeTimeout)).metricsHost(metricsHost)
-                .metricsPort(metricsPort).accessLog(accessLog).convertV0Sidecars(convertV0Sidecars).build();
+                .metricsPort(metricsPort).accessLog(accessLog).convertV0Sidecars(convertV0Sidecars).hexCacheMib(hexCacheMib)
+                .build();
     }
 
     /** Where the secret is: the server's and {@code token}'s options. */

@@ -48,7 +48,8 @@ class MetricsEndpointTest {
             "hexstream_http_written_bytes_total", "hexstream_jwt_refusals_total", "hexstream_limit_refusals_total",
             "hexstream_transactions_accepted_total",
             "hexstream_kzg_verification_seconds", "hexstream_store_fsync_seconds", "hexstream_pool_blobs",
-            "hexstream_pool_blob_bytes", "hexstream_ingest_queue_depth", "hexstream_netty_direct_memory_allocated_bytes");
+            "hexstream_pool_blob_bytes", "hexstream_ingest_queue_depth", "hexstream_netty_direct_memory_allocated_bytes",
+            "hexstream_hex_cache_bytes", "hexstream_hex_cache_entries");
 
     @Test
     void servesThePrometheusTextFormatAndOpenMetricsWhenAsked() {

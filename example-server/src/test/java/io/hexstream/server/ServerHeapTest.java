@@ -13,29 +13,58 @@ import org.junit.jupiter.api.Test;
 
 /** Answering a worst-case getBlobsV2 builds no String and no full-size array on the server. */
 class ServerHeapTest {
+    /** {"jsonrpc":"2.0","id":1,"result":[ (34) + 128 entries of 275,096 bytes + 127 commas + ]} (2). */
+    private static final int BODY_BYTES = 34 + 128 * 275_096 + 127 + 2;
 
     @Test
     void a128BlobGetBlobsV2AllocatesUnderTwoMebibytesOnTheServer() {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            String body = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
-            // Paranoid leak tracking records a stack trace at every buffer access: heap of the test
-            // harness, not of the server. It is off while measuring; other tests cover these paths.
-            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-            try {
-                for (int warm = 0; warm < 8; warm++) { // JIT (the SIMD kernel allocates until C2 has it), pools
-                    server.post(body);
-                }
-                long before = IoThreads.allocatedBytes();
-                var response = server.post(body);
-                long allocated = IoThreads.allocatedBytes() - before;
-                assertEquals(200, response.statusCode());
-                // {"jsonrpc":"2.0","id":1,"result":[ (34) + 128 entries of 275,096 bytes + 127 commas + ]} (2)
-                assertEquals(34 + 128 * 275_096 + 127 + 2, response.body().length);
-                System.out.println("one 128-blob getBlobsV2: server threads allocated " + allocated + " bytes of heap");
-                assertTrue(allocated < 2 << 20, "server threads allocated " + allocated + " bytes");
-            } finally {
-                ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.hexCacheMib(0))) {
+            long allocated = allocatedByOne128BlobGetBlobsV2(server);
+            System.out.println("one 128-blob getBlobsV2, encoded: server threads allocated " + allocated + " bytes of heap");
+            assertTrue(allocated < 2 << 20, "server threads allocated " + allocated + " bytes");
+        }
+    }
+
+    @Test
+    void a128BlobGetBlobsV2FromTheHexCacheAllocatesUnder256KiBOnTheServer() {
+        // The cache's buffers are made as the pool loads: under paranoid tracking each would record a
+        // stack trace at every slice taken of it, so they are made with tracking off too.
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        EngineServerFixture started;
+        try {
+            started = EngineServerFixture.start(Fork.OSAKA);
+        } finally {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        }
+        try (EngineServerFixture server = started) {
+            assertEquals(EngineServerFixture.GENERATED, server.server().hexCache().size(), "every blob cached");
+            long allocated = allocatedByOne128BlobGetBlobsV2(server);
+            System.out.println("one 128-blob getBlobsV2, from the hex cache: server threads allocated " + allocated
+                    + " bytes of heap");
+            // Measured 162 KB (JDK 17): parsing 128 hashes, the body's segments, and per slice written
+            // a NIO view and a promise. Issue #15's target, 16 KiB, is not reached yet.
+            assertTrue(allocated < 256 << 10, "server threads allocated " + allocated + " bytes");
+        }
+    }
+
+    /** Heap the I/O threads allocate for one 128-blob getBlobsV2, after warming up. */
+    private static long allocatedByOne128BlobGetBlobsV2(EngineServerFixture server) {
+        String body = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
+        // Paranoid leak tracking records a stack trace at every buffer access: heap of the test
+        // harness, not of the server. It is off while measuring; other tests cover these paths.
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        try {
+            for (int warm = 0; warm < 8; warm++) { // JIT (the SIMD kernel allocates until C2 has it), pools
+                server.post(body);
             }
+            long before = IoThreads.allocatedBytes();
+            var response = server.post(body);
+            long allocated = IoThreads.allocatedBytes() - before;
+            assertEquals(200, response.statusCode());
+            assertEquals(BODY_BYTES, response.body().length);
+            return allocated;
+        } finally {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         }
     }
 }

@@ -4,7 +4,8 @@ import io.netty.util.AbstractReferenceCounted;
 
 /**
  * A JSON document described once and produced later, in chunks: structural tokens and names as
- * bytes, hex string values as references to their source bytes. Its exact byte {@link #length()} is
+ * bytes, hex string values as references to their source bytes (or to their digits, given already
+ * encoded). Its exact byte {@link #length()} is
  * known before the first byte is produced, and it never exists whole in memory.
  *
  * <p>Reference-counted: the body holds one reference to every {@code ByteBuf} it references and

@@ -180,6 +180,42 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return hexSegment(HexSource.of(src.slice()), src.remaining(), 1, false, prefix);
     }
 
+    /**
+     * A hex string value whose digits are already encoded: {@code digits}' readable bytes, ASCII hex
+     * digits (lowercase, as {@link #hex(ByteBuf, boolean)} would write them; not checked, so the
+     * caller vouches for them), framed as {@code "0x…"} or, without {@code prefix}, {@code "…"}. Its
+     * exact length is {@code digits.readableBytes()} plus 4 (or 2). The body retains {@code digits}
+     * and releases it with the body (or {@link #close()} does, if the build fails); the caller keeps its
+     * own reference and {@code digits}' indices. A {@link JsonBodyInput} hands a long value on as
+     * retained slices of {@code digits}, not copied.
+     */
+    public JsonBodyBuilder encodedHex(ByteBuf digits, boolean prefix) {
+        return encodedHexArray(digits, digits.readableBytes(), 1, false, prefix);
+    }
+
+    /**
+     * A JSON array of {@code count} hex strings whose digits are already encoded, {@code elementDigits}
+     * bytes each, back to back in {@code digits}' readable bytes: as {@link #encodedHex} per element,
+     * {@code ["0x…","0x…",…]} ({@code []} when {@code count} is 0). One segment, whatever the count.
+     *
+     * @throws IllegalArgumentException if {@code elementDigits} or {@code count} is negative, or
+     *     {@code digits} does not hold exactly {@code elementDigits * count} readable bytes
+     */
+    public JsonBodyBuilder encodedHexArray(ByteBuf digits, int elementDigits, int count, boolean prefix) {
+        return encodedHexArray(digits, elementDigits, count, true, prefix);
+    }
+
+    private JsonBodyBuilder encodedHexArray(ByteBuf digits, int elementDigits, int count, boolean bracketed,
+            boolean prefix) {
+        if (elementDigits < 0 || count < 0 || (long) elementDigits * count != digits.readableBytes()) {
+            throw new IllegalArgumentException(count + " values of " + elementDigits + " digits in "
+                    + digits.readableBytes() + " readable bytes");
+        }
+        beforeValue();
+        addSegment(new EncodedSegment(digits.retain(), elementDigits, count, bracketed, prefix));
+        return this;
+    }
+
     /** {@code ["0x…",…]}: as {@link #hexArray(byte[], int, int, int, boolean)} with the prefix. */
     public JsonBodyBuilder hexArray(byte[] src, int offset, int size, int count) {
         return hexArray(src, offset, size, count, true);

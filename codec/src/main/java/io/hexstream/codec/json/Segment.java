@@ -1,5 +1,6 @@
 package io.hexstream.codec.json;
 
+import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 
 /**
@@ -19,6 +20,22 @@ abstract class Segment {
      *     not fit whole (so 0 only when {@code room < 2})
      */
     abstract int write(long position, ByteBuffer out, int index, int room);
+
+    /**
+     * How many bytes from {@code position} are written by {@link #write} before a region this segment
+     * hands on as {@linkplain #slice slices}: 0 at such a region, else at most the bytes left.
+     */
+    long bytesBeforeSlice(long position) {
+        return length() - position;
+    }
+
+    /**
+     * A retained slice of at most {@code max} bytes of the region at {@code position}, where
+     * {@link #bytesBeforeSlice} is 0; the caller owns it.
+     */
+    ByteBuf slice(long position, int max) {
+        throw new UnsupportedOperationException("no slice at " + position);
+    }
 
     /** Releases what the segment retained; called once, by the body's {@code deallocate}. */
     void release() {}

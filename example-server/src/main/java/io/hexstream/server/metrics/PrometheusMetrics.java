@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * and gauges are the client's lock-free ones, so that the event loops never wait. Names are
  * {@code hexstream_*} with their unit; the README's "Metrics" section lists them. What is not counted
  * on the request path (the pool's size, the ingest queue, Netty's direct memory) is read at each
- * scrape, through {@link #gaugePool} and {@link #gaugeIngestQueue}.
+ * scrape, through {@link #gaugePool}, {@link #gaugeIngestQueue} and {@link #gaugeHexCache}.
  */
 public final class PrometheusMetrics implements ServerMetrics {
     /** Time to last byte, seconds: 1 ms to 4 s (Prysm's getBlobs buckets reach 4 s; the consensus client gives up at 1 s). */
@@ -113,6 +113,12 @@ public final class PrometheusMetrics implements ServerMetrics {
     public void gaugeIngestQueue(LongSupplier depth) {
         gauge("hexstream_ingest_queue_depth", "Blocking calls (eth_sendRawTransaction) waiting for an ingest thread",
                 depth);
+    }
+
+    /** Reads, at each scrape, the hex cache's bytes of digits (direct memory) and its entries. */
+    public void gaugeHexCache(LongSupplier bytes, LongSupplier entries) {
+        gauge("hexstream_hex_cache_bytes", "Bytes of hex digits the hex cache holds (direct memory)", bytes);
+        gauge("hexstream_hex_cache_entries", "Blobs whose digits the hex cache holds", entries);
     }
 
     private void gauge(String name, String help, LongSupplier value) {

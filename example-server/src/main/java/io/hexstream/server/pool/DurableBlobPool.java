@@ -31,9 +31,11 @@ public final class DurableBlobPool {
     private final BlobPool memory;
     /** The file of each pooled item, by key; guarded by {@code this}. */
     private final Map<String, Path> files = new HashMap<>();
+    private final PoolListener listener;
 
-    private DurableBlobPool(BlobStore store, int capacity) {
+    private DurableBlobPool(BlobStore store, int capacity, PoolListener listener) {
         this.store = store;
+        this.listener = listener;
         this.memory = new BlobPool(capacity, this::evicted);
     }
 
@@ -47,7 +49,16 @@ public final class DurableBlobPool {
      * @throws IllegalArgumentException if {@code capacity < 1}
      */
     public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics) throws IOException {
-        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir, metrics), capacity);
+        return open(dataDir, capacity, metrics, PoolListener.NONE);
+    }
+
+    /**
+     * As {@link #open(Path, int, ServerMetrics)}, telling {@code listener} of every entry that enters
+     * the pool (from the store, then as added) and leaves it.
+     */
+    public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener)
+            throws IOException {
+        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir, metrics), capacity, listener);
         synchronized (pool) {
             for (BlobStore.Stored stored : pool.store.loadAll()) {
                 pool.admit(stored.item(), stored.file());
@@ -112,7 +123,16 @@ public final class DurableBlobPool {
                 return false;
             }
             store.rewrite(file, item);
-            return memory.replace(stale, item);
+            if (!memory.replace(stale, item)) {
+                return false;
+            }
+            for (int i = 0; i < complete.size(); i++) {
+                BlobEntry now = complete.get(i);
+                if (now != stale.entries().get(i) && memory.get(now.versionedHash()) == now) {
+                    listener.replaced(stale.entries().get(i), now);
+                }
+            }
+            return true;
         }
     }
 
@@ -127,6 +147,12 @@ public final class DurableBlobPool {
             files.remove(item.key());
             LOG.warn("deleting {}: item {} is stored twice", file, item.key());
             store.delete(file);
+            return;
+        }
+        for (BlobEntry entry : item.entries()) {
+            if (memory.get(entry.versionedHash()) == entry) { // not a hash another item pooled first
+                listener.entered(entry);
+            }
         }
     }
 
@@ -136,6 +162,7 @@ public final class DurableBlobPool {
         if (file != null) {
             store.delete(file);
         }
+        item.entries().forEach(listener::left);
     }
 
     /** Whether the transaction with this 32-byte hash is pooled. */

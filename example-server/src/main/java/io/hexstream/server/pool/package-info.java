@@ -7,5 +7,7 @@
  * ({@link io.hexstream.server.pool.CellBackfill}, one item at a time on the ingest executor, the file
  * rewritten as {@code HXB3}). The getBlobs methods read it on the event loop; ingestion writes it from
  * the ingest executor.
+ * A {@link io.hexstream.server.pool.PoolListener} (the hex cache) is told of each entry entering and
+ * leaving it, and of each entry replaced by the same blob with its extension cells.
  */
 package io.hexstream.server.pool;

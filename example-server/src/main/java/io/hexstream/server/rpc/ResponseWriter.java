@@ -5,6 +5,9 @@ import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.CellIndices;
+import io.hexstream.server.cache.EncodedEntry;
+import io.hexstream.server.cache.HexCache;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -14,8 +17,33 @@ import java.util.List;
  * {@code DATA}), errors as {@code {"code":…,"message":"…"}}, {@code -32000} also
  * with {@code "data":{"err":"…"}} (execution-apis {@code common.md}, "Errors"). The body's length is
  * exact before its first byte is produced. Stateless, so one instance serves every thread.
+ *
+ * <p>With a {@link HexCache}, a blobs result whose every entry is cached is written from the cached
+ * digits (retained slices, nothing encoded); otherwise as without one. The bytes are the same.
  */
 public final class ResponseWriter {
+    /** {@code {"jsonrpc":"2.0","id":} and {@code ,"result":} and {@code }}: a result reply besides its id and result. */
+    private static final int RESULT_ENVELOPE = ascii("{\"jsonrpc\":\"2.0\",\"id\":,\"result\":}");
+    private static final long NULL = 4;
+    /** A {@code BlobAndProofV1}: {@code {"blob":"0x…","proof":"0x…"}}. */
+    private static final long BLOB_AND_PROOF_V1 = object(member("blob", hex(BlobSizes.BLOB_SIZE)),
+            member("proof", hex(BlobSizes.PROOF_SIZE)));
+    /** A {@code BlobAndProofV2}: {@code {"blob":"0x…","proofs":["0x…",…]}}, 275,096 bytes. */
+    private static final long BLOB_AND_PROOF_V2 = object(member("blob", hex(BlobSizes.BLOB_SIZE)),
+            member("proofs", hexArray(BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)));
+
+    /** Where cached digits come from; {@code null}: none, every value encoded as it is written. */
+    private final HexCache cache;
+
+    /** A writer that encodes every value as it is written. */
+    public ResponseWriter() {
+        this(null);
+    }
+
+    /** A writer that answers blobs results from {@code cache} when it holds all their entries ({@code null}: no cache). */
+    public ResponseWriter(HexCache cache) {
+        this.cache = cache;
+    }
     /** The response document for {@code replies}; the caller owns it (write it, or release it). */
     public JsonBody body(Replies replies) {
         try (JsonBodyBuilder b = JsonBody.builder()) {
@@ -32,8 +60,26 @@ public final class ResponseWriter {
         }
     }
 
-    /** The exact bytes {@code reply} takes in a response document (separators not included). */
+    /**
+     * The exact bytes {@code reply} takes in a response document (separators not included). A blobs
+     * result is counted, not built (its body is built once, to be written); other replies are small and
+     * are built to be measured.
+     */
     public long length(RpcReply reply) {
+        if (reply.error() == null && reply.result() instanceof RpcResult.BlobsAndProofsV2 v2) {
+            return RESULT_ENVELOPE + reply.id().length + (v2.entries() == null ? NULL
+                    : array(v2.entries(), BLOB_AND_PROOF_V2));
+        }
+        if (reply.error() == null && reply.result() instanceof RpcResult.BlobsAndProofsV1 v1) {
+            return RESULT_ENVELOPE + reply.id().length + array(v1.entries(), BLOB_AND_PROOF_V1);
+        }
+        if (reply.error() == null && reply.result() instanceof RpcResult.BlobCellsAndProofsV1 v4) {
+            long length = 2 + Math.max(0, v4.entries().size() - 1);
+            for (BlobEntry entry : v4.entries()) {
+                length += entry == null ? NULL : blobCellsAndProofsLength(entry, v4.cells());
+            }
+            return RESULT_ENVELOPE + reply.id().length + length;
+        }
         JsonBody one = body(new Replies(List.of(reply), false));
         try {
             return one.length();
@@ -42,7 +88,56 @@ public final class ResponseWriter {
         }
     }
 
-    private static void reply(JsonBodyBuilder b, RpcReply reply) {
+    /** {@code [e,…]} of {@code entries}: {@code null} where an entry is, else {@code each} bytes. */
+    private static long array(List<BlobEntry> entries, long each) {
+        long length = 2 + Math.max(0, entries.size() - 1);
+        for (BlobEntry entry : entries) {
+            length += entry == null ? NULL : each;
+        }
+        return length;
+    }
+
+    /**
+     * A {@code BlobCellsAndProofsV1} as {@link #blobCellsAndProofs} writes it: {@code null} for each
+     * cell (and its proof) that {@code entry} lacks.
+     */
+    private static long blobCellsAndProofsLength(BlobEntry entry, CellIndices cells) {
+        int count = cells.count();
+        int present = entry.cellProofs() == null ? 0 : entry.extensionCells() != null ? count : cells.inBlob();
+        long values = 2 + Math.max(0, count - 1) + (long) (count - present) * NULL;
+        return object(member("blob_cells", values + present * hex(BlobSizes.CELL_SIZE)),
+                member("proofs", values + present * hex(BlobSizes.PROOF_SIZE)));
+    }
+
+    /** {@code "0x…"} of {@code size} bytes. */
+    private static long hex(int size) {
+        return 2L * size + 4;
+    }
+
+    /** {@code ["0x…",…]} of {@code count} values of {@code size} bytes. */
+    private static long hexArray(int size, int count) {
+        return 2 + count * hex(size) + Math.max(0, count - 1);
+    }
+
+    /** {@code "name":value}. */
+    private static long member(String name, long value) {
+        return ascii(name) + 3 + value;
+    }
+
+    /** {@code {m,…}}. */
+    private static long object(long... members) {
+        long length = 2 + members.length - 1;
+        for (long member : members) {
+            length += member;
+        }
+        return length;
+    }
+
+    private static int ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII).length;
+    }
+
+    private void reply(JsonBodyBuilder b, RpcReply reply) {
         b.beginObject().name("jsonrpc").string("2.0").name("id").raw(reply.id());
         if (reply.error() != null) {
             error(b.name("error"), reply);
@@ -52,23 +147,34 @@ public final class ResponseWriter {
         b.endObject();
     }
 
-    private static void result(JsonBodyBuilder b, RpcResult result) {
+    private void result(JsonBodyBuilder b, RpcResult result) {
         if (result instanceof RpcResult.BlobsAndProofsV2 v2) {
             if (v2.entries() == null) {
                 b.nullValue();
                 return;
             }
-            b.beginArray();
-            for (BlobEntry entry : v2.entries()) {
-                if (entry == null) {
-                    b.nullValue();
-                } else {
-                    b.beginObject().name("blob").hex(entry.blob()).name("proofs")
-                            .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
-                            .endObject();
+            EncodedEntry[] cached = cache != null ? cache.retainAll(v2.entries()) : null;
+            try {
+                b.beginArray();
+                for (int i = 0; i < v2.entries().size(); i++) {
+                    BlobEntry entry = v2.entries().get(i);
+                    if (entry == null) {
+                        b.nullValue();
+                    } else if (cached != null) {
+                        b.beginObject().name("blob").encodedHex(cached[i].blob(), true).name("proofs")
+                                .encodedHexArray(cached[i].cellProofs(), 2 * BlobSizes.PROOF_SIZE,
+                                        BlobSizes.CELLS_PER_EXT_BLOB, true)
+                                .endObject();
+                    } else {
+                        b.beginObject().name("blob").hex(entry.blob()).name("proofs")
+                                .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+                                .endObject();
+                    }
                 }
+                b.endArray();
+            } finally {
+                HexCache.releaseAll(cached); // the body retained what it keeps
             }
-            b.endArray();
         } else if (result instanceof RpcResult.BlobCellsAndProofsV1 v4) {
             b.beginArray();
             for (BlobEntry entry : v4.entries()) {
@@ -80,15 +186,24 @@ public final class ResponseWriter {
             }
             b.endArray();
         } else if (result instanceof RpcResult.BlobsAndProofsV1 v1) {
-            b.beginArray();
-            for (BlobEntry entry : v1.entries()) {
-                if (entry == null) {
-                    b.nullValue();
-                } else {
-                    b.beginObject().name("blob").hex(entry.blob()).name("proof").hex(entry.blobProof()).endObject();
+            EncodedEntry[] cached = cache != null ? cache.retainAll(v1.entries()) : null;
+            try {
+                b.beginArray();
+                for (int i = 0; i < v1.entries().size(); i++) {
+                    BlobEntry entry = v1.entries().get(i);
+                    if (entry == null) {
+                        b.nullValue();
+                    } else if (cached != null) {
+                        b.beginObject().name("blob").encodedHex(cached[i].blob(), true).name("proof")
+                                .encodedHex(cached[i].blobProof(), true).endObject();
+                    } else {
+                        b.beginObject().name("blob").hex(entry.blob()).name("proof").hex(entry.blobProof()).endObject();
+                    }
                 }
+                b.endArray();
+            } finally {
+                HexCache.releaseAll(cached);
             }
-            b.endArray();
         } else if (result instanceof RpcResult.Strings strings) {
             b.beginArray();
             strings.values().forEach(b::string);

@@ -7,7 +7,6 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ResponseRenderer;
 import io.hexstream.server.pool.DurableBlobPool;
-import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -100,7 +99,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             ExampleServer.Config built = config.host("127.0.0.1").port(0).jwtSecret(secret)
                     .hashesOut(scratch.resolve("hashes.txt")).build();
-            ExampleServer server = ExampleServer.start(built, ResponseRenderer.streaming(new ResponseWriter()), clock);
+            ExampleServer server = ExampleServer.start(built, ResponseRenderer::streaming, clock);
             return new EngineServerFixture(server, clock, built.dataDir(), scratch);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

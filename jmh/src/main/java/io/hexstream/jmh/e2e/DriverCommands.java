@@ -9,7 +9,8 @@ import java.util.function.LongSupplier;
 /**
  * A server JVM's side of {@link ServerJvm}: answers the driver's commands on standard input, one a
  * line, until the input ends: {@code heap} (bytes allocated so far by the server's threads, as
- * {@code allocatedHeap} counts them), {@code reset} (a new direct-memory peak from now), {@code peak}
+ * {@code allocatedHeap} counts them), {@code cpu} (CPU nanoseconds its threads have run so far,
+ * {@link MemoryProbe#serverThreadsCpuNanos()}), {@code reset} (a new direct-memory peak from now), {@code peak}
  * (the peak since then).
  */
 final class DriverCommands {
@@ -21,6 +22,7 @@ final class DriverCommands {
         for (String command; (command = commands.readLine()) != null; ) {
             switch (command) {
                 case "heap" -> System.out.println(allocatedHeap.getAsLong());
+                case "cpu" -> System.out.println(MemoryProbe.serverThreadsCpuNanos());
                 case "reset" -> {
                     memory.resetPeak();
                     System.out.println("ok");

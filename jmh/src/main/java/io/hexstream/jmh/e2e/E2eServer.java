@@ -6,7 +6,6 @@ import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ResponseRenderer;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
-import io.hexstream.server.rpc.ResponseWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,13 +17,17 @@ import java.time.Duration;
  * (topped up to {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints
  * {@code ready PORT KERNEL}, then answers the driver's commands ({@link DriverCommands}, the heap
  * counted on the server's I/O threads); end of input stops it. Modes:
- * {@code hexstream} (the product), {@code ssz} (the product, asked by {@link SszV2Mode}),
- * {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
+ * {@code hexstream} (the product, hex cache off: every response encoded), {@code hexstream-cache} (the
+ * product answering from its hex cache, 64 MiB, which holds the whole pool), {@code ssz} (the product,
+ * asked by {@link SszV2Mode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
  * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
  */
 public final class E2eServer {
+    /** The {@code hexstream-cache} mode's cache: the whole pool's digits (128 × 274,528 bytes) and room. */
+    static final int HEX_CACHE_MIB = 64;
+
     private E2eServer() {}
 
     public static void main(String[] args) throws Exception {
@@ -33,14 +36,16 @@ public final class E2eServer {
         boolean metrics = mode.equals("hexstreamMetrics");
         // The product's own server first: it generates the pool if need be, and holds the secret.
         ResponseRenderer renderer = switch (mode) {
-            case "hexstream", "hexstreamMetrics", "besuStreaming", "ssz" -> ResponseRenderer.streaming(new ResponseWriter());
+            case "hexstream", "hexstream-cache", "hexstreamMetrics", "besuStreaming", "ssz" -> null; // the server's own
             case "prerendered" -> new PrerenderedRenderer();
             case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
+        int hexCacheMib = mode.equals("hexstream-cache") ? HEX_CACHE_MIB : 0;
         try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
-                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).metricsPort(metrics ? 0 : null).build(),
-                renderer, Clock.systemUTC());
+                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).hexCacheMib(hexCacheMib)
+                .metricsPort(metrics ? 0 : null).build(),
+                writer -> renderer != null ? renderer : ResponseRenderer.streaming(writer), Clock.systemUTC());
                 MemoryProbe memory = new MemoryProbe();
                 AutoCloseable scrapes = metrics ? new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {})
                         : () -> {}) {

@@ -28,8 +28,10 @@ import java.util.concurrent.Future;
  * 8 or 128 cells a blob), end to end over loopback. Each server runs in a JVM of its own
  * ({@link E2eServer}) on the same pool of {@value #POOL_BLOBS} real-KZG blobs (generated once into the
  * data dir, then reused; each server serves its own copy, {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
- * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}),
- * {@code hexstream-vector-metrics} (the same with metrics on, scraped once a second: {@link MetricsRatio}
+ * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}; both with the hex
+ * cache off, so every response is encoded), {@code hexstream-cache} (the product answering from its hex
+ * cache, which holds the whole pool's digits),
+ * {@code hexstream-vector-metrics} ({@code hexstream-vector} with metrics on, scraped once a second: {@link MetricsRatio}
  * sets its cells beside {@code hexstream-vector}'s),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
@@ -39,14 +41,15 @@ import java.util.concurrent.Future;
  * Clients read whole responses on keep-alive connections or on a fresh connection per request (the
  * connect counted). Before timing, one 128-blob response of each server is parsed and checked against
  * the pool, and all servers must answer the same bytes. Per cell: time to last byte, throughput, heap
- * allocated by the server's threads per request, the server's peak direct memory, and the p50 as a
+ * allocated by the server's threads per request, CPU time of the server's threads per request, the
+ * server's peak direct memory, and the p50 as a
  * multiple of {@code prerendered}'s and as a speed-up over {@code besuStreaming}'s. Writes
  * {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
+ *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
  */
@@ -67,7 +70,8 @@ public final class EndToEndBenchmark {
     record Server(String name, String mode, boolean vector) {}
 
     static final List<Server> SERVERS = List.of(new Server("hexstream-portable", "hexstream", false),
-            new Server("hexstream-vector", "hexstream", true), new Server(FLOOR, "prerendered", false),
+            new Server("hexstream-vector", "hexstream", true), new Server("hexstream-cache", "hexstream-cache", false),
+            new Server(FLOOR, "prerendered", false),
             new Server(PEER, "besuStreaming", false),
             new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
             new Server(MetricsRatio.ON, "hexstreamMetrics", true),
@@ -76,7 +80,7 @@ public final class EndToEndBenchmark {
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
             double p99Millis, double responsesPerSecond, double megabytesPerSecond, long heapPerRequest, long peakDirect,
-            String shape) {}
+            String shape, long cpuNanosPerRequest) {}
 
     private EndToEndBenchmark() {}
 
@@ -84,7 +88,8 @@ public final class EndToEndBenchmark {
         Path out = Path.of("jmh", "results");
         Path dataDir = Path.of("hexstream-data-e2e");
         double seconds = 3;
-        List<String> servers = List.of("hexstream-portable", "hexstream-vector", FLOOR, PEER, MetricsRatio.ON, SSZ);
+        List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
+                MetricsRatio.ON, SSZ);
         List<String> connections = CONNECTIONS;
         int[] blobCounts = BLOBS;
         int[] clientCounts = CLIENTS;
@@ -265,15 +270,17 @@ public final class EndToEndBenchmark {
             drive(pool, connections, request, Math.max(0.5, seconds / 3)); // warm-up
             server.ask("reset");
             long heapBefore = server.ask("heap");
+            long cpuBefore = server.ask("cpu");
             long start = System.nanoTime();
             List<Samples> perClient = drive(pool, connections, request, seconds);
             double wall = (System.nanoTime() - start) / 1e9;
+            long cpu = server.ask("cpu") - cpuBefore;
             long heap = server.ask("heap") - heapBefore;
             long[] latencies = perClient.stream().flatMapToLong(s -> Arrays.stream(s.latencies())).sorted().toArray();
             long bytes = perClient.stream().mapToLong(Samples::bytes).sum();
             return new Cell(name, server.kernel(), perRequest ? "per-request" : "keep-alive", hashes.size(), clients,
                     percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6, latencies.length / wall,
-                    bytes / wall / 1e6, heap / latencies.length, server.ask("peak"), shape.name());
+                    bytes / wall / 1e6, heap / latencies.length, server.ask("peak"), shape.name(), cpu / latencies.length);
         } finally {
             for (LoopbackClient connection : connections) {
                 connection.close();

@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 /**
  * The process's direct memory (Netty's own counter, for buffers it allocates without a JDK cleaner,
  * plus the JDK's direct buffer pool), sampled every millisecond for its peak; and the heap the server's
- * I/O threads allocate.
+ * I/O threads allocate, and the CPU time its threads run.
  */
 final class MemoryProbe implements AutoCloseable {
     private final BufferPoolMXBean jdkDirect = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
@@ -50,6 +50,22 @@ final class MemoryProbe implements AutoCloseable {
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info != null && counted.test(info.getThreadName())) {
                 total += threads.getThreadAllocatedBytes(info.getThreadId());
+            }
+        }
+        return total;
+    }
+
+    /**
+     * CPU nanoseconds every live thread of this JVM has run so far, but this probe's sampler and the
+     * command loop ({@code main}): the server's I/O, request and ingest threads, and a peer's own (the
+     * JDK's per-thread CPU clocks; the JVM's GC and JIT threads are not Java threads and are not counted).
+     */
+    static long serverThreadsCpuNanos() {
+        var threads = ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && !info.getThreadName().equals("memory-probe") && !info.getThreadName().equals("main")) {
+                total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
             }
         }
         return total;

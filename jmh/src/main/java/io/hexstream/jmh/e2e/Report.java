@@ -41,9 +41,9 @@ final class Report {
                 .append("× peer: how many times faster than `" + peer + "` (its p50 ÷ this p50).\n\n");
         md.append("| server | kernel | connections | request | blobs | clients | p50 ms | p99 ms |")
                 .append(floor == null ? "" : " p50 ÷ floor |")
-                .append(" × peer | responses/s | MB/s | server heap / request | peak direct MiB |\n")
+                .append(" × peer | responses/s | MB/s | server heap / request | server CPU / request | peak direct MiB |\n")
                 .append("|---|---|---|---|---:|---:|---:|---:|").append(floor == null ? "" : "---:|")
-                .append("---:|---:|---:|---:|---:|\n");
+                .append("---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : cells) {
             md.append("| `").append(c.server()).append("` | ").append(c.kernel()).append(" | ").append(c.connections())
                     .append(" | ").append(c.shape()).append(" | ").append(c.blobs()).append(" | ").append(c.clients())
@@ -54,6 +54,7 @@ final class Report {
             md.append(" | ").append(ratio(same(cells, c, peer).map(p -> p.p50Millis() / c.p50Millis())))
                     .append(" | ").append(format(c.responsesPerSecond())).append(" | ")
                     .append(format(c.megabytesPerSecond())).append(" | ").append(bytes(c.heapPerRequest()))
+                    .append(" | ").append(cpu(c.cpuNanosPerRequest()))
                     .append(" | ").append(format(c.peakDirect() / 1048576.0)).append(" |\n");
         }
         return md.toString();
@@ -124,6 +125,11 @@ final class Report {
     /** {@code chart} as a PNG. */
     static void save(XYChart chart, Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** CPU time in µs below a millisecond, else in ms. */
+    static String cpu(long nanos) {
+        return nanos >= 1_000_000 ? format(nanos / 1e6) + " ms" : format(nanos / 1e3) + " µs";
     }
 
     static String bytes(long bytes) {

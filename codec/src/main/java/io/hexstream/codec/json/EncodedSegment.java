@@ -1,0 +1,138 @@
+package io.hexstream.codec.json;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+
+/**
+ * {@code count} hex string values whose digits are already encoded, {@code elementDigits} ASCII bytes
+ * each, back to back in one {@link ByteBuf}: framed as {@link HexSegment} frames its values
+ * ({@code "0x…"} alone, or {@code ["0x…",…]}; {@code "…"} without the prefix). Elements of at least
+ * {@link #MIN_SLICED_DIGITS} digits are {@linkplain #slice handed on} as retained slices of the
+ * buffer; shorter ones, and the framing, are copied into the chunks.
+ */
+final class EncodedSegment extends Segment {
+    /**
+     * Digits of one element from which it is passed on as a slice instead of copied: 16 KiB. A slice
+     * costs a buffer object, a write and an iovec; copying 16 KiB costs about what those do, and a
+     * blob's 262,144 digits are far above it, a proof's 96 far below (128 proofs copied are one
+     * 12 KiB memcpy into a chunk, not 128 writes).
+     */
+    static final int MIN_SLICED_DIGITS = 16 * 1024;
+
+    private static final byte[] OPEN_PREFIXED = {'"', '0', 'x'};
+    private static final byte[] OPEN_BARE = {'"'};
+
+    private final ByteBuf digits;
+    /**
+     * {@code digits}' readable bytes, read at absolute indices by {@link #write} to copy short elements:
+     * made only for a direct buffer whose elements are copied (a heap buffer is read through its array,
+     * a sliced one never), since it is an object per value and a response may hold hundreds.
+     */
+    private final ByteBuffer view;
+    private final int start;
+    private final byte[] open;
+    private final int elementDigits;
+    private final boolean bracketed;
+    private final boolean sliced;
+    /** Bytes of one element with the comma that follows it: opening + digits + {@code ",}. */
+    private final int stride;
+    private final long length;
+
+    /** Takes ownership of one reference to {@code digits}, whose readable bytes are exactly {@code elementDigits * count}. */
+    EncodedSegment(ByteBuf digits, int elementDigits, int count, boolean bracketed, boolean prefix) {
+        this.digits = digits;
+        this.start = digits.readerIndex();
+        this.elementDigits = elementDigits;
+        this.bracketed = bracketed;
+        this.sliced = elementDigits >= MIN_SLICED_DIGITS;
+        this.view = sliced || digits.hasArray() ? null : digits.nioBuffer(start, digits.readableBytes());
+        this.open = prefix ? OPEN_PREFIXED : OPEN_BARE;
+        this.stride = elementDigits + open.length + 2;
+        this.length = (bracketed ? 2 : 0) + (count == 0 ? 0 : (long) count * stride - 1);
+    }
+
+    @Override
+    long length() {
+        return length;
+    }
+
+    @Override
+    long bytesBeforeSlice(long position) {
+        if (!sliced) {
+            return length - position;
+        }
+        long inElements = position - (bracketed ? 1 : 0);
+        if (inElements < 0) {
+            return Math.min(1 + open.length, length); // "[" then the first element's opening; or "[]"
+        }
+        int within = (int) (inElements % stride);
+        if (inElements >= (length - (bracketed ? 2 : 0))) {
+            return length - position; // the closing bracket
+        }
+        if (within < open.length) {
+            return open.length - within;
+        }
+        if (within < open.length + elementDigits) {
+            return 0;
+        }
+        long next = position + (stride - within) + open.length; // past ",  and the next opening
+        return Math.min(next, length) - position;
+    }
+
+    @Override
+    ByteBuf slice(long position, int max) {
+        long inElements = position - (bracketed ? 1 : 0);
+        int within = (int) (inElements % stride) - open.length;
+        long element = inElements / stride;
+        int n = Math.min(max, elementDigits - within);
+        return digits.retainedSlice(start + (int) (element * elementDigits) + within, n);
+    }
+
+    @Override
+    int write(long position, ByteBuffer out, int index, int room) {
+        int written = 0;
+        long p = position;
+        while (written < room && p < length) {
+            int n = writeStep(p, out, index + written, room - written);
+            written += n;
+            p += n;
+        }
+        return written;
+    }
+
+    /** Writes from {@code p} up to the end of the current token (bracket, opening, digits, closing). */
+    private int writeStep(long p, ByteBuffer out, int index, int room) {
+        if (bracketed && (p == 0 || p == length - 1)) {
+            out.put(index, (byte) (p == 0 ? '[' : ']'));
+            return 1;
+        }
+        long inElements = p - (bracketed ? 1 : 0);
+        long element = inElements / stride;
+        int within = (int) (inElements % stride);
+        if (within < open.length) {
+            int n = Math.min(room, open.length - within);
+            out.put(index, open, within, n);
+            return n;
+        }
+        if (within < open.length + elementDigits) {
+            int done = within - open.length;
+            int n = Math.min(room, elementDigits - done);
+            int from = (int) (element * elementDigits) + done;
+            if (view != null) {
+                out.put(index, view, from, n);
+            } else if (digits.hasArray()) {
+                out.put(index, digits.array(), digits.arrayOffset() + start + from, n);
+            } else { // a sliced element asked for as bytes: JsonBodyInput never does, it takes slices
+                digits.getBytes(start + from, out.duplicate().position(index).limit(index + n));
+            }
+            return n;
+        }
+        out.put(index, (byte) (within == open.length + elementDigits ? '"' : ','));
+        return 1;
+    }
+
+    @Override
+    void release() {
+        digits.release();
+    }
+}
