@@ -51,6 +51,9 @@ public final class GetBlobsResponse extends AbstractReferenceCounted {
      * @throws IllegalArgumentException if a V1 or V2 entry is {@code null} or lacks its proofs, or for V4
      */
     public GetBlobsResponse(HttpVersion httpVersion, boolean keepAlive, GetBlobs.Version version, BlobEntry[] entries) {
+        if (version == GetBlobs.Version.V4) {
+            throw new IllegalArgumentException("the SSZ draft has no getBlobsV4 response");
+        }
         this.httpVersion = httpVersion;
         this.keepAlive = keepAlive;
         this.version = version;
@@ -61,7 +64,7 @@ public final class GetBlobsResponse extends AbstractReferenceCounted {
                 case V1 -> BLOB_AND_PROOF_V1;
                 case V2 -> OFFSET + BLOB_AND_PROOF_V2;
                 case V3 -> OFFSET + (entry == null ? 0 : PRESENT_V3);
-                case V4 -> throw new IllegalArgumentException("the SSZ draft has no getBlobsV4 response");
+                case V4 -> throw new AssertionError("refused above");
             };
             if (version != GetBlobs.Version.V3
                     && (entry == null || (version == GetBlobs.Version.V1 ? entry.blobProof() : entry.cellProofs()) == null)) {

@@ -50,7 +50,7 @@ public final class GetBlobsResponseInput implements ChunkedInput<ByteBuf> {
             case V1 -> V1_PARTS;
             case V2 -> V2_PARTS;
             case V3 -> V3_PARTS;
-            case V4 -> throw new IllegalArgumentException("the SSZ draft has no getBlobsV4 response");
+            case V4 -> throw new AssertionError("a GetBlobsResponse is never V4");
         };
         this.length = response.length();
         this.chunkSize = chunkSize;

@@ -26,8 +26,8 @@ class GetBlobsResponseInputTest {
 
     @Test
     void emptyListsAreTheContainersOffsetAlone() {
-        for (GetBlobs.Version version : GetBlobs.Version.values()) {
-            assertBody("04000000", version, new BlobEntry[0]);
+        for (SszRoute route : SszRoute.values()) {
+            assertBody("04000000", route.version(), new BlobEntry[0]);
         }
     }
 
