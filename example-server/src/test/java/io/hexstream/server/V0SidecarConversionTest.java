@@ -16,8 +16,10 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.testing.BlobTransactionBuilder;
+import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.TestBlobs;
+import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -27,8 +29,8 @@ import picocli.CommandLine;
 
 /**
  * v0 sidecars after Osaka: a blob transaction in the EIP-4844 form (blob proofs, no cell proofs) is
- * converted at {@code eth_sendRawTransaction} under osaka ({@code computeCellsAndKzgProofs}), so V2 and V3
- * serve its blobs with cell proofs that verify, and its blob proofs stay (V1 serves them under prague,
+ * converted at {@code eth_sendRawTransaction} under osaka ({@code computeCellsAndKzgProofs}), so V2, V3 and
+ * V4 serve its blobs with cell proofs that verify, and its blob proofs stay (V1 serves them under prague,
  * over the same store). {@code --convert-v0-sidecars=false} pools it as it came (V2 {@code null}); under
  * prague nothing is converted. Every entry holds its extension cells either way.
  */
@@ -44,7 +46,7 @@ class V0SidecarConversionTest {
         assertEquals(dataReply(1, tx.hash()), server.sendRawTransaction(tx.build()));
     }
 
-    /** The served {@code BlobAndProofV2}'s 128 cell proofs, back to back. */
+    /** The served {@code BlobAndProofV2}'s (or all-cell {@code BlobCellsAndProofsV1}'s) 128 cell proofs, back to back. */
     private static byte[] cellProofs(JsonNode served) {
         byte[] proofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
         for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
@@ -55,7 +57,7 @@ class V0SidecarConversionTest {
     }
 
     @Test
-    void aSixBlobV0TransactionUnderOsakaIsServedByV2AndV3WithVerifiedCellProofsAndByV1WithItsBlobProofs() {
+    void aSixBlobV0TransactionUnderOsakaIsServedByV2V3AndV4WithVerifiedCellProofsAndByV1WithItsBlobProofs() {
         List<BlobEntry> sent = TestBlobs.first(14).subList(8, 14);
         try (EngineServerFixture osaka = EngineServerFixture.startEmpty(Fork.OSAKA, data)) {
             send(osaka, BlobTransactionBuilder.withBlobProofs(sent).nonce(0));
@@ -68,6 +70,21 @@ class V0SidecarConversionTest {
                     assertTrue(Kzg.verifyCellProofs(entry.blob(), entry.commitment(), cellProofs(served.get(i))),
                             version + " blob " + i + ": the cell proofs verify");
                 }
+            }
+            // V4 of every cell: cells 0-127 as computeCells gives them, each with its cell proof, which verify
+            String params = EngineClient.hashParams(hashes(sent));
+            JsonNode cells = osaka.call(EngineClient.request(1, "engine_getBlobsV4",
+                    params.substring(0, params.length() - 1) + ",\"0x" + "ff".repeat(16) + "\"]")).get("result");
+            for (int i = 0; i < sent.size(); i++) {
+                BlobEntry entry = sent.get(i);
+                ByteArrayOutputStream served = new ByteArrayOutputStream();
+                cells.get(i).get("blob_cells").forEach(cell -> served.writeBytes(HexDecoder.decode(cell.asText())));
+                ByteArrayOutputStream computed = new ByteArrayOutputStream();
+                computed.writeBytes(entry.blob());
+                computed.writeBytes(Kzg.extensionCells(entry.blob()));
+                assertArrayEquals(computed.toByteArray(), served.toByteArray(), "V4 blob " + i + ": all 128 cells");
+                assertTrue(Kzg.verifyCellProofs(entry.blob(), entry.commitment(), cellProofs(cells.get(i))),
+                        "V4 blob " + i + ": the cell proofs verify");
             }
             for (BlobEntry entry : sent) {
                 BlobEntry pooled = osaka.server().pool().get(entry.versionedHash());

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
  * Turns one JMH run's JSON results ({@code -rf json -rff FILE}) into Markdown tables: one row per
@@ -72,11 +73,15 @@ public final class BenchmarkReport {
             String row = benchmark.substring(benchmark.lastIndexOf('.') + 1);
             String column = "-";
             JsonNode params = run.get("params");
-            if (params != null) {
-                Iterator<Map.Entry<String, JsonNode>> fields = params.fields();
-                Map.Entry<String, JsonNode> param = fields.next();
-                paramName = param.getKey();
-                column = param.getValue().asText();
+            if (params != null) { // several parameters: one column per combination, "128, 8" under "blobs, cells"
+                StringJoiner names = new StringJoiner(", ");
+                StringJoiner values = new StringJoiner(", ");
+                params.fields().forEachRemaining(param -> {
+                    names.add(param.getKey());
+                    values.add(param.getValue().asText());
+                });
+                paramName = names.toString();
+                column = values.toString();
             }
             if (!columns.contains(column)) {
                 columns.add(column);

@@ -3,6 +3,9 @@ package io.hexstream.jmh.e2e;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.kzg.Kzg;
+import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +15,8 @@ import java.util.List;
 /**
  * The pool every end-to-end server serves: {@value EndToEndBenchmark#POOL_BLOBS} real-KZG blobs the
  * example server generates once into a data dir (then reuses), the versioned hashes it lists in
- * {@code hashes.txt}, and tokens signed with the data dir's JWT secret.
+ * {@code hashes.txt}, and tokens signed with the data dir's JWT secret. Every blob is stored with its
+ * extension cells.
  *
  * @param tokens signs the clients' bearer tokens
  * @param hashes the pool's versioned hashes, in the order they were generated
@@ -23,6 +27,12 @@ record E2ePool(JwtAuthenticator tokens, List<VersionedHash> hashes) {
         try (ServerJvm generator = ServerJvm.start("prerendered", false, dataDir,
                 dataDir.toAbsolutePath().resolve("server.log"))) {
             generator.ask("heap");
+        }
+        // Items stored before extension cells were (HXB2 files) get them here, once, so that every server's
+        // copy serves getBlobsV4 from its first request (a server would compute them in the background).
+        DurableBlobPool stored = DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE);
+        for (String key : stored.itemsWithoutExtensionCells()) {
+            stored.completeExtensionCells(key, Kzg::extensionCells);
         }
         JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
                 Clock.systemUTC());

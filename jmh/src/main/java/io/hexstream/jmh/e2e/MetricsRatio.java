@@ -28,12 +28,12 @@ final class MetricsRatio {
         StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%n#### Metrics on ÷ off: `%s` ÷ `%s`, same run%n%n"
                 + "`%s` serves `--metrics-port` and is scraped once a second (OpenMetrics, as Prometheus asks); a ratio"
                 + " above 1 is a cost of the metrics (for responses/s: below 1).%n%n", ON, OFF, ON));
-        md.append("| connections | blobs | clients | p50 ms off | p50 ms on | p50 on ÷ off | p99 on ÷ off |"
+        md.append("| connections | request | blobs | clients | p50 ms off | p50 ms on | p50 on ÷ off | p99 on ÷ off |"
                 + " responses/s on ÷ off | server heap / request off | on |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : on) {
             Report.same(cells, c, OFF).ifPresent(off -> md.append("| ").append(c.connections()).append(" | ")
-                    .append(c.blobs()).append(" | ").append(c.clients()).append(" | ").append(format(off.p50Millis()))
+                    .append(c.shape()).append(" | ").append(c.blobs()).append(" | ").append(c.clients()).append(" | ").append(format(off.p50Millis()))
                     .append(" | ").append(format(c.p50Millis())).append(" | ").append(ratio(c.p50Millis(), off.p50Millis()))
                     .append(" | ").append(ratio(c.p99Millis(), off.p99Millis())).append(" | ")
                     .append(ratio(c.responsesPerSecond(), off.responsesPerSecond())).append(" | ")

@@ -20,9 +20,9 @@ import java.util.Map;
  * ({@link E2ePool}, each server serving its own copy), with the same front ({@link VertxEngineFront}:
  * the body parsed as Besu's JSON-RPC handlers do, the method on a Vert.x worker; no JWT in either),
  * differing only in the reply: {@code vertxHexstream} (a {@code JsonBody} written by
- * {@code VertxJsonBodyWriter}) and {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes
- * of each ~8 KB flush). Before timing, a 128-blob response of each is checked against the pool and the
- * two must answer the same bytes. Per cell, as {@link EndToEndBenchmark}: p50/p99 time to last byte,
+ * {@code VertxJsonBodyWriter}; {@code vertxHexstream-vector} the same with the Vector API) and {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes
+ * of each ~8 KB flush). Before timing, a 128-blob response of each is checked against the pool and all
+ * must answer the same bytes. Per cell, as {@link EndToEndBenchmark}: p50/p99 time to last byte,
  * heap allocated by the server's threads per response, peak direct memory, and the p50 speed-up over
  * {@code vertxBesuLike}; then the issue's acceptance at 128 blobs (≥ 5× faster, ≤ 256 KiB of heap per
  * response). Writes {@code vertx-e2e.md}.
@@ -36,7 +36,9 @@ import java.util.Map;
 public final class VertxEndToEndBenchmark {
     static final String HEXSTREAM = "vertxHexstream";
     static final String PEER = "vertxBesuLike";
-    static final List<String> SERVERS = List.of(HEXSTREAM, PEER);
+    /** Both hexstream servers, on the portable kernel and with the Vector API, then the peer. */
+    static final List<EndToEndBenchmark.Server> SERVERS = List.of(new EndToEndBenchmark.Server(HEXSTREAM, HEXSTREAM, false),
+            new EndToEndBenchmark.Server(HEXSTREAM + "-vector", HEXSTREAM, true), new EndToEndBenchmark.Server(PEER, PEER, false));
     /** The acceptance: at least this many times faster than the peer at 128 blobs... */
     static final double MIN_SPEED_UP = 5;
     /** ...allocating at most this much heap per response. */
@@ -71,15 +73,17 @@ public final class VertxEndToEndBenchmark {
         Map<String, byte[]> digests = new LinkedHashMap<>();
         List<EndToEndBenchmark.Cell> cells = new ArrayList<>();
         try {
-            for (String server : SERVERS) {
-                Path copy = EndToEndBenchmark.copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server));
-                ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server, false, copy,
+            for (EndToEndBenchmark.Server server : SERVERS) {
+                Path copy = EndToEndBenchmark.copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
+                ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server.mode(), server.vector(), copy,
                         copy.toAbsolutePath().resolve("server.log"));
-                jvms.put(server, jvm);
-                digests.put(server, EndToEndBenchmark.verify(jvm, pool.tokens(), hashes, dataDir, RequestShape.V2));
+                jvms.put(server.name(), jvm);
+                digests.put(server.name(), EndToEndBenchmark.verify(jvm, pool.tokens(), hashes, dataDir, RequestShape.V2));
             }
-            if (!Arrays.equals(digests.get(HEXSTREAM), digests.get(PEER))) {
-                throw new IllegalStateException("the two servers answered different bytes");
+            for (byte[] digest : digests.values()) {
+                if (!Arrays.equals(digest, digests.get(PEER))) {
+                    throw new IllegalStateException("the servers answered different bytes");
+                }
             }
             // The cells of one shape run on each server in turn, so that drift falls on both alike.
             for (String connection : connections) {
@@ -100,7 +104,8 @@ public final class VertxEndToEndBenchmark {
                 jvm.close();
             }
         }
-        cells.sort(Comparator.comparingInt((EndToEndBenchmark.Cell c) -> SERVERS.indexOf(c.server())));
+        List<String> order = SERVERS.stream().map(EndToEndBenchmark.Server::name).toList();
+        cells.sort(Comparator.comparingInt((EndToEndBenchmark.Cell c) -> order.indexOf(c.server())));
         String markdown = Report.markdown("engine_getBlobsV2 end to end in Vert.x " + vertxVersion() + " over loopback",
                 null, PEER, cells, System.getProperty("java.version"), seconds, (System.nanoTime() - started) / 1e9)
                 + "\n" + acceptance(cells);
@@ -109,19 +114,19 @@ public final class VertxEndToEndBenchmark {
         System.out.println("written to " + out.resolve("vertx-e2e.md"));
     }
 
-    /** The acceptance, line by line, for every 128-blob cell of {@value #HEXSTREAM}. */
+    /** The acceptance, line by line, for every 128-blob cell of the hexstream servers. */
     static String acceptance(List<EndToEndBenchmark.Cell> cells) {
         StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
                 "Acceptance at 128 blobs: `%s` ≥ %.0f× faster than `%s` (p50), ≤ %s of heap per response.%n%n",
                 HEXSTREAM, MIN_SPEED_UP, PEER, Report.bytes(MAX_HEAP_PER_RESPONSE)));
         for (EndToEndBenchmark.Cell c : cells) {
-            if (!c.server().equals(HEXSTREAM) || c.blobs() != 128) {
+            if (!c.server().startsWith(HEXSTREAM) || c.blobs() != 128) {
                 continue;
             }
             Report.same(cells, c, PEER).ifPresent(peer -> {
                 double speedUp = peer.p50Millis() / c.p50Millis();
-                md.append(String.format(Locale.ROOT, "- %s, %d client(s): %.2f× (%s), %s per response (%s)%n",
-                        c.connections(), c.clients(), speedUp, speedUp >= MIN_SPEED_UP ? "met" : "not met",
+                md.append(String.format(Locale.ROOT, "- `%s`, %s, %d client(s): %.2f× (%s), %s per response (%s)%n",
+                        c.server(), c.connections(), c.clients(), speedUp, speedUp >= MIN_SPEED_UP ? "met" : "not met",
                         Report.bytes(c.heapPerRequest()), c.heapPerRequest() <= MAX_HEAP_PER_RESPONSE ? "met" : "not met"));
             });
         }
