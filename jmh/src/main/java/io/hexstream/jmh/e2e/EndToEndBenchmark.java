@@ -250,7 +250,7 @@ public final class EndToEndBenchmark {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(shape.name() + ": the server answers null for cells 64 to 127 after "
                             + CELLS_WAIT_SECONDS + " s: its pool has no extension cells (they are computed when a blob"
-                            + " enters the pool, issue #13 point 2)");
+                            + " enters the pool)");
                 }
                 Thread.sleep(1000);
             }
