@@ -8,6 +8,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * Memory of a server running in this JVM, as the reliability tests measure it. Direct memory is what
@@ -27,11 +29,24 @@ public final class ServerMemory {
         return Math.max(allocator, PlatformDependent.usedDirectMemory());
     }
 
-    /** Bytes of heap in use right after a full collection (two, to let reference processing finish). */
+    /**
+     * Bytes of live objects on the heap: the total of a class histogram ({@code jcmd GC.class_histogram},
+     * which collects first), after a full collection that lets reference processing finish. Not the
+     * heap's "used" figure, which after a collection still counts up to a megabyte of the collector's
+     * own slack (regions, their remainders) and swings with it.
+     */
     public static long heapAfterGc() {
         System.gc();
-        System.gc();
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        try {
+            String histogram = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            // the last line: "Total <instances> <bytes>"
+            String[] total = histogram.strip().substring(histogram.strip().lastIndexOf('\n') + 1).trim().split("\\s+");
+            return Long.parseLong(total[2]);
+        } catch (JMException e) {
+            throw new IllegalStateException("no class histogram: " + e.getMessage(), e);
+        }
     }
 
     /** Samples {@link #direct()} every millisecond from construction to {@link #close()}; keeps the peak. */
