@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
@@ -51,9 +52,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class BlobsBundleBenchmark {
-    static final int BLOB_SIZE = 131_072;
-    static final int CELL_PROOFS = 128;
-    static final int KZG_SIZE = 48;
 
     @Param({"6", "21", "72", "128"})
     public int blobs;
@@ -88,11 +86,11 @@ public class BlobsBundleBenchmark {
         blobValues = new ArrayList<>();
         commitmentBytes = new ArrayList<>();
         blobBytes = new ArrayList<>();
-        proofBytes = new byte[blobs * CELL_PROOFS * KZG_SIZE];
+        proofBytes = new byte[blobs * BlobSizes.CELLS_PER_EXT_BLOB * BlobSizes.PROOF_SIZE];
         random.nextBytes(proofBytes);
         for (int i = 0; i < blobs; i++) {
-            byte[] commitment = new byte[KZG_SIZE];
-            byte[] blob = new byte[BLOB_SIZE];
+            byte[] commitment = new byte[BlobSizes.COMMITMENT_SIZE];
+            byte[] blob = new byte[BlobSizes.BLOB_SIZE];
             random.nextBytes(commitment);
             random.nextBytes(blob);
             commitmentBytes.add(commitment);
@@ -100,8 +98,9 @@ public class BlobsBundleBenchmark {
             commitments.add(Bytes48.wrap(commitment));
             blobValues.add(Bytes.wrap(blob));
         }
-        for (int p = 0; p < blobs * CELL_PROOFS; p++) {
-            proofs.add(Bytes48.wrap(Arrays.copyOfRange(proofBytes, p * KZG_SIZE, (p + 1) * KZG_SIZE)));
+        for (int p = 0; p < blobs * BlobSizes.CELLS_PER_EXT_BLOB; p++) {
+            proofs.add(Bytes48.wrap(Arrays.copyOfRange(proofBytes, p * BlobSizes.PROOF_SIZE,
+                    (p + 1) * BlobSizes.PROOF_SIZE)));
         }
     }
 
@@ -139,7 +138,7 @@ public class BlobsBundleBenchmark {
                     .name("blockValue").string("0x1bc16d674ec80000")
                     .name("blobsBundle").beginObject()
                     .name("commitments").hexArray(commitmentBytes)
-                    .name("proofs").hexArray(proofBytes, 0, KZG_SIZE, blobs * CELL_PROOFS)
+                    .name("proofs").hexArray(proofBytes, 0, BlobSizes.PROOF_SIZE, blobs * BlobSizes.CELLS_PER_EXT_BLOB)
                     .name("blobs").hexArray(blobBytes).endObject()
                     .name("shouldOverrideBuilder").raw("false").name("executionRequests").beginArray().endArray()
                     .endObject().endObject();

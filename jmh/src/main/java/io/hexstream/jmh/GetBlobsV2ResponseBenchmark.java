@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
@@ -49,9 +50,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GetBlobsV2ResponseBenchmark {
-    static final int BLOB_SIZE = 131_072;
-    static final int CELL_PROOFS = 128;
-    static final int PROOF_SIZE = 48;
 
     @Param({"1", "9", "21", "72", "128"})
     public int blobs;
@@ -65,8 +63,8 @@ public class GetBlobsV2ResponseBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         Random random = new Random(0x5EED_0000L + blobs);
-        blobBytes = new byte[blobs][BLOB_SIZE];
-        proofBytes = new byte[blobs][CELL_PROOFS * PROOF_SIZE];
+        blobBytes = new byte[blobs][BlobSizes.BLOB_SIZE];
+        proofBytes = new byte[blobs][BlobSizes.CELLS_PER_EXT_BLOB * BlobSizes.PROOF_SIZE];
         for (int i = 0; i < blobs; i++) {
             random.nextBytes(blobBytes[i]);
             random.nextBytes(proofBytes[i]);
@@ -88,7 +86,8 @@ public class GetBlobsV2ResponseBenchmark {
     private JacksonStrings.Response response() {
         List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
-            result.add(JacksonStrings.blobAndProof(blobBytes[i], proofBytes[i], PROOF_SIZE, CELL_PROOFS));
+            result.add(JacksonStrings.blobAndProof(blobBytes[i], proofBytes[i], BlobSizes.PROOF_SIZE,
+                    BlobSizes.CELLS_PER_EXT_BLOB));
         }
         return new JacksonStrings.Response("2.0", "1", result);
     }
@@ -100,7 +99,8 @@ public class GetBlobsV2ResponseBenchmark {
             b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
             for (int i = 0; i < blobs; i++) {
                 b.beginObject().name("blob").hex(blobBytes[i])
-                        .name("proofs").hexArray(proofBytes[i], 0, PROOF_SIZE, CELL_PROOFS).endObject();
+                        .name("proofs").hexArray(proofBytes[i], 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+                        .endObject();
             }
             body = b.endArray().endObject().build();
         }

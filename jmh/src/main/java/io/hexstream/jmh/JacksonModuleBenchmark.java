@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.hexstream.codec.jackson.HexModule;
+import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
@@ -54,9 +55,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class JacksonModuleBenchmark {
-    static final int BLOB_SIZE = 131_072;
-    static final int CELL_PROOFS = 128;
-    static final int PROOF_SIZE = 48;
 
     @Param({"1", "6", "21", "72", "128"})
     public int blobs;
@@ -90,14 +88,14 @@ public class JacksonModuleBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         Random random = new Random(0x5EED_0000L + blobs);
-        blobBytes = new byte[blobs][BLOB_SIZE];
-        proofBytes = new byte[blobs][CELL_PROOFS][PROOF_SIZE];
+        blobBytes = new byte[blobs][BlobSizes.BLOB_SIZE];
+        proofBytes = new byte[blobs][BlobSizes.CELLS_PER_EXT_BLOB][BlobSizes.PROOF_SIZE];
         blobValues = new Bytes[blobs];
         proofValues = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
             random.nextBytes(blobBytes[i]);
-            List<Bytes48> proofs = new ArrayList<>(CELL_PROOFS);
-            for (int p = 0; p < CELL_PROOFS; p++) {
+            List<Bytes48> proofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
+            for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
                 random.nextBytes(proofBytes[i][p]);
                 proofs.add(Bytes48.wrap(proofBytes[i][p]));
             }
@@ -119,7 +117,7 @@ public class JacksonModuleBenchmark {
     public long besuToday() throws IOException {
         List<StringsResult> result = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
-            List<String> proofs = new ArrayList<>(CELL_PROOFS);
+            List<String> proofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
             for (byte[] proof : proofBytes[i]) {
                 proofs.add(BesuHex.toFastHex(proof, true));
             }
