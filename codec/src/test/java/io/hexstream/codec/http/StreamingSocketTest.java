@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
+import io.hexstream.codec.testing.HttpHeads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -26,7 +27,6 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.stream.ChunkedWriteHandler;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -135,24 +135,10 @@ class StreamingSocketTest {
         byte[] expected = BlobFixtures.jackson(1L, ENTRIES);
         try (Socket next = request()) {
             InputStream in = next.getInputStream();
-            String head = readHead(in);
+            String head = HttpHeads.read(in);
             assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n"), head);
             assertTrue(head.contains("\r\ncontent-length: " + expected.length + "\r\n"), head);
             assertArrayEquals(expected, in.readNBytes(expected.length));
         }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed in the headers: " + head);
-            }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
-        }
-        return head.toString(US_ASCII);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.testing.BlobFixtures;
+import io.hexstream.codec.testing.HttpHeads;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -15,7 +16,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -173,7 +173,7 @@ class VertxJsonBodyWriterTest {
 
             try (Socket next = request(path)) {
                 InputStream in = next.getInputStream();
-                String head = readHead(in);
+                String head = HttpHeads.read(in);
                 assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n"), head);
                 assertTrue(head.contains("\r\ncontent-length: " + EXPECTED.length + "\r\n"), head);
                 assertArrayEquals(EXPECTED, in.readNBytes(EXPECTED.length));
@@ -211,19 +211,5 @@ class VertxJsonBodyWriterTest {
         assertTrue(write.failed());
         assertEquals(IllegalStateException.class, write.cause().getClass());
         assertEquals(0, body.refCnt());
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed in the headers: " + head);
-            }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
-        }
-        return head.toString(US_ASCII);
     }
 }
