@@ -61,8 +61,12 @@ class StalledReadersMetricsTest {
                     connection.close();
                 }
             }
+            // The three gauges are told at different points of a close (the connection count when the
+            // channel closes, the stall when its pipeline hears of it), so a scrape from another thread
+            // may fall between them: wait for all three.
             Exposition after = await(scraper, m -> m.value("hexstream_http_connections") == 0
-                    && m.value("hexstream_http_responses_in_flight") == 0);
+                    && m.value("hexstream_http_responses_in_flight") == 0
+                    && m.value("hexstream_http_connections_stalled") == 0);
             assertEquals(0, after.value("hexstream_http_connections_stalled"));
             assertEquals(STALLED, after.value("hexstream_rpc_responses_abandoned_total{method=\"engine_getBlobsV2\"}"));
             assertEquals(0, after.value("hexstream_rpc_response_seconds_count{method=\"engine_getBlobsV2\"}"));
