@@ -21,6 +21,7 @@ import java.time.Duration;
  * product answering from its hex cache, 64 MiB, which holds the whole pool), {@code ssz} (the product,
  * asked by {@link SszV2Mode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
  * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
+ * {@code sendfile} ({@link SendfileRenderer}: the floor's bytes from files in {@code DATA_DIR}, sent as file regions),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
  */
@@ -38,6 +39,7 @@ public final class E2eServer {
         ResponseRenderer renderer = switch (mode) {
             case "hexstream", "hexstream-cache", "hexstreamMetrics", "besuStreaming", "ssz" -> null; // the server's own
             case "prerendered" -> new PrerenderedRenderer();
+            case "sendfile" -> new SendfileRenderer(dataDir);
             case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };

@@ -37,7 +37,9 @@ import java.util.concurrent.Future;
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
  * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v2/blobs}:
  * the same blobs and proofs as {@code GetBlobsV2Response}, half the bytes, checked on its own) and, if
- * asked for, {@code jacksonStringsWholeBody} (the same Strings serialised whole).
+ * asked for, {@code sendfile} ({@code prerendered}'s bytes from a file per request shape, sent with
+ * {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and {@code jacksonStringsWholeBody}
+ * (the same Strings serialised whole).
  * Clients read whole responses on keep-alive connections or on a fresh connection per request (the
  * connect counted). Before timing, one 128-blob response of each server is parsed and checked against
  * the pool, and all servers must answer the same bytes. Per cell: time to last byte, throughput, heap
@@ -50,6 +52,7 @@ import java.util.concurrent.Future;
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
+ *     (also: sendfile, jacksonStringsWholeBody)
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
  */
@@ -61,6 +64,8 @@ public final class EndToEndBenchmark {
     static final List<String> CONNECTIONS = List.of("per-request", "keep-alive");
     static final String FLOOR = "prerendered";
     static final String PEER = "besuStreaming";
+    /** The floor's bytes from files, sent with {@code sendfile(2)} ({@link SendfileRenderer}); off by default. */
+    static final String SENDFILE = "sendfile";
     /** How long {@link #verifyCells} waits for a server to serve every cell. */
     static final int CELLS_WAIT_SECONDS = 120;
     /** The product asked for the same blobs over binary SSZ ({@link SszV2Mode}): a body of its own. */
@@ -72,6 +77,7 @@ public final class EndToEndBenchmark {
     static final List<Server> SERVERS = List.of(new Server("hexstream-portable", "hexstream", false),
             new Server("hexstream-vector", "hexstream", true), new Server("hexstream-cache", "hexstream-cache", false),
             new Server(FLOOR, "prerendered", false),
+            new Server(SENDFILE, "sendfile", false),
             new Server(PEER, "besuStreaming", false),
             new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
             new Server(MetricsRatio.ON, "hexstreamMetrics", true),

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -59,8 +60,13 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     }
 
     static FullHttpResponse withHeaders(boolean keepAlive, FullHttpResponse response) {
+        return withHeaders(keepAlive, response, response.content().readableBytes());
+    }
+
+    /** {@code response}'s headers for a JSON body of {@code length} bytes (the head of a streamed body too). */
+    static <R extends HttpResponse> R withHeaders(boolean keepAlive, R response, long length) {
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        HttpUtil.setContentLength(response, response.content().readableBytes());
+        HttpUtil.setContentLength(response, length);
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
     }

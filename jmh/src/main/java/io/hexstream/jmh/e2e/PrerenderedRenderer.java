@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The transport floor: the exact response bytes, rendered once per request shape (getBlobsV2 of a
  * blob count, getBlobsV4 of a blob count and cell count) the
  * first time it is seen (during warm-up, before timing), then written from one direct buffer with
- * {@code retainedDuplicate()}: no encoding at all on the timed path.
+ * {@code retainedDuplicate()}: no encoding at all on the timed path. {@link SendfileRenderer} serves the
+ * same bytes from files.
  */
 final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     private final Map<String, ByteBuf> rendered = new ConcurrentHashMap<>();
@@ -28,20 +29,22 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
 
     @Override
     public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
-        ByteBuf bytes = rendered.computeIfAbsent(shape(replies.replies().get(0).result()), n -> render(replies));
+        ByteBuf bytes = rendered.computeIfAbsent(shape(replies), n -> render(writer, replies));
         return JacksonStringsRenderer.withHeaders(keepAlive,
                 new DefaultFullHttpResponse(version, HttpResponseStatus.OK, bytes.retainedDuplicate()));
     }
 
     /** A request shape: the method's result and its blob count (and for V4 its cell count). */
-    private static String shape(RpcResult result) {
+    static String shape(Replies replies) {
+        RpcResult result = replies.replies().get(0).result();
         if (result instanceof RpcResult.BlobCellsAndProofsV1 v4) {
             return "v4 " + v4.entries().size() + " " + v4.cells().count();
         }
         return "v2 " + ((RpcResult.BlobsAndProofsV2) result).entries().size();
     }
 
-    private ByteBuf render(Replies replies) {
+    /** {@code replies}' exact body, as {@code writer} streams it, in one new direct buffer (the caller's to release). */
+    static ByteBuf render(ResponseWriter writer, Replies replies) {
         JsonBody body = writer.body(replies);
         ByteBuf all = Unpooled.directBuffer((int) body.length());
         JsonBodyInput input = new JsonBodyInput(body);
