@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * The process's direct memory (Netty's own counter, for buffers it allocates without a JDK cleaner,
- * plus the JDK's direct buffer pool), sampled every millisecond for its peak; and the heap the server's
- * I/O threads allocate, and the CPU time its threads run.
+ * The process's direct memory, each byte counted once (Netty's own counter, {@link
+ * PlatformDependent#usedDirectMemory()}, and the JDK's direct buffer pool, which overlap or not by how
+ * Netty allocates: see {@link #directNow()}), sampled every millisecond for its peak; and the heap the
+ * server's I/O threads allocate, and the CPU time its threads run.
  */
 final class MemoryProbe implements AutoCloseable {
     private final BufferPoolMXBean jdkDirect = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
@@ -71,8 +72,31 @@ final class MemoryProbe implements AutoCloseable {
         return total;
     }
 
+    /**
+     * Whether the bytes in Netty's direct-memory counter are also in the JDK's direct buffer pool. Netty 4.2
+     * counts every buffer it allocates through {@code PlatformDependent.allocateDirect} (unpooled, pooled
+     * and adaptive chunks alike) whatever backs it, and picks the backing in this order: with
+     * {@code sun.misc.Unsafe} and reflective access to {@code DirectByteBuffer}'s no-cleaner constructor
+     * ({@link PlatformDependent#useDirectBufferNoCleaner()}), {@code Unsafe.allocateMemory}, which the JDK
+     * does not count; with Unsafe but without that access (JDK 17 as run here, no {@code --add-opens}), a
+     * JDK {@code ByteBuffer.allocateDirect} (its {@code CleanerJava9}), which the JDK counts too, so the
+     * JDK's pool then holds all of Netty's counter; without Unsafe (JDK 25, where Netty turns it off by
+     * default), an FFM {@code Arena} segment or {@code malloc}, which the JDK does not count, and for an
+     * unpooled buffer a plain {@code ByteBuffer.allocateDirect} that Netty does not count. So the two
+     * overlap exactly in the middle case, and hold disjoint bytes otherwise.
+     */
+    private static final boolean NETTY_COUNTED_IN_JDK_POOL =
+            PlatformDependent.hasUnsafe() && !PlatformDependent.useDirectBufferNoCleaner();
+
+    /**
+     * Direct bytes in use now: the JDK's direct pool alone when it includes Netty's counter (the larger of
+     * the two, which is the JDK's), else their sum; Netty's counter is -1 when disabled
+     * ({@code -Dio.netty.maxDirectMemory=0}).
+     */
     long directNow() {
-        return Math.max(0, PlatformDependent.usedDirectMemory()) + jdkDirect.getMemoryUsed();
+        long netty = Math.max(0, PlatformDependent.usedDirectMemory());
+        long jdk = jdkDirect.getMemoryUsed();
+        return NETTY_COUNTED_IN_JDK_POOL ? Math.max(netty, jdk) : netty + jdk;
     }
 
     /** Starts a new peak from the current level. */
