@@ -138,7 +138,7 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--hex-cache-mib", paramLabel = "MIB", defaultValue = "" + DEFAULT_HEX_CACHE_MIB,
             converter = AtLeastZero.class,
             description = "Keep the hex digits of the newest pooled blobs and proofs, encoded once as they enter the"
-                    + " pool, in this many MiB of direct memory, and answer getBlobs from them; 0: off"
+                    + " pool, in this many MiB (the blobs' in direct memory), and answer getBlobs from them; 0: off"
                     + " (default: ${DEFAULT-VALUE}).")
     int hexCacheMib;
 

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -56,15 +55,15 @@ public final class JsonResponseEncoder extends ChannelOutboundHandlerAdapter {
 
     /**
      * {@code body} as HTTP content, for a handler that writes its own response head (with
-     * {@code Content-Length} = {@link JsonBody#length()}): {@code HttpContent}s of direct chunks of at
-     * most {@code chunkSize} bytes, then a {@code LastHttpContent}, through a
+     * {@code Content-Length} = {@link JsonBody#length()}): direct chunks of at most {@code chunkSize}
+     * bytes, the last one as a {@code LastHttpContent} ({@link HttpBodyInput}), through a
      * {@link ChunkedWriteHandler}. Takes ownership of one reference to {@code body}.
      *
      * @throws IllegalArgumentException if {@code chunkSize} is below {@link JsonBodyInput#MIN_CHUNK_SIZE}
      *     (the body is then released)
      */
-    public static HttpChunkedInput httpContent(JsonBody body, int chunkSize) {
-        return new HttpChunkedInput(new JsonBodyInput(body, chunkSize));
+    public static HttpBodyInput httpContent(JsonBody body, int chunkSize) {
+        return new HttpBodyInput(new JsonBodyInput(body, chunkSize));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hexstream.codec.json;
 
 import io.netty.util.AbstractReferenceCounted;
+import java.util.List;
 
 /**
  * A JSON document described once and produced later, in chunks: structural tokens and names as
@@ -13,10 +14,11 @@ import io.netty.util.AbstractReferenceCounted;
  * on close) or release it yourself. Build one with {@link #builder()}.
  */
 public final class JsonBody extends AbstractReferenceCounted {
-    private final Segment[] segments;
+    private final List<Segment> segments;
     private final long length;
 
-    JsonBody(Segment[] segments) {
+    /** Takes {@code segments} as they are: the builder that made them adds no more (no copy per body). */
+    JsonBody(List<Segment> segments) {
         this.segments = segments;
         long total = 0;
         for (Segment segment : segments) {
@@ -35,7 +37,7 @@ public final class JsonBody extends AbstractReferenceCounted {
         return length;
     }
 
-    Segment[] segments() {
+    List<Segment> segments() {
         return segments;
     }
 

@@ -327,7 +327,7 @@ public final class JsonBodyBuilder implements AutoCloseable {
         }
         flushLiteral();
         done = true;
-        return new JsonBody(segments.toArray(new Segment[0]));
+        return new JsonBody(segments);
     }
 
     /** Releases every reference taken so far, unless {@link #build()} handed them to a body. Idempotent. */
@@ -353,7 +353,7 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     private void flushLiteral() {
         if (literalLength > literalStart) {
-            // Later literals only ever append past literalLength (or into a grown copy), so the
+            // Later literals only ever append past literalLength (or into a new array), so the
             // segment's region of this array is never overwritten.
             segments.add(new LiteralSegment(literal, literalStart, literalLength - literalStart));
             literalStart = literalLength;
@@ -468,7 +468,15 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     private void ensureRoom(int n) {
         if (literalLength + n > literal.length) {
-            literal = Arrays.copyOf(literal, Math.max(2 * literal.length, literalLength + n));
+            // The segments made so far keep the full array; only the literal not yet in one moves on,
+            // into an array as large again (more if it is long): a body of many small literals
+            // allocates about their total, not a doubling series of copies.
+            int pending = literalLength - literalStart;
+            byte[] next = new byte[Math.max(literal.length, 2 * (pending + n))];
+            System.arraycopy(literal, literalStart, next, 0, pending);
+            literal = next;
+            literalStart = 0;
+            literalLength = pending;
         }
     }
 }

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.stream.ChunkedInput;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * Produces a {@link JsonBody} as a sequence of direct {@link ByteBuf}s of at most {@code chunkSize}
@@ -25,7 +26,7 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     public static final int MIN_CHUNK_SIZE = 16;
 
     private final JsonBody body;
-    private final Segment[] segments;
+    private final List<Segment> segments;
     private final int chunkSize;
     private int segment;
     private long segmentPosition;
@@ -88,7 +89,7 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         if (isEndOfInput()) {
             return null;
         }
-        Segment current = segments[segment];
+        Segment current = segments.get(segment);
         if (current.bytesBeforeSlice(segmentPosition) == 0) {
             // Digits already encoded: handed on as they lie, a retained slice, never copied, as a chunk
             // of its own. Measured against a CompositeByteBuf of pieces and slices up to the chunk size
@@ -107,7 +108,10 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
                 throw new IllegalStateException(allocator + " gave a direct buffer of " + chunk.nioBufferCount()
                         + " regions");
             }
-            return chunk.writerIndex(fill(chunk.nioBuffer(0, size), size));
+            // The chunk's internal view: no object per chunk where the allocator keeps one per buffer
+            // (the pooled allocator does; the adaptive one makes one per call, as nioBuffer would).
+            ByteBuffer memory = chunk.internalNioBuffer(0, size);
+            return chunk.writerIndex(fill(memory, memory.position(), size));
         } catch (RuntimeException | Error e) {
             chunk.release();
             throw e;
@@ -118,22 +122,22 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     private long bytesBeforeSlice() {
         long run = 0;
         long position = segmentPosition;
-        for (int s = segment; s < segments.length && run < chunkSize; s++, position = 0) {
-            long n = segments[s].bytesBeforeSlice(position);
+        for (int s = segment; s < segments.size() && run < chunkSize; s++, position = 0) {
+            long n = segments.get(s).bytesBeforeSlice(position);
             run += n;
-            if (position + n < segments[s].length()) {
+            if (position + n < segments.get(s).length()) {
                 break;
             }
         }
         return run;
     }
 
-    /** Renders the next bytes of the body into {@code out[0, room)}; returns how many. */
-    private int fill(ByteBuffer out, int room) {
+    /** Renders the next bytes of the body into {@code out[base, base + room)}; returns how many. */
+    private int fill(ByteBuffer out, int base, int room) {
         int filled = 0;
-        while (filled < room && segment < segments.length) {
-            Segment current = segments[segment];
-            int n = current.write(segmentPosition, out, filled, room - filled);
+        while (filled < room && segment < segments.size()) {
+            Segment current = segments.get(segment);
+            int n = current.write(segmentPosition, out, base + filled, room - filled);
             filled += n;
             if (!advance(n) && n == 0) {
                 break;
@@ -146,7 +150,7 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     private boolean advance(int n) {
         segmentPosition += n;
         progress += n;
-        if (segmentPosition == segments[segment].length()) {
+        if (segmentPosition == segments.get(segment).length()) {
             segment++;
             segmentPosition = 0;
             return true;

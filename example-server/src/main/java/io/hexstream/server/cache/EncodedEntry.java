@@ -5,14 +5,18 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 
 /**
- * The lowercase hex digits (no {@code 0x}) of one pooled {@link BlobEntry}, a direct buffer per value:
- * the blob's 262,144 digits, the blob proof's 96 (if the entry has one), the 128 cell proofs' 12,288
- * (if it has them). The accessors give the buffers themselves, not retained: hand them to
- * {@code JsonBodyBuilder.encodedHex}, which retains what it keeps and never moves their indices. A
- * buffer of its own per value, not slices of one, because a slice of a slice is a new object, while a
- * slice of a pooled buffer is recycled: a response of 128 blobs would otherwise allocate a few hundred.
+ * The lowercase hex digits (no {@code 0x}) of one pooled {@link BlobEntry}, a buffer per value: the
+ * blob's 262,144 digits in pooled direct memory, the blob proof's 96 (if the entry has one) and the 128
+ * cell proofs' 12,288 (if it has them) on the heap. The accessors give the buffers themselves, not
+ * retained: hand them to {@code JsonBodyBuilder.encodedHex}, which retains what it keeps and never moves
+ * their indices. A buffer of its own per value, not slices of one, because a slice of a slice is a new
+ * object, while a slice of a pooled buffer is recycled: a response of 128 blobs would otherwise allocate a
+ * few hundred. The blob's digits are written as slices, so they live where the socket reads them without
+ * a copy; the proofs' are shorter than the codec slices and are copied into the chunks, which from a heap
+ * array needs no NIO view of the source (an object per value and response).
  *
  * <p>Cells ({@code engine_getBlobsV4}): cell {@code i < 64} is blob bytes {@code [i * 2048, (i + 1) * 2048)},
  * so its digits are {@code blob().slice(i * 4096, 4096)}; cells 64 to 127 (the extension) would be
@@ -45,24 +49,23 @@ public final class EncodedEntry {
                 + (entry.cellProofs() != null ? CELL_PROOFS_DIGITS : 0);
     }
 
-    /** Encodes {@code entry}'s digits into buffers of exactly {@link #sizeOf} bytes in all, from {@code allocator}. */
+    /**
+     * Encodes {@code entry}'s digits into buffers of exactly {@link #sizeOf} bytes in all: the blob's
+     * from {@code allocator}'s direct memory, the proofs' on the heap.
+     */
     static EncodedEntry encode(BlobEntry entry, ByteBufAllocator allocator) {
-        ByteBuf blob = encode(entry.blob(), allocator);
-        ByteBuf blobProof = null;
-        try {
-            blobProof = entry.blobProof() != null ? encode(entry.blobProof(), allocator) : null;
-            ByteBuf cellProofs = entry.cellProofs() != null ? encode(entry.cellProofs(), allocator) : null;
-            return new EncodedEntry(blob, blobProof, cellProofs);
-        } catch (RuntimeException | Error e) {
-            blob.release();
-            if (blobProof != null) {
-                blobProof.release();
-            }
-            throw e;
-        }
+        ByteBuf blobProof = entry.blobProof() != null ? onHeap(entry.blobProof()) : null;
+        ByteBuf cellProofs = entry.cellProofs() != null ? onHeap(entry.cellProofs()) : null;
+        return new EncodedEntry(direct(entry.blob(), allocator), blobProof, cellProofs);
     }
 
-    private static ByteBuf encode(byte[] bytes, ByteBufAllocator allocator) {
+    private static ByteBuf onHeap(byte[] bytes) {
+        byte[] digits = new byte[2 * bytes.length];
+        Hex.encode(bytes, 0, bytes.length, digits, 0, false);
+        return Unpooled.wrappedBuffer(digits);
+    }
+
+    private static ByteBuf direct(byte[] bytes, ByteBufAllocator allocator) {
         ByteBuf digits = allocator.directBuffer(2 * bytes.length, 2 * bytes.length);
         try {
             Hex.encode(bytes, 0, bytes.length, digits, false);
@@ -88,7 +91,7 @@ public final class EncodedEntry {
         return cellProofs;
     }
 
-    /** Bytes of direct memory held (the buffers' capacities: the allocator may round each up). */
+    /** Bytes held, direct and heap (the buffers' capacities: the allocator may round the blob's up). */
     int bytes() {
         return blob.capacity() + (blobProof != null ? blobProof.capacity() : 0)
                 + (cellProofs != null ? cellProofs.capacity() : 0);

@@ -16,10 +16,11 @@ import java.util.List;
  * leaves. An entry whose digits alone pass {@code maxBytes} is not cached.
  *
  * <p>Thread-safe: lookups ({@link #retainAll}, on the event loops) and changes take one lock for a few
- * map operations; encoding and releasing happen outside it. Memory: pooled direct buffers of
- * {@link PooledByteBufAllocator#DEFAULT}, apart from the allocator the responses' chunks come from, so
- * that a response's slices of them cost no object (its slices are recycled) and the cache's long-lived
- * buffers share no arena with them.
+ * map operations; encoding and releasing happen outside it. Memory: the blobs' digits in pooled direct
+ * buffers of {@link PooledByteBufAllocator#DEFAULT}, apart from the allocator the responses' chunks come
+ * from, so that a response's slices of them cost no object (its slices are recycled) and the cache's
+ * long-lived buffers share no arena with them; the proofs' digits, copied into the chunks, on the heap
+ * ({@link EncodedEntry}).
  */
 public final class HexCache implements PoolListener {
     private final long maxBytes;
@@ -33,7 +34,7 @@ public final class HexCache implements PoolListener {
     private long bytes;
     private boolean closed;
 
-    /** A cache of at most {@code maxBytes} bytes of digits, in {@link PooledByteBufAllocator#DEFAULT}'s direct memory. */
+    /** A cache of at most {@code maxBytes} bytes of digits, the blobs' in {@link PooledByteBufAllocator#DEFAULT}'s direct memory. */
     public HexCache(long maxBytes) {
         this(maxBytes, PooledByteBufAllocator.DEFAULT);
     }

@@ -1,6 +1,7 @@
 package io.hexstream.server.http;
 
 import io.hexstream.server.metrics.ServerMetrics;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -30,6 +31,11 @@ final class WriteTimeoutHandler extends ChannelOutboundHandlerAdapter {
     /** {@link System#nanoTime()} of the last completed write, or of the first pending one. */
     private long progressAt;
     private ScheduledFuture<?> check;
+    /** Counts a write done: one listener for every write of the connection, not an object per write. */
+    private final ChannelFutureListener written = future -> {
+        pending--;
+        progressAt = System.nanoTime();
+    };
 
     WriteTimeoutHandler(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
@@ -51,10 +57,7 @@ final class WriteTimeoutHandler extends ChannelOutboundHandlerAdapter {
         if (check == null) {
             schedule(ctx, timeoutNanos);
         }
-        ctx.write(msg, promise.unvoid()).addListener(written -> {
-            pending--;
-            progressAt = System.nanoTime();
-        });
+        ctx.write(msg, promise.unvoid()).addListener(written);
     }
 
     private void schedule(ChannelHandlerContext ctx, long delayNanos) {

@@ -117,7 +117,7 @@ public final class PrometheusMetrics implements ServerMetrics {
 
     /** Reads, at each scrape, the hex cache's bytes of digits (direct memory) and its entries. */
     public void gaugeHexCache(LongSupplier bytes, LongSupplier entries) {
-        gauge("hexstream_hex_cache_bytes", "Bytes of hex digits the hex cache holds (direct memory)", bytes);
+        gauge("hexstream_hex_cache_bytes", "Bytes of hex digits the hex cache holds (blobs' in direct memory, proofs' on the heap)", bytes);
         gauge("hexstream_hex_cache_entries", "Blobs whose digits the hex cache holds", entries);
     }
 

@@ -1,29 +1,26 @@
 package io.hexstream.server.ssz;
 
+import io.hexstream.codec.http.HttpBodyInput;
 import io.hexstream.codec.json.JsonBodyInput;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.stream.ChunkedInput;
 
 /**
  * Sends each {@link GetBlobsResponse} written through it as {@code 200}, {@code Content-Type:
  * application/octet-stream}, exact {@code Content-Length}, keep-alive as the response says (closed after
  * the last byte otherwise), the body a {@link GetBlobsResponseInput} of {@link JsonBodyInput#DEFAULT_CHUNK_SIZE}
  * chunks (the JSON bodies' size: the same bound on what a stalled reader pins) drained by the
- * {@code ChunkedWriteHandler} before it, each chunk a bare {@code ByteBuf} (the HTTP encoder takes
- * those as content) and the last a {@code LastHttpContent}: no wrapper allocated per chunk. Other messages pass through. The response is released here once
- * its input holds what it needs.
+ * {@code ChunkedWriteHandler} before it as an {@link HttpBodyInput}: each chunk a bare {@code ByteBuf}
+ * and the last a {@code LastHttpContent}, no wrapper allocated per chunk. Other messages pass through.
+ * The response is released here once its input holds what it needs.
  */
 public final class SszResponseEncoder extends ChannelOutboundHandlerAdapter {
 
@@ -33,9 +30,9 @@ public final class SszResponseEncoder extends ChannelOutboundHandlerAdapter {
             ctx.write(msg, promise);
             return;
         }
-        ChunkedInput<Object> body;
+        HttpBodyInput body;
         try {
-            body = new HttpBody(new GetBlobsResponseInput(response, JsonBodyInput.DEFAULT_CHUNK_SIZE));
+            body = new HttpBodyInput(new GetBlobsResponseInput(response, JsonBodyInput.DEFAULT_CHUNK_SIZE));
         } finally {
             response.release();
         }
@@ -48,47 +45,6 @@ public final class SszResponseEncoder extends ChannelOutboundHandlerAdapter {
             ctx.write(body, promise);
         } else {
             ctx.write(body, promise.unvoid()).addListener(ChannelFutureListener.CLOSE);
-        }
-    }
-
-    /** The input's chunks as HTTP content: bare buffers, the last one as {@code LastHttpContent}. */
-    private static final class HttpBody implements ChunkedInput<Object> {
-        private final GetBlobsResponseInput input;
-
-        HttpBody(GetBlobsResponseInput input) {
-            this.input = input;
-        }
-
-        @Override
-        public boolean isEndOfInput() {
-            return input.isEndOfInput();
-        }
-
-        @Override
-        public void close() {
-            input.close();
-        }
-
-        @Deprecated
-        @Override
-        public Object readChunk(ChannelHandlerContext ctx) {
-            return readChunk(ctx.alloc());
-        }
-
-        @Override
-        public Object readChunk(ByteBufAllocator allocator) {
-            ByteBuf chunk = input.readChunk(allocator);
-            return chunk == null || !input.isEndOfInput() ? chunk : new DefaultLastHttpContent(chunk);
-        }
-
-        @Override
-        public long length() {
-            return input.length();
-        }
-
-        @Override
-        public long progress() {
-            return input.progress();
         }
     }
 }
