@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The portable kernels side by side, bare digits of {@code inputSize} fixed-seed random bytes (the
  * seed's sizes): into a reused {@code byte[]} ({@code table} — the codec's loop before — {@code pair2},
- * {@code pair4}, {@code pair8}, {@code pair8Wide}, {@code swar4}, {@code swar8}, and {@code codec}, what
+ * {@code pair4}, {@code pair8}, {@code pair8Wide}, {@code swar4}, {@code swar8}, {@code arithmeticShorts}
+ * (whether C2 auto-vectorizes hex), and {@code codec}, what
  * {@code Hex} runs now) and into a reused direct buffer ({@code *Direct}). Run it without the Vector API
  * (the default here) to choose the portable kernel; {@code codec} then shows {@code Hex.kernel()}.
  */
@@ -61,6 +62,12 @@ public class HexKernelBenchmark {
     @Benchmark
     public byte[] table() {
         HexKernelCandidates.table(input, 0, inputSize, output, 0);
+        return output;
+    }
+
+    @Benchmark
+    public byte[] arithmeticShorts() {
+        HexKernelCandidates.arithmeticShorts(input, 0, inputSize, output, 0);
         return output;
     }
 
