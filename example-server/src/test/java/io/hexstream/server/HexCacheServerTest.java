@@ -13,6 +13,7 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.EncodedEntry;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.Fork;
+import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.Exposition;
 import io.hexstream.server.testing.HttpConnection;
@@ -21,6 +22,7 @@ import io.hexstream.server.testing.ServerSockets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +69,10 @@ class HexCacheServerTest {
                 request(4, "engine_getBlobsV3", hashParams(withMisses)),
                 request(5, "engine_getBlobsV3", hashParams(someCached)),
                 "[" + request(6, "engine_getBlobsV3", hashParams(all)) + "," + request(7, "engine_getBlobsV2",
-                        hashParams(someCached)) + "]");
+                        hashParams(someCached)) + "]",
+                request(8, "engine_getBlobsV4", v4Params(withMisses, CellFixtures.bitarray(0, 9, 63, 64, 127))),
+                request(9, "engine_getBlobsV4", v4Params(all, CellFixtures.bitarray(IntStream.range(0, 128).toArray()))),
+                request(10, "engine_getBlobsV4", v4Params(someCached, CellFixtures.bitarray(1, 2, 3))));
         for (String request : requests) {
             byte[] expected = encoded.post(request).body();
             assertArrayEquals(expected, cached.post(request).body(), request.substring(0, 40));
@@ -77,6 +82,12 @@ class HexCacheServerTest {
         assertEquals(34 + 6 * 275_096 + 5 + 2, cached.post(requests.get(0)).body().length);
         assertEquals("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":null}", new String(cached.post(requests.get(2)).body(),
                 java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    /** {@code engine_getBlobsV4}'s params: the hashes, then the cell bitarray. */
+    private static String v4Params(List<Object> hashes, String bitarray) {
+        String one = hashParams(hashes);
+        return one.substring(0, one.length() - 1) + ",\"" + bitarray + "\"]";
     }
 
     @Test

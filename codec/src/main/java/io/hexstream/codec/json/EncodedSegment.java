@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 
 /**
  * {@code count} hex string values whose digits are already encoded, {@code elementDigits} ASCII bytes
- * each, back to back in one {@link ByteBuf}: framed as {@link HexSegment} frames its values
+ * each, in one {@link ByteBuf}: back to back, or picked from it by an index list ({@code indices[first +
+ * k]} is the element of value {@code k}); framed as {@link HexSegment} frames its values
  * ({@code "0x…"} alone, or {@code ["0x…",…]}; {@code "…"} without the prefix). Elements of at least
  * {@link #MIN_SLICED_DIGITS} digits are {@linkplain #slice handed on} as retained slices of the
  * buffer; shorter ones, and the framing, are copied into the chunks.
@@ -23,6 +24,9 @@ final class EncodedSegment extends Segment {
     private static final byte[] OPEN_BARE = {'"'};
 
     private final ByteBuf digits;
+    /** Element of each value, from {@code first}; {@code null}: value {@code k} is element {@code k}. */
+    private final int[] indices;
+    private final int first;
     /**
      * {@code digits}' readable bytes, read at absolute indices by {@link #write} to copy short elements:
      * made only for a direct buffer whose elements are copied (a heap buffer is read through its array,
@@ -40,7 +44,19 @@ final class EncodedSegment extends Segment {
 
     /** Takes ownership of one reference to {@code digits}, whose readable bytes are exactly {@code elementDigits * count}. */
     EncodedSegment(ByteBuf digits, int elementDigits, int count, boolean bracketed, boolean prefix) {
+        this(digits, elementDigits, null, 0, count, bracketed, prefix);
+    }
+
+    /**
+     * Takes ownership of one reference to {@code digits}; value {@code k} is the element
+     * {@code indices[first + k]} (each index non-negative and within the readable bytes, checked by the
+     * caller), or element {@code k} if {@code indices} is {@code null}.
+     */
+    EncodedSegment(ByteBuf digits, int elementDigits, int[] indices, int first, int count, boolean bracketed,
+            boolean prefix) {
         this.digits = digits;
+        this.indices = indices;
+        this.first = first;
         this.start = digits.readerIndex();
         this.elementDigits = elementDigits;
         this.bracketed = bracketed;
@@ -83,9 +99,9 @@ final class EncodedSegment extends Segment {
     ByteBuf slice(long position, int max) {
         long inElements = position - (bracketed ? 1 : 0);
         int within = (int) (inElements % stride) - open.length;
-        long element = inElements / stride;
+        int element = (int) (inElements / stride);
         int n = Math.min(max, elementDigits - within);
-        return digits.retainedSlice(start + (int) (element * elementDigits) + within, n);
+        return digits.retainedSlice(start + elementStart(element) + within, n);
     }
 
     @Override
@@ -107,7 +123,7 @@ final class EncodedSegment extends Segment {
             return 1;
         }
         long inElements = p - (bracketed ? 1 : 0);
-        long element = inElements / stride;
+        int element = (int) (inElements / stride);
         int within = (int) (inElements % stride);
         if (within < open.length) {
             int n = Math.min(room, open.length - within);
@@ -117,7 +133,7 @@ final class EncodedSegment extends Segment {
         if (within < open.length + elementDigits) {
             int done = within - open.length;
             int n = Math.min(room, elementDigits - done);
-            int from = (int) (element * elementDigits) + done;
+            int from = elementStart(element) + done;
             if (view != null) {
                 out.put(index, view, from, n);
             } else if (digits.hasArray()) {
@@ -129,6 +145,11 @@ final class EncodedSegment extends Segment {
         }
         out.put(index, (byte) (within == open.length + elementDigits ? '"' : ','));
         return 1;
+    }
+
+    /** Where value {@code k}'s digits start, relative to the readable bytes. */
+    private int elementStart(int k) {
+        return (indices == null ? k : indices[first + k]) * elementDigits;
     }
 
     @Override

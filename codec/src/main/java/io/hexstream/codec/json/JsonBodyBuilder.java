@@ -216,6 +216,41 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Values of the open array, one per entry of {@code indices[from, from + count)}, whose digits are
+     * already encoded: for an index {@code i >= 0}, the {@code elementDigits} ASCII hex digits at
+     * {@code [i * elementDigits, (i + 1) * elementDigits)} of {@code digits}' readable bytes, framed as
+     * {@link #encodedHex} frames them ({@code "0x…"}, or {@code "…"} without {@code prefix}); for a
+     * negative index, {@code null}. {@link #hexElements(byte[], int, int, int[], int, int, boolean)} for
+     * digits given encoded: e.g. cells {@code [3, 70, -1]} picked from a blob's cached digits. Each run of
+     * consecutive non-negative indices is one segment, which retains {@code digits} (released with the
+     * body); {@code indices} is read when the body is produced (do not change it before).
+     *
+     * @throws IllegalStateException if no array is the innermost open container
+     * @throws IllegalArgumentException if {@code elementDigits} or {@code count} is negative
+     * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an
+     *     index's element is out of {@code digits}' readable bytes; nothing is written then
+     */
+    public JsonBodyBuilder encodedHexElements(ByteBuf digits, int elementDigits, int[] indices, int from, int count,
+            boolean prefix) {
+        checkElements(elementDigits, indices, from, count, digits.readableBytes(), 0);
+        int end = from + count;
+        for (int k = from; k < end; ) {
+            if (indices[k] < 0) {
+                nullValue();
+                k++;
+            } else {
+                int run = k;
+                while (k < end && indices[k] >= 0) {
+                    k++;
+                }
+                beforeValue();
+                addSegment(new EncodedSegment(digits.retain(), elementDigits, indices, run, k - run, false, prefix));
+            }
+        }
+        return this;
+    }
+
     /** {@code ["0x…",…]}: as {@link #hexArray(byte[], int, int, int, boolean)} with the prefix. */
     public JsonBodyBuilder hexArray(byte[] src, int offset, int size, int count) {
         return hexArray(src, offset, size, count, true);
@@ -262,22 +297,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
      */
     public JsonBodyBuilder hexElements(byte[] src, int offset, int size, int[] indices, int from, int count,
             boolean prefix) {
-        if (done) {
-            throw new IllegalStateException("already built or closed");
-        }
-        if (depth == 0 || objects[depth - 1]) {
-            throw new IllegalStateException("hexElements writes values of an open array");
-        }
-        if (size < 0 || count < 0) {
-            throw new IllegalArgumentException("size " + size + " and count " + count + " must not be negative");
-        }
+        checkElements(size, indices, from, count, src.length, offset);
         Hex.encodedLength(size, true);
-        Objects.checkFromIndexSize(from, count, indices.length);
-        for (int k = from; k < from + count; k++) {
-            if (indices[k] >= 0) {
-                Objects.checkFromIndexSize(offset + (long) indices[k] * size, size, src.length);
-            }
-        }
         int end = from + count;
         for (int k = from; k < end; ) {
             if (indices[k] < 0) {
@@ -337,6 +358,29 @@ public final class JsonBodyBuilder implements AutoCloseable {
             done = true;
             segments.forEach(Segment::release);
             segments.clear();
+        }
+    }
+
+    /**
+     * The checks of {@code hexElements} and {@code encodedHexElements}: an open array, non-negative sizes,
+     * {@code [from, from + count)} within {@code indices}, and every non-negative index's element of
+     * {@code size} units within {@code [offset, length)}.
+     */
+    private void checkElements(int size, int[] indices, int from, int count, int length, int offset) {
+        if (done) {
+            throw new IllegalStateException("already built or closed");
+        }
+        if (depth == 0 || objects[depth - 1]) {
+            throw new IllegalStateException("hex elements are values of an open array");
+        }
+        if (size < 0 || count < 0) {
+            throw new IllegalArgumentException("size " + size + " and count " + count + " must not be negative");
+        }
+        Objects.checkFromIndexSize(from, count, indices.length);
+        for (int k = from; k < from + count; k++) {
+            if (indices[k] >= 0) {
+                Objects.checkFromIndexSize(offset + (long) indices[k] * size, size, length);
+            }
         }
     }
 

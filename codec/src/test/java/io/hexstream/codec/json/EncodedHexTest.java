@@ -107,6 +107,46 @@ class EncodedHexTest {
         }
     }
 
+    /**
+     * Elements picked by index from encoded digits equal {@code hexElements} over the raw bytes, short ones
+     * (copied) and long ones (sliced) alike, with {@code null} for a negative index and a refused index
+     * retaining nothing.
+     */
+    @Test
+    void encodedElementsPickedByIndexProduceTheBytesHexElementsWould() {
+        byte[] cells = bytes(4 * 2048, 5); // four 2,048-byte cells: 4,096 digits each, copied
+        byte[] blobs = bytes(2 * 10_000, 9); // two 10,000-byte values: 20,000 digits each, sliced
+        int[] indices = {3, 0, -1, 2, 2, -1};
+        int[] two = {1, -1, 0};
+        ByteBuf cellDigits = digits(cells);
+        ByteBuf blobDigits = digits(blobs);
+        try {
+            byte[] expected = produce(JsonBody.builder().beginArray().hexElements(cells, 0, 2048, indices, 0, 6)
+                    .hexElements(blobs, 0, 10_000, two, 0, 3, false).hexElements(cells, 0, 2048, indices, 1, 0)
+                    .endArray().build(), 4096);
+            JsonBody body = JsonBody.builder().beginArray()
+                    .encodedHexElements(cellDigits, 4096, indices, 0, 6, true)
+                    .encodedHexElements(blobDigits, 20_000, two, 0, 3, false)
+                    .encodedHexElements(cellDigits, 4096, indices, 1, 0, true).endArray().build();
+            assertEquals(3, cellDigits.refCnt(), "one reference per run of indices: [3, 0] and [2, 2]");
+            assertEquals(expected.length, body.length(), "exact length before the first byte");
+            assertEquals(2 + 4 * (4096 + 4) + 2 * (20_000 + 2) + 3 * 4 + 8, body.length());
+            assertArrayEquals(expected, produce(body, 4096));
+            assertEquals(1, cellDigits.refCnt(), "every slice and the body released");
+            assertEquals(1, blobDigits.refCnt());
+            try (JsonBodyBuilder b = JsonBody.builder().beginArray()) {
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> b.encodedHexElements(cellDigits, 4096, new int[] {0, 4}, 0, 2, true));
+                assertThrows(IllegalStateException.class, () -> JsonBody.builder()
+                        .encodedHexElements(cellDigits, 4096, indices, 0, 1, true));
+            }
+            assertEquals(1, cellDigits.refCnt(), "a refused index retains nothing");
+        } finally {
+            cellDigits.release();
+            blobDigits.release();
+        }
+    }
+
     @Test
     void anAbandonedOrFailedBuildReleasesWhatItRetained() {
         ByteBuf digits = digits(LONG);

@@ -19,7 +19,8 @@ import java.util.List;
  * exact before its first byte is produced. Stateless, so one instance serves every thread.
  *
  * <p>With a {@link HexCache}, a blobs result whose every entry is cached is written from the cached
- * digits (retained slices, nothing encoded); otherwise as without one. The bytes are the same.
+ * digits (retained slices, nothing encoded; for {@code BlobCellsAndProofsV1}, cells 0 to 63 and the
+ * proofs, copied from them, the extension cells encoded); otherwise as without one. The bytes are the same.
  */
 public final class ResponseWriter {
     /** {@code {"jsonrpc":"2.0","id":} and {@code ,"result":} and {@code }}: a result reply besides its id and result. */
@@ -176,15 +177,21 @@ public final class ResponseWriter {
                 HexCache.releaseAll(cached); // the body retained what it keeps
             }
         } else if (result instanceof RpcResult.BlobCellsAndProofsV1 v4) {
-            b.beginArray();
-            for (BlobEntry entry : v4.entries()) {
-                if (entry == null) {
-                    b.nullValue();
-                } else {
-                    blobCellsAndProofs(b, entry, v4.cells());
+            EncodedEntry[] cached = cache != null ? cache.retainAll(v4.entries()) : null;
+            try {
+                b.beginArray();
+                for (int i = 0; i < v4.entries().size(); i++) {
+                    BlobEntry entry = v4.entries().get(i);
+                    if (entry == null) {
+                        b.nullValue();
+                    } else {
+                        blobCellsAndProofs(b, entry, cached != null ? cached[i] : null, v4.cells());
+                    }
                 }
+                b.endArray();
+            } finally {
+                HexCache.releaseAll(cached);
             }
-            b.endArray();
         } else if (result instanceof RpcResult.BlobsAndProofsV1 v1) {
             EncodedEntry[] cached = cache != null ? cache.retainAll(v1.entries()) : null;
             try {
@@ -218,9 +225,12 @@ public final class ResponseWriter {
     /**
      * One {@code BlobCellsAndProofsV1}: cells 0 to 63 referenced in the blob, 64 to 127 in the extension
      * cells, proofs in the cell proofs; {@code null} cell and proof for each cell the entry lacks (every
-     * cell without cell proofs, 64 to 127 without extension cells).
+     * cell without cell proofs, 64 to 127 without extension cells). With {@code encoded}, the entry's
+     * cached digits, cells 0 to 63 and the proofs come from them, not encoded; the cache holds no digits
+     * of the extension cells, which are encoded as without it.
      */
-    private static void blobCellsAndProofs(JsonBodyBuilder b, BlobEntry entry, CellIndices cells) {
+    private static void blobCellsAndProofs(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded,
+            CellIndices cells) {
         b.beginObject().name("blob_cells").beginArray();
         if (entry.cellProofs() == null) {
             nulls(b, cells.count());
@@ -228,15 +238,23 @@ public final class ResponseWriter {
             nulls(b, cells.count());
         } else {
             int extension = cells.count() - cells.inBlob();
-            b.hexElements(entry.blob(), 0, BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob());
+            if (encoded != null) {
+                b.encodedHexElements(encoded.blob(), 2 * BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(), true);
+            } else {
+                b.hexElements(entry.blob(), 0, BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob());
+            }
             if (entry.extensionCells() != null) {
                 b.hexElements(entry.extensionCells(), 0, BlobSizes.CELL_SIZE, cells.extensionList(), 0, extension);
             } else {
                 nulls(b, extension);
             }
-            b.endArray().name("proofs").beginArray().hexElements(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE,
-                    entry.extensionCells() != null ? cells.cellList() : cells.proofListWithoutExtension(),
-                    0, cells.count());
+            int[] proofs = entry.extensionCells() != null ? cells.cellList() : cells.proofListWithoutExtension();
+            b.endArray().name("proofs").beginArray();
+            if (encoded != null && encoded.cellProofs() != null) {
+                b.encodedHexElements(encoded.cellProofs(), 2 * BlobSizes.PROOF_SIZE, proofs, 0, cells.count(), true);
+            } else {
+                b.hexElements(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, proofs, 0, cells.count());
+            }
         }
         b.endArray().endObject();
     }

@@ -3,15 +3,20 @@ package io.hexstream.server.rpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.codec.json.JsonBody;
+import io.hexstream.codec.json.JsonBodyInput;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.CellIndices;
+import io.hexstream.server.cache.EncodedEntry;
+import io.hexstream.server.cache.HexCache;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The length the response cap counts is the length of the body written, for every reply shape. */
+/** The length the response cap counts is the length of the body written, for every reply shape; what comes from the hex cache. */
 class ResponseWriterTest {
     private static final ResponseWriter WRITER = new ResponseWriter();
     private static final BlobEntry ENTRY = new BlobEntry(new byte[BlobSizes.BLOB_SIZE], new byte[BlobSizes.COMMITMENT_SIZE],
@@ -53,5 +58,48 @@ class ResponseWriterTest {
                 body.release();
             }
         }
+    }
+
+    /**
+     * A V4 answer from the cache takes cells 0 to 63 and the proofs from the cached digits and encodes the
+     * extension cells: with the cached digits of cell 0 and proof 0 altered, those two show it, cell 64
+     * does not, and without the cache neither does.
+     */
+    @Test
+    void aV4AnswerFromTheCacheIsMadeOfTheCachedDigits() {
+        HexCache cache = new HexCache(1 << 20);
+        try {
+            cache.entered(WITH_CELLS);
+            EncodedEntry[] digits = cache.retainAll(List.of(WITH_CELLS));
+            digits[0].blob().setByte(0, 'a').setByte(1, 'b');
+            digits[0].cellProofs().setByte(0, 'c').setByte(1, 'd');
+            HexCache.releaseAll(digits);
+            RpcReply reply = RpcReply.success("1".getBytes(StandardCharsets.US_ASCII),
+                    new RpcResult.BlobCellsAndProofsV1(List.of(WITH_CELLS), CELLS_0_AND_64));
+            String zeros = "0".repeat(4094);
+            String fromCache = text(new ResponseWriter(cache).body(new Replies(List.of(reply), false)));
+            assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob_cells\":[\"0xab" + zeros + "\",\"0x00"
+                    + zeros + "\"],\"proofs\":[\"0xcd" + "0".repeat(94) + "\",\"0x" + "0".repeat(96) + "\"]}]}",
+                    fromCache);
+            assertEquals(fromCache.replace("0xab", "0x00").replace("0xcd", "0x00"),
+                    text(WRITER.body(new Replies(List.of(reply), false))));
+        } finally {
+            cache.close();
+        }
+    }
+
+    /** The body's bytes as text; releases it. */
+    private static String text(JsonBody body) {
+        JsonBodyInput input = new JsonBodyInput(body);
+        StringBuilder out = new StringBuilder();
+        try {
+            for (ByteBuf chunk; (chunk = input.readChunk(ByteBufAllocator.DEFAULT)) != null; ) {
+                out.append(chunk.toString(StandardCharsets.US_ASCII));
+                chunk.release();
+            }
+        } finally {
+            input.close();
+        }
+        return out.toString();
     }
 }
