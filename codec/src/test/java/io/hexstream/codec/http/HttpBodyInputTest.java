@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
+/** A chunked body as HTTP content: bare chunks, one {@code LastHttpContent} at the end, framing intact on keep-alive. */
 class HttpBodyInputTest {
 
     @Test
@@ -58,7 +59,7 @@ class HttpBodyInputTest {
         } finally {
             input.close();
         }
-        assertEquals(expected.length / (64 * 1024), bare); // 4 full chunks of 64 KiB before the last
+        assertEquals(expected.length / (64 * 1024), bare); // full 64 KiB chunks, then the last with the rest
         assertArrayEquals(expected, out.toByteArray());
         assertEquals(expected.length, input.progress());
     }

@@ -16,7 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The length the response cap counts is the length of the body written, for every reply shape; what comes from the hex cache. */
+/** The length the response cap counts is the body's, for every reply shape; and what a reply takes from the hex cache. */
 class ResponseWriterTest {
     private static final ResponseWriter WRITER = new ResponseWriter();
     private static final BlobEntry ENTRY = new BlobEntry(new byte[BlobSizes.BLOB_SIZE], new byte[BlobSizes.COMMITMENT_SIZE],

@@ -1,0 +1,8 @@
+/**
+ * A JSON document described once and produced in chunks: {@link io.hexstream.codec.json.JsonBodyBuilder}
+ * records tokens, names, strings and hex values that reference their bytes (or their digits, already
+ * encoded), {@link io.hexstream.codec.json.JsonBody} knows its exact length before its first byte, and
+ * {@link io.hexstream.codec.json.JsonBodyInput} produces it as direct {@code ByteBuf} chunks (and
+ * retained slices of encoded digits) for Netty's {@code ChunkedWriteHandler}. Knows nothing of HTTP.
+ */
+package io.hexstream.codec.json;
