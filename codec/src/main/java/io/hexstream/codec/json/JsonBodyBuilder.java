@@ -235,18 +235,9 @@ public final class JsonBodyBuilder implements AutoCloseable {
             boolean prefix) {
         checkElements(elementDigits, indices, from, count, digits.readableBytes(), 0);
         int end = from + count;
-        for (int k = from; k < end; ) {
-            if (indices[k] < 0) {
-                nullValue();
-                k++;
-            } else {
-                int run = k;
-                while (k < end && indices[k] >= 0) {
-                    k++;
-                }
-                beforeValue();
-                addSegment(new EncodedSegment(digits.retain(), elementDigits, indices, run, k - run, false, prefix));
-            }
+        for (int k = nullsFrom(indices, from, end), run; k < end; k = nullsFrom(indices, run, end)) {
+            run = runEnd(indices, k, end);
+            addSegment(new EncodedSegment(digits.retain(), elementDigits, indices, k, run - k, false, prefix));
         }
         return this;
     }
@@ -300,18 +291,9 @@ public final class JsonBodyBuilder implements AutoCloseable {
         checkElements(size, indices, from, count, src.length, offset);
         Hex.encodedLength(size, true);
         int end = from + count;
-        for (int k = from; k < end; ) {
-            if (indices[k] < 0) {
-                nullValue();
-                k++;
-            } else {
-                int run = k;
-                while (k < end && indices[k] >= 0) {
-                    k++;
-                }
-                beforeValue();
-                addSegment(new HexSegment(HexSource.of(src, offset), size, indices, run, k - run, false, prefix));
-            }
+        for (int k = nullsFrom(indices, from, end), run; k < end; k = nullsFrom(indices, run, end)) {
+            run = runEnd(indices, k, end);
+            addSegment(new HexSegment(HexSource.of(src, offset), size, indices, k, run - k, false, prefix));
         }
         return this;
     }
@@ -359,6 +341,29 @@ public final class JsonBodyBuilder implements AutoCloseable {
             segments.forEach(Segment::release);
             segments.clear();
         }
+    }
+
+    /**
+     * Writes {@code null} for each negative index of {@code indices} from {@code k}; returns where the
+     * next run of non-negative ones starts ({@code end} if none). Index runs are segments, with no object
+     * per call beyond them: {@code hexElements} is called a few times per blob of a getBlobsV4 answer.
+     */
+    private int nullsFrom(int[] indices, int k, int end) {
+        for (; k < end && indices[k] < 0; k++) {
+            nullValue();
+        }
+        if (k < end) {
+            beforeValue();
+        }
+        return k;
+    }
+
+    /** The end of the run of non-negative indices that starts at {@code k}. */
+    private static int runEnd(int[] indices, int k, int end) {
+        while (k < end && indices[k] >= 0) {
+            k++;
+        }
+        return k;
     }
 
     /**
