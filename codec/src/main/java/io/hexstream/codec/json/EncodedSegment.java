@@ -5,13 +5,12 @@ import java.nio.ByteBuffer;
 
 /**
  * {@code count} hex string values whose digits are already encoded, {@code elementDigits} ASCII bytes
- * each, in one {@link ByteBuf}: back to back, or picked from it by an index list ({@code indices[first +
- * k]} is the element of value {@code k}); framed as {@link HexSegment} frames its values
- * ({@code "0x…"} alone, or {@code ["0x…",…]}; {@code "…"} without the prefix). Elements of at least
+ * each, in one {@link ByteBuf}: back to back, or picked from it by index; framed as
+ * {@link HexValuesSegment} frames them. Elements of at least
  * {@link #MIN_SLICED_DIGITS} digits are {@linkplain #slice handed on} as retained slices of the
  * buffer; shorter ones, and the framing, are copied into the chunks.
  */
-final class EncodedSegment extends Segment {
+final class EncodedSegment extends HexValuesSegment {
     /**
      * Digits of one element from which it is passed on as a slice instead of copied: 16 KiB. A slice
      * costs a buffer object, a write and an iovec; copying 16 KiB costs about what those do, and a
@@ -20,13 +19,7 @@ final class EncodedSegment extends Segment {
      */
     static final int MIN_SLICED_DIGITS = 16 * 1024;
 
-    private static final byte[] OPEN_PREFIXED = {'"', '0', 'x'};
-    private static final byte[] OPEN_BARE = {'"'};
-
     private final ByteBuf digits;
-    /** Element of each value, from {@code first}; {@code null}: value {@code k} is element {@code k}. */
-    private final int[] indices;
-    private final int first;
     /**
      * {@code digits}' readable bytes, read at absolute indices by {@link #write} to copy short elements:
      * made only for a direct buffer whose elements are copied (a heap buffer is read through its array,
@@ -34,13 +27,7 @@ final class EncodedSegment extends Segment {
      */
     private final ByteBuffer view;
     private final int start;
-    private final byte[] open;
-    private final int elementDigits;
-    private final boolean bracketed;
     private final boolean sliced;
-    /** Bytes of one element with the comma that follows it: opening + digits + {@code ",}. */
-    private final int stride;
-    private final long length;
 
     /** Takes ownership of one reference to {@code digits}, whose readable bytes are exactly {@code elementDigits * count}. */
     EncodedSegment(ByteBuf digits, int elementDigits, int count, boolean bracketed, boolean prefix) {
@@ -54,22 +41,11 @@ final class EncodedSegment extends Segment {
      */
     EncodedSegment(ByteBuf digits, int elementDigits, int[] indices, int first, int count, boolean bracketed,
             boolean prefix) {
+        super(elementDigits, indices, first, count, bracketed, prefix);
         this.digits = digits;
-        this.indices = indices;
-        this.first = first;
         this.start = digits.readerIndex();
-        this.elementDigits = elementDigits;
-        this.bracketed = bracketed;
         this.sliced = elementDigits >= MIN_SLICED_DIGITS;
         this.view = sliced || digits.hasArray() ? null : digits.nioBuffer(start, digits.readableBytes());
-        this.open = prefix ? OPEN_PREFIXED : OPEN_BARE;
-        this.stride = elementDigits + open.length + 2;
-        this.length = (bracketed ? 2 : 0) + (count == 0 ? 0 : (long) count * stride - 1);
-    }
-
-    @Override
-    long length() {
-        return length;
     }
 
     @Override
@@ -99,57 +75,23 @@ final class EncodedSegment extends Segment {
     ByteBuf slice(long position, int max) {
         long inElements = position - (bracketed ? 1 : 0);
         int within = (int) (inElements % stride) - open.length;
-        int element = (int) (inElements / stride);
+        int value = (int) (inElements / stride);
         int n = Math.min(max, elementDigits - within);
-        return digits.retainedSlice(start + elementStart(element) + within, n);
+        return digits.retainedSlice(start + element(value) * elementDigits + within, n);
     }
 
     @Override
-    int write(long position, ByteBuffer out, int index, int room) {
-        int written = 0;
-        long p = position;
-        while (written < room && p < length) {
-            int n = writeStep(p, out, index + written, room - written);
-            written += n;
-            p += n;
+    int writeDigits(int element, int done, ByteBuffer out, int index, int room) {
+        int n = Math.min(room, elementDigits - done);
+        int from = element * elementDigits + done;
+        if (view != null) {
+            out.put(index, view, from, n);
+        } else if (digits.hasArray()) {
+            out.put(index, digits.array(), digits.arrayOffset() + start + from, n);
+        } else { // a sliced element asked for as bytes: JsonBodyInput never does, it takes slices
+            digits.getBytes(start + from, out.duplicate().position(index).limit(index + n));
         }
-        return written;
-    }
-
-    /** Writes from {@code p} up to the end of the current token (bracket, opening, digits, closing). */
-    private int writeStep(long p, ByteBuffer out, int index, int room) {
-        if (bracketed && (p == 0 || p == length - 1)) {
-            out.put(index, (byte) (p == 0 ? '[' : ']'));
-            return 1;
-        }
-        long inElements = p - (bracketed ? 1 : 0);
-        int element = (int) (inElements / stride);
-        int within = (int) (inElements % stride);
-        if (within < open.length) {
-            int n = Math.min(room, open.length - within);
-            out.put(index, open, within, n);
-            return n;
-        }
-        if (within < open.length + elementDigits) {
-            int done = within - open.length;
-            int n = Math.min(room, elementDigits - done);
-            int from = elementStart(element) + done;
-            if (view != null) {
-                out.put(index, view, from, n);
-            } else if (digits.hasArray()) {
-                out.put(index, digits.array(), digits.arrayOffset() + start + from, n);
-            } else { // a sliced element asked for as bytes: JsonBodyInput never does, it takes slices
-                digits.getBytes(start + from, out.duplicate().position(index).limit(index + n));
-            }
-            return n;
-        }
-        out.put(index, (byte) (within == open.length + elementDigits ? '"' : ','));
-        return 1;
-    }
-
-    /** Where value {@code k}'s digits start, relative to the readable bytes. */
-    private int elementStart(int k) {
-        return (indices == null ? k : indices[first + k]) * elementDigits;
+        return n;
     }
 
     @Override
