@@ -152,65 +152,13 @@ public final class ResponseWriter {
         if (result instanceof RpcResult.BlobsAndProofsV2 v2) {
             if (v2.entries() == null) {
                 b.nullValue();
-                return;
-            }
-            EncodedEntry[] cached = cache != null ? cache.retainAll(v2.entries()) : null;
-            try {
-                b.beginArray();
-                for (int i = 0; i < v2.entries().size(); i++) {
-                    BlobEntry entry = v2.entries().get(i);
-                    if (entry == null) {
-                        b.nullValue();
-                    } else if (cached != null) {
-                        b.beginObject().name("blob").encodedHex(cached[i].blob(), true).name("proofs")
-                                .encodedHexArray(cached[i].cellProofs(), 2 * BlobSizes.PROOF_SIZE,
-                                        BlobSizes.CELLS_PER_EXT_BLOB, true)
-                                .endObject();
-                    } else {
-                        b.beginObject().name("blob").hex(entry.blob()).name("proofs")
-                                .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
-                                .endObject();
-                    }
-                }
-                b.endArray();
-            } finally {
-                HexCache.releaseAll(cached); // the body retained what it keeps
+            } else {
+                entries(b, v2.entries(), ResponseWriter::blobAndProofV2);
             }
         } else if (result instanceof RpcResult.BlobCellsAndProofsV1 v4) {
-            EncodedEntry[] cached = cache != null ? cache.retainAll(v4.entries()) : null;
-            try {
-                b.beginArray();
-                for (int i = 0; i < v4.entries().size(); i++) {
-                    BlobEntry entry = v4.entries().get(i);
-                    if (entry == null) {
-                        b.nullValue();
-                    } else {
-                        blobCellsAndProofs(b, entry, cached != null ? cached[i] : null, v4.cells());
-                    }
-                }
-                b.endArray();
-            } finally {
-                HexCache.releaseAll(cached);
-            }
+            entries(b, v4.entries(), (into, entry, encoded) -> blobCellsAndProofs(into, entry, encoded, v4.cells()));
         } else if (result instanceof RpcResult.BlobsAndProofsV1 v1) {
-            EncodedEntry[] cached = cache != null ? cache.retainAll(v1.entries()) : null;
-            try {
-                b.beginArray();
-                for (int i = 0; i < v1.entries().size(); i++) {
-                    BlobEntry entry = v1.entries().get(i);
-                    if (entry == null) {
-                        b.nullValue();
-                    } else if (cached != null) {
-                        b.beginObject().name("blob").encodedHex(cached[i].blob(), true).name("proof")
-                                .encodedHex(cached[i].blobProof(), true).endObject();
-                    } else {
-                        b.beginObject().name("blob").hex(entry.blob()).name("proof").hex(entry.blobProof()).endObject();
-                    }
-                }
-                b.endArray();
-            } finally {
-                HexCache.releaseAll(cached);
-            }
+            entries(b, v1.entries(), ResponseWriter::blobAndProofV1);
         } else if (result instanceof RpcResult.Strings strings) {
             b.beginArray();
             strings.values().forEach(b::string);
@@ -220,6 +168,58 @@ public final class ResponseWriter {
         } else {
             throw new IllegalArgumentException("unknown result " + result);
         }
+    }
+
+    /** Writes one pooled entry, from its cached digits if {@code encoded} is not {@code null}. */
+    @FunctionalInterface
+    private interface EntryWriter {
+        void write(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded);
+    }
+
+    /**
+     * The array of {@code entries}, {@code null} where an entry is; each from its cached digits when the
+     * cache holds every one of them, else encoded.
+     */
+    private void entries(JsonBodyBuilder b, List<BlobEntry> entries, EntryWriter writer) {
+        EncodedEntry[] cached = cache != null ? cache.retainAll(entries) : null;
+        try {
+            b.beginArray();
+            for (int i = 0; i < entries.size(); i++) {
+                BlobEntry entry = entries.get(i);
+                if (entry == null) {
+                    b.nullValue();
+                } else {
+                    writer.write(b, entry, cached != null ? cached[i] : null);
+                }
+            }
+            b.endArray();
+        } finally {
+            HexCache.releaseAll(cached); // the body retained what it keeps
+        }
+    }
+
+    /** One {@code BlobAndProofV2}: the blob and its 128 cell proofs. */
+    private static void blobAndProofV2(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
+        b.beginObject().name("blob");
+        if (encoded != null) {
+            b.encodedHex(encoded.blob(), true).name("proofs").encodedHexArray(encoded.cellProofs(),
+                    2 * BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB, true);
+        } else {
+            b.hex(entry.blob()).name("proofs").hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE,
+                    BlobSizes.CELLS_PER_EXT_BLOB);
+        }
+        b.endObject();
+    }
+
+    /** One {@code BlobAndProofV1}: the blob and its blob proof. */
+    private static void blobAndProofV1(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
+        b.beginObject().name("blob");
+        if (encoded != null) {
+            b.encodedHex(encoded.blob(), true).name("proof").encodedHex(encoded.blobProof(), true);
+        } else {
+            b.hex(entry.blob()).name("proof").hex(entry.blobProof());
+        }
+        b.endObject();
     }
 
     /**
