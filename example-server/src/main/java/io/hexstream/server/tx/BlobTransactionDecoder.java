@@ -71,38 +71,9 @@ public final class BlobTransactionDecoder {
             throw failed("type", "only blob transactions (type 3) are accepted, got type " + type);
         }
         List<RlpType> form = outerList(Arrays.copyOfRange(raw, 1, raw.length));
-        BlobTransaction.Form kind;
-        int sidecar;
-        if (form.size() == 4) {
-            kind = BlobTransaction.Form.EIP_4844;
-            sidecar = 1;
-        } else if (form.size() == 5) {
-            kind = BlobTransaction.Form.EIP_7594;
-            sidecar = 2;
-            BigInteger version = integer(form.get(1), "wrapper_version");
-            if (!version.equals(BigInteger.valueOf(CELL_PROOFS_WRAPPER_VERSION))) {
-                throw failed("wrapper version", version + ", expected " + CELL_PROOFS_WRAPPER_VERSION + " (EIP-7594)");
-            }
-        } else if (form.size() == BODY_FIELDS) {
-            throw failed("network form", "got a blob transaction without its blobs, commitments and proofs");
-        } else {
-            throw undecodable("the network form is a list of 4 items (EIP-4844) or 5 (EIP-7594), got " + form.size());
-        }
-        List<RlpType> body = list(form.get(0), "tx_payload_body");
-        if (body.size() != BODY_FIELDS) {
-            throw undecodable("tx_payload_body has " + body.size() + " fields, expected " + BODY_FIELDS);
-        }
-        for (int i = 0; i < BODY_FIELDS; i++) {
-            if (i == ACCESS_LIST) {
-                list(body.get(i), FIELD_NAMES[i]);
-            } else if (i == VERSIONED_HASHES) {
-                strings(body.get(i), FIELD_NAMES[i]);
-            } else if (i == TO || i == DATA) {
-                string(body.get(i), FIELD_NAMES[i]);
-            } else {
-                integer(body.get(i), FIELD_NAMES[i]);
-            }
-        }
+        BlobTransaction.Form kind = networkForm(form);
+        int sidecar = kind == BlobTransaction.Form.EIP_4844 ? 1 : 2;
+        List<RlpType> body = body(form.get(0));
         List<byte[]> hashes = strings(body.get(VERSIONED_HASHES), FIELD_NAMES[VERSIONED_HASHES]);
         List<byte[]> blobs = strings(form.get(sidecar), "blobs");
         List<byte[]> commitments = strings(form.get(sidecar + 1), "commitments");
@@ -129,9 +100,59 @@ public final class BlobTransactionDecoder {
         checkSizes(proofsPerBlob == 1 ? "proof" : "cell proof", proofs, BlobSizes.PROOF_SIZE);
 
         List<VersionedHash> versionedHashes = new ArrayList<>(n);
-        List<BlobEntry> entries = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            versionedHashes.add(VersionedHash.wrap(hashes.get(i)));
+        for (byte[] versionedHash : hashes) {
+            versionedHashes.add(VersionedHash.wrap(versionedHash));
+        }
+        byte[] hash = typedHash(new RlpList(body));
+        byte[] signingHash = typedHash(new RlpList(body.subList(0, SIGNED_FIELDS)));
+        return new BlobTransaction(kind, hash, signingHash, versionedHashes, integer(body.get(Y_PARITY), "y_parity"),
+                integer(body.get(Y_PARITY + 1), "r"), integer(body.get(Y_PARITY + 2), "s"),
+                entries(blobs, commitments, proofs, proofsPerBlob));
+    }
+
+    /** Which network form {@code form} is: 4 items (EIP-4844), or 5 with wrapper version 1 (EIP-7594). */
+    private static BlobTransaction.Form networkForm(List<RlpType> form) throws TransactionRefusedException {
+        if (form.size() == 4) {
+            return BlobTransaction.Form.EIP_4844;
+        }
+        if (form.size() == 5) {
+            BigInteger version = integer(form.get(1), "wrapper_version");
+            if (!version.equals(BigInteger.valueOf(CELL_PROOFS_WRAPPER_VERSION))) {
+                throw failed("wrapper version", version + ", expected " + CELL_PROOFS_WRAPPER_VERSION + " (EIP-7594)");
+            }
+            return BlobTransaction.Form.EIP_7594;
+        }
+        if (form.size() == BODY_FIELDS) {
+            throw failed("network form", "got a blob transaction without its blobs, commitments and proofs");
+        }
+        throw undecodable("the network form is a list of 4 items (EIP-4844) or 5 (EIP-7594), got " + form.size());
+    }
+
+    /** {@code tx_payload_body}'s fields, each checked to be of its RLP kind (list, string or integer). */
+    private static List<RlpType> body(RlpType item) throws TransactionRefusedException {
+        List<RlpType> body = list(item, "tx_payload_body");
+        if (body.size() != BODY_FIELDS) {
+            throw undecodable("tx_payload_body has " + body.size() + " fields, expected " + BODY_FIELDS);
+        }
+        for (int i = 0; i < BODY_FIELDS; i++) {
+            if (i == ACCESS_LIST) {
+                list(body.get(i), FIELD_NAMES[i]);
+            } else if (i == VERSIONED_HASHES) {
+                strings(body.get(i), FIELD_NAMES[i]);
+            } else if (i == TO || i == DATA) {
+                string(body.get(i), FIELD_NAMES[i]);
+            } else {
+                integer(body.get(i), FIELD_NAMES[i]);
+            }
+        }
+        return body;
+    }
+
+    /** One pooled entry per blob: its blob proof (EIP-4844), or its cell proofs back to back (EIP-7594). */
+    private static List<BlobEntry> entries(List<byte[]> blobs, List<byte[]> commitments, List<byte[]> proofs,
+            int proofsPerBlob) {
+        List<BlobEntry> entries = new ArrayList<>(blobs.size());
+        for (int i = 0; i < blobs.size(); i++) {
             if (proofsPerBlob == 1) {
                 entries.add(new BlobEntry(blobs.get(i), commitments.get(i), proofs.get(i), null));
             } else {
@@ -143,10 +164,7 @@ public final class BlobTransactionDecoder {
                 entries.add(new BlobEntry(blobs.get(i), commitments.get(i), null, cellProofs));
             }
         }
-        byte[] hash = typedHash(new RlpList(body));
-        byte[] signingHash = typedHash(new RlpList(body.subList(0, SIGNED_FIELDS)));
-        return new BlobTransaction(kind, hash, signingHash, versionedHashes, integer(body.get(Y_PARITY), "y_parity"),
-                integer(body.get(Y_PARITY + 1), "r"), integer(body.get(Y_PARITY + 2), "s"), entries);
+        return entries;
     }
 
     /** {@code keccak256(0x03 ‖ rlp(list))}. */
