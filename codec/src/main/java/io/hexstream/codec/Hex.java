@@ -24,13 +24,21 @@ import java.util.Objects;
  */
 public final class Hex {
     /**
+     * System property that turns the SIMD kernel off: {@code -Dio.hexstream.codec.vector=false} makes
+     * {@link HexKernel#PAIR_TABLE} encode everything even where {@link HexKernel#VECTOR} could (to
+     * measure or test the portable kernel); any other value, or none, leaves the choice to the JVM. Read
+     * once, when {@code Hex} is loaded.
+     */
+    public static final String VECTOR_KERNEL_PROP_NAME = "io.hexstream.codec.vector";
+
+    /**
      * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules
-     * jdk.incubator.vector}) and the CPU has vectors of 256 bits or more; then the bulk of every input
-     * goes through {@link HexVector}. {@code -Dio.hexstream.codec.vector=false} forces the portable
-     * kernel. A constant, so the JIT keeps only the branch taken.
+     * jdk.incubator.vector}), the CPU has vectors of 256 bits or more and {@link #VECTOR_KERNEL_PROP_NAME}
+     * is not {@code false}; then the bulk of every input goes through {@link HexVector}. A constant, so
+     * the JIT keeps only the branch taken.
      */
     private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            && !"false".equals(System.getProperty("io.hexstream.codec.vector"))
+            && !"false".equals(System.getProperty(VECTOR_KERNEL_PROP_NAME))
             && HexVector.usable();
 
     /** Whether SIMD lanes go straight into a {@code ByteBuffer}'s memory (JDK 17 and 18; see {@link HexVector#BUFFER_STORES}). */

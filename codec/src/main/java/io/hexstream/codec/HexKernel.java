@@ -10,8 +10,8 @@ public enum HexKernel {
     /**
      * SIMD lanes through {@code jdk.incubator.vector}: 16 or 32 input bytes a step, about the speed of
      * copying the output. Chosen when the JVM resolved the module ({@code --add-modules
-     * jdk.incubator.vector}), its preferred vectors are 256 bits or wider, and
-     * {@code -Dio.hexstream.codec.vector=false} is not set.
+     * jdk.incubator.vector}), its preferred vectors are 256 bits or wider, and the system property
+     * {@link Hex#VECTOR_KERNEL_PROP_NAME} is not {@code false}.
      */
     VECTOR,
 

@@ -12,4 +12,13 @@ class HexKernelTest {
         assertEquals(Boolean.getBoolean("hexstream.test.expectVector") ? HexKernel.VECTOR : HexKernel.PAIR_TABLE,
                 Hex.kernel());
     }
+
+    /** The poms' argLines name the switch by its value; the table-kernel run sets it to {@code false}. */
+    @Test
+    void theSwitchIsTheSystemPropertyThePomsSet() {
+        assertEquals("io.hexstream.codec.vector", Hex.VECTOR_KERNEL_PROP_NAME);
+        if ("false".equals(System.getProperty(Hex.VECTOR_KERNEL_PROP_NAME))) {
+            assertEquals(HexKernel.PAIR_TABLE, Hex.kernel());
+        }
+    }
 }

@@ -53,11 +53,14 @@ public record JsonResponse(HttpVersion version, HttpResponseStatus status, boole
 
     @Override
     public JsonResponse touch() {
+        body.touch();
         return this;
     }
 
+    /** Records {@code hint} on the body, which passes it on to every {@code ByteBuf} it retains. */
     @Override
     public JsonResponse touch(Object hint) {
+        body.touch(hint);
         return this;
     }
 

@@ -98,4 +98,9 @@ final class EncodedSegment extends HexValuesSegment {
     void release() {
         digits.release();
     }
+
+    @Override
+    void touch(Object hint) {
+        digits.touch(hint);
+    }
 }

@@ -37,4 +37,9 @@ final class HexSegment extends HexValuesSegment {
     void release() {
         source.release();
     }
+
+    @Override
+    void touch(Object hint) {
+        source.touch(hint);
+    }
 }

@@ -16,6 +16,9 @@ abstract class HexSource {
     /** Releases the reference the body took, if the source is reference-counted. */
     void release() {}
 
+    /** Records {@code hint} on the source, if it is reference-counted. */
+    void touch(Object hint) {}
+
     static HexSource of(byte[] array, int offset) {
         return new HexSource() {
             @Override
@@ -40,6 +43,11 @@ abstract class HexSource {
             @Override
             void release() {
                 buf.release();
+            }
+
+            @Override
+            void touch(Object hint) {
+                buf.touch(hint);
             }
         };
     }

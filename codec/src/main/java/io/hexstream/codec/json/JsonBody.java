@@ -48,8 +48,12 @@ public final class JsonBody extends AbstractReferenceCounted {
         }
     }
 
+    /** Records {@code hint} on every {@code ByteBuf} the body retains, for Netty's leak reports. */
     @Override
     public JsonBody touch(Object hint) {
+        for (Segment segment : segments) {
+            segment.touch(hint);
+        }
         return this;
     }
 
@@ -61,6 +65,6 @@ public final class JsonBody extends AbstractReferenceCounted {
 
     @Override
     public JsonBody touch() {
-        return this;
+        return touch(null);
     }
 }

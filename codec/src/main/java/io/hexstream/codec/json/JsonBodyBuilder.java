@@ -11,10 +11,11 @@ import java.util.Objects;
 
 /**
  * Records a JSON document for a {@link JsonBody}, as a streaming generator would write it (compact,
- * commas inserted), without producing any hex. Hex values reference their source: a {@code byte[]}
- * region is read when the body is produced (do not change it before), a {@link ByteBuf} is retained
- * until the body is released, a {@link ByteBuffer} is duplicated (its position and limit are not
- * touched).
+ * commas inserted), without producing any hex. Hex values reference their source, not copied: each
+ * method's {@code @param} says what the body keeps (a {@code byte[]} or a {@link ByteBuffer}'s memory
+ * read when the body is produced, a {@link ByteBuf} retained until the body is released). Index lists
+ * are copied. Sizes are in bytes of the value, two hex digits per byte, whether its digits are
+ * encoded as the body is produced or given already encoded.
  *
  * <p>Names and {@link #string(String) string} values are any Java {@code String}, written as UTF-8
  * with JSON escapes where needed. Hex values are {@code "0x…"} (lowercase digits, two per byte) unless
@@ -117,7 +118,11 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return raw(NULL);
     }
 
-    /** One complete JSON value, already rendered (UTF-8), written as it is: e.g. a request's id token. */
+    /**
+     * One complete JSON value, already rendered (UTF-8), written as it is: e.g. a request's id token.
+     *
+     * @param json copied: the caller may change it once this returns
+     */
     public JsonBodyBuilder raw(byte[] json) {
         beforeValue();
         appendBytes(json, 0, json.length);
@@ -129,20 +134,29 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return raw(json.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The string {@code "0x…"} of all of {@code src}, read when the body is produced. */
+    /**
+     * The string {@code "0x…"} of all of {@code src}.
+     *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
+     */
     public JsonBodyBuilder hex(byte[] src) {
         return hex(src, 0, src.length, true);
     }
 
-    /** The string {@code "0x…"} of {@code src[offset, offset + length)}, as {@link #hex(byte[], int, int, boolean)}. */
+    /**
+     * The string {@code "0x…"} of {@code src[offset, offset + length)}, as {@link #hex(byte[], int, int, boolean)}.
+     *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
+     */
     public JsonBodyBuilder hex(byte[] src, int offset, int length) {
         return hex(src, offset, length, true);
     }
 
     /**
      * The hex string of {@code src[offset, offset + length)}, {@code "0x…"} or, without {@code prefix},
-     * {@code "…"}: {@code 2 * length} digits, read when the body is produced.
+     * {@code "…"}: {@code 2 * length} digits.
      *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
      * @throws IndexOutOfBoundsException if the region is out of {@code src}'s bounds
      */
     public JsonBodyBuilder hex(byte[] src, int offset, int length, boolean prefix) {
@@ -150,15 +164,22 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return hexSegment(HexSource.of(src, offset), length, 1, false, prefix);
     }
 
-    /** The string {@code "0x…"} of {@code src}'s readable bytes, as {@link #hex(ByteBuf, boolean)}. */
+    /**
+     * The string {@code "0x…"} of {@code src}'s readable bytes, as {@link #hex(ByteBuf, boolean)}.
+     *
+     * @param src retained by the body, as {@link #hex(ByteBuf, boolean)} says
+     */
     public JsonBodyBuilder hex(ByteBuf src) {
         return hex(src, true);
     }
 
     /**
      * The hex string of {@code src}'s readable bytes, {@code "0x…"} or, without {@code prefix},
-     * {@code "…"}. The body retains {@code src} (it is released with the body); the caller keeps its
-     * own reference and {@code src}'s indices.
+     * {@code "…"}.
+     *
+     * @param src retained by the body and released with it (or by {@link #close()} if the build fails);
+     *     not copied: its readable bytes are read when the body is produced, so do not change them until
+     *     the body is released. The caller keeps its own reference, and its indices are not moved.
      */
     public JsonBodyBuilder hex(ByteBuf src, boolean prefix) {
         int length = src.readableBytes();
@@ -167,14 +188,21 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return this;
     }
 
-    /** The string {@code "0x…"} of {@code src}'s remaining bytes, as {@link #hex(ByteBuffer, boolean)}. */
+    /**
+     * The string {@code "0x…"} of {@code src}'s remaining bytes, as {@link #hex(ByteBuffer, boolean)}.
+     *
+     * @param src not copied, as {@link #hex(ByteBuffer, boolean)} says
+     */
     public JsonBodyBuilder hex(ByteBuffer src) {
         return hex(src, true);
     }
 
     /**
      * The hex string of {@code src}'s remaining bytes, {@code "0x…"} or, without {@code prefix},
-     * {@code "…"}; its position and limit are not touched.
+     * {@code "…"}.
+     *
+     * @param src not copied: its remaining bytes are read when the body is produced, so do not change
+     *     them until the body is released; its position and limit are not touched
      */
     public JsonBodyBuilder hex(ByteBuffer src, boolean prefix) {
         return hexSegment(HexSource.of(src.slice()), src.remaining(), 1, false, prefix);
@@ -184,33 +212,40 @@ public final class JsonBodyBuilder implements AutoCloseable {
      * A hex string value whose digits are already encoded: {@code digits}' readable bytes, ASCII hex
      * digits (lowercase, as {@link #hex(ByteBuf, boolean)} would write them; not checked, so the
      * caller vouches for them), framed as {@code "0x…"} or, without {@code prefix}, {@code "…"}. Its
-     * exact length is {@code digits.readableBytes()} plus 4 (or 2). The body retains {@code digits}
-     * and releases it with the body (or {@link #close()} does, if the build fails); the caller keeps its
-     * own reference and {@code digits}' indices. A {@link JsonBodyInput} hands a long value on as
-     * retained slices of {@code digits}, not copied.
+     * exact length is {@code digits.readableBytes()} plus 4 (or 2). A {@link JsonBodyInput} hands a long
+     * value on as retained slices of {@code digits}, not copied.
+     *
+     * @param digits retained by the body and released with it (or by {@link #close()} if the build
+     *     fails); not copied: do not change its readable bytes until the body is released. The caller
+     *     keeps its own reference, and its indices are not moved.
      */
     public JsonBodyBuilder encodedHex(ByteBuf digits, boolean prefix) {
-        return encodedHexArray(digits, digits.readableBytes(), 1, false, prefix);
+        return encodedValues(digits, digits.readableBytes(), 1, false, prefix);
     }
 
     /**
-     * A JSON array of {@code count} hex strings whose digits are already encoded, {@code elementDigits}
-     * bytes each, back to back in {@code digits}' readable bytes: as {@link #encodedHex} per element,
-     * {@code ["0x…","0x…",…]} ({@code []} when {@code count} is 0). One segment, whatever the count.
+     * A JSON array of {@code count} hex strings of {@code size} bytes each, whose digits are already
+     * encoded ({@code 2 * size} per value, back to back in {@code digits}' readable bytes): as
+     * {@link #encodedHex} per element, {@code ["0x…","0x…",…]} ({@code []} when {@code count} is 0); the
+     * bytes {@link #hexArray(byte[], int, int, int, boolean)} writes for the same {@code size} and
+     * {@code count}. One segment, whatever the count.
      *
-     * @throws IllegalArgumentException if {@code elementDigits} or {@code count} is negative, or
-     *     {@code digits} does not hold exactly {@code elementDigits * count} readable bytes
+     * @param digits retained by the body, as {@link #encodedHex} says
+     * @param size bytes of each value (a 48-byte proof: 48), not digits
+     * @throws IllegalArgumentException if {@code size} or {@code count} is negative, or {@code digits}
+     *     does not hold exactly {@code 2 * size * count} readable bytes
      */
-    public JsonBodyBuilder encodedHexArray(ByteBuf digits, int elementDigits, int count, boolean prefix) {
-        return encodedHexArray(digits, elementDigits, count, true, prefix);
+    public JsonBodyBuilder encodedHexArray(ByteBuf digits, int size, int count, boolean prefix) {
+        if (size < 0 || count < 0 || 2L * size * count != digits.readableBytes()) {
+            throw new IllegalArgumentException(count + " values of " + size + " bytes in "
+                    + digits.readableBytes() + " readable digits");
+        }
+        return encodedValues(digits, Hex.encodedLength(size, false), count, true, prefix);
     }
 
-    private JsonBodyBuilder encodedHexArray(ByteBuf digits, int elementDigits, int count, boolean bracketed,
+    /** Values of {@code elementDigits} digits each, {@code elementDigits * count} being the readable bytes. */
+    private JsonBodyBuilder encodedValues(ByteBuf digits, int elementDigits, int count, boolean bracketed,
             boolean prefix) {
-        if (elementDigits < 0 || count < 0 || (long) elementDigits * count != digits.readableBytes()) {
-            throw new IllegalArgumentException(count + " values of " + elementDigits + " digits in "
-                    + digits.readableBytes() + " readable bytes");
-        }
         beforeValue();
         addSegment(new EncodedSegment(digits.retain(), elementDigits, count, bracketed, prefix));
         return this;
@@ -218,31 +253,38 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     /**
      * Values of the open array, one per entry of {@code indices[from, from + count)}, whose digits are
-     * already encoded: for an index {@code i >= 0}, the {@code elementDigits} ASCII hex digits at
-     * {@code [i * elementDigits, (i + 1) * elementDigits)} of {@code digits}' readable bytes, framed as
-     * {@link #encodedHex} frames them ({@code "0x…"}, or {@code "…"} without {@code prefix}); for a
-     * negative index, {@code null}. {@link #hexElements(byte[], int, int, int[], int, int, boolean)} for
-     * digits given encoded: e.g. cells {@code [3, 70, -1]} picked from a blob's cached digits. Each run of
-     * consecutive non-negative indices is one segment, which retains {@code digits} (released with the
-     * body); {@code indices} is read when the body is produced (do not change it before).
+     * already encoded: for an index {@code i >= 0}, the hex string of the {@code size}-byte element
+     * {@code i}, whose {@code 2 * size} ASCII hex digits lie at {@code [2 * i * size, 2 * (i + 1) * size)}
+     * of {@code digits}' readable bytes, framed as {@link #encodedHex} frames them ({@code "0x…"}, or
+     * {@code "…"} without {@code prefix}); for a negative index, {@code null}. The bytes
+     * {@link #hexElements(byte[], int, int, int[], int, int, boolean)} writes for the same {@code size}
+     * and indices, from digits given encoded: e.g. cells {@code [3, 70, -1]} picked from a blob's cached
+     * digits. Each run of consecutive non-negative indices is one segment.
      *
+     * @param digits retained by the body (once per run of indices), as {@link #encodedHex} says
+     * @param size bytes of each element (a 2,048-byte cell: 2,048), not digits
+     * @param indices copied: the caller may change it once this returns
      * @throws IllegalStateException if no array is the innermost open container
-     * @throws IllegalArgumentException if {@code elementDigits} or {@code count} is negative
+     * @throws IllegalArgumentException if {@code size} or {@code count} is negative
      * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an
      *     index's element is out of {@code digits}' readable bytes; nothing is written then
      */
-    public JsonBodyBuilder encodedHexElements(ByteBuf digits, int elementDigits, int[] indices, int from, int count,
+    public JsonBodyBuilder encodedHexElements(ByteBuf digits, int size, int[] indices, int from, int count,
             boolean prefix) {
-        checkElements(elementDigits, indices, from, count, digits.readableBytes(), 0);
-        int end = from + count;
-        for (int k = nullsFrom(indices, from, end), run; k < end; k = nullsFrom(indices, run, end)) {
-            run = runEnd(indices, k, end);
-            addSegment(new EncodedSegment(digits.retain(), elementDigits, indices, k, run - k, false, prefix));
+        int[] picked = checkedIndices(size, 2, indices, from, count, digits.readableBytes(), 0);
+        int elementDigits = Hex.encodedLength(size, false);
+        for (int k = nullsFrom(picked, 0), run; k < count; k = nullsFrom(picked, run)) {
+            run = runEnd(picked, k);
+            addSegment(new EncodedSegment(digits.retain(), elementDigits, picked, k, run - k, false, prefix));
         }
         return this;
     }
 
-    /** {@code ["0x…",…]}: as {@link #hexArray(byte[], int, int, int, boolean)} with the prefix. */
+    /**
+     * {@code ["0x…",…]}: as {@link #hexArray(byte[], int, int, int, boolean)} with the prefix.
+     *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
+     */
     public JsonBodyBuilder hexArray(byte[] src, int offset, int size, int count) {
         return hexArray(src, offset, size, count, true);
     }
@@ -253,6 +295,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
      * elements without {@code prefix}); {@code []} when {@code count} is 0. One segment, whatever the
      * count.
      *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
+     * @param size bytes of each value
      * @throws IllegalArgumentException if {@code size} or {@code count} is negative
      * @throws IndexOutOfBoundsException if {@code size * count} bytes from {@code offset} are out of bounds
      */
@@ -265,7 +309,13 @@ public final class JsonBodyBuilder implements AutoCloseable {
         return hexSegment(HexSource.of(src, offset), size, count, true, prefix);
     }
 
-    /** Values {@code "0x…"} or {@code null}: as {@link #hexElements(byte[], int, int, int[], int, int, boolean)} with the prefix. */
+    /**
+     * Values {@code "0x…"} or {@code null}: as {@link #hexElements(byte[], int, int, int[], int, int, boolean)}
+     * with the prefix.
+     *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
+     * @param indices copied: the caller may change it once this returns
+     */
     public JsonBodyBuilder hexElements(byte[] src, int offset, int size, int[] indices, int from, int count) {
         return hexElements(src, offset, size, indices, from, count, true);
     }
@@ -276,11 +326,12 @@ public final class JsonBodyBuilder implements AutoCloseable {
      * {@code src[offset + i * size, offset + (i + 1) * size)} ({@code "0x…"}, {@code 2 * size} digits, or
      * {@code "…"} without {@code prefix}); for a negative index, {@code null}. For example the 2,048-byte
      * cells {@code [3, 70, -1]} of an array of cells, beside values of other sources in the same array;
-     * nothing is written when {@code count} is 0. The elements are referenced, not copied: each run of
-     * consecutive non-negative indices is one segment whatever its length, and {@code src} and
-     * {@code indices} are read when the body is produced (change neither before). The body's length
-     * is exact at once.
+     * nothing is written when {@code count} is 0. Each run of consecutive non-negative indices is one
+     * segment whatever its length. The body's length is exact at once.
      *
+     * @param src not copied: read when the body is produced, so do not change it until the body is released
+     * @param size bytes of each element
+     * @param indices copied: the caller may change it once this returns
      * @throws IllegalStateException if no array is the innermost open container
      * @throws IllegalArgumentException if {@code size} or {@code count} is negative
      * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an
@@ -288,25 +339,30 @@ public final class JsonBodyBuilder implements AutoCloseable {
      */
     public JsonBodyBuilder hexElements(byte[] src, int offset, int size, int[] indices, int from, int count,
             boolean prefix) {
-        checkElements(size, indices, from, count, src.length, offset);
+        int[] picked = checkedIndices(size, 1, indices, from, count, src.length, offset);
         Hex.encodedLength(size, true);
-        int end = from + count;
-        for (int k = nullsFrom(indices, from, end), run; k < end; k = nullsFrom(indices, run, end)) {
-            run = runEnd(indices, k, end);
-            addSegment(new HexSegment(HexSource.of(src, offset), size, indices, k, run - k, false, prefix));
+        for (int k = nullsFrom(picked, 0), run; k < count; k = nullsFrom(picked, run)) {
+            run = runEnd(picked, k);
+            addSegment(new HexSegment(HexSource.of(src, offset), size, picked, k, run - k, false, prefix));
         }
         return this;
     }
 
-    /** {@code ["0x…",…]}: as {@link #hexArray(List, boolean)} with the prefix. */
+    /**
+     * {@code ["0x…",…]}: as {@link #hexArray(List, boolean)} with the prefix.
+     *
+     * @param values arrays not copied, as {@link #hexArray(List, boolean)} says
+     */
     public JsonBodyBuilder hexArray(List<byte[]> values) {
         return hexArray(values, true);
     }
 
     /**
      * A JSON array of one hex string per element of {@code values}, in order, each of its own length
-     * ({@code ["0x…",…]}, or {@code "…"} elements without {@code prefix}; {@code []} when empty). The
-     * arrays are read when the body is produced; the list itself is not kept.
+     * ({@code ["0x…",…]}, or {@code "…"} elements without {@code prefix}; {@code []} when empty).
+     *
+     * @param values not kept itself; its arrays are not copied: each is read when the body is produced,
+     *     so do not change them until the body is released
      */
     public JsonBodyBuilder hexArray(List<byte[]> values, boolean prefix) {
         beginArray();
@@ -344,23 +400,24 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * Writes {@code null} for each negative index of {@code indices} from {@code k}; returns where the
-     * next run of non-negative ones starts ({@code end} if none). Index runs are segments, with no object
-     * per call beyond them: {@code hexElements} is called a few times per blob of a getBlobsV4 answer.
+     * Writes {@code null} for each negative index of {@code picked} from {@code k}; returns where the
+     * next run of non-negative ones starts (its length if none). Index runs are segments, sharing one
+     * copy of the caller's indices: {@code hexElements} is called a few times per blob of a getBlobsV4
+     * answer.
      */
-    private int nullsFrom(int[] indices, int k, int end) {
-        for (; k < end && indices[k] < 0; k++) {
+    private int nullsFrom(int[] picked, int k) {
+        for (; k < picked.length && picked[k] < 0; k++) {
             nullValue();
         }
-        if (k < end) {
+        if (k < picked.length) {
             beforeValue();
         }
         return k;
     }
 
     /** The end of the run of non-negative indices that starts at {@code k}. */
-    private static int runEnd(int[] indices, int k, int end) {
-        while (k < end && indices[k] >= 0) {
+    private static int runEnd(int[] picked, int k) {
+        while (k < picked.length && picked[k] >= 0) {
             k++;
         }
         return k;
@@ -369,9 +426,10 @@ public final class JsonBodyBuilder implements AutoCloseable {
     /**
      * The checks of {@code hexElements} and {@code encodedHexElements}: an open array, non-negative sizes,
      * {@code [from, from + count)} within {@code indices}, and every non-negative index's element of
-     * {@code size} units within {@code [offset, length)}.
+     * {@code size} bytes ({@code unit} source bytes each: 1 raw, 2 encoded) within {@code [offset, length)}.
+     * Checks a copy, which it returns: the body keeps that, so the caller may reuse its array.
      */
-    private void checkElements(int size, int[] indices, int from, int count, int length, int offset) {
+    private int[] checkedIndices(int size, int unit, int[] indices, int from, int count, int length, int offset) {
         if (done) {
             throw new IllegalStateException("already built or closed");
         }
@@ -382,11 +440,14 @@ public final class JsonBodyBuilder implements AutoCloseable {
             throw new IllegalArgumentException("size " + size + " and count " + count + " must not be negative");
         }
         Objects.checkFromIndexSize(from, count, indices.length);
-        for (int k = from; k < from + count; k++) {
-            if (indices[k] >= 0) {
-                Objects.checkFromIndexSize(offset + (long) indices[k] * size, size, length);
+        int[] picked = Arrays.copyOfRange(indices, from, from + count);
+        long extent = (long) unit * size;
+        for (int index : picked) {
+            if (index >= 0) {
+                Objects.checkFromIndexSize(offset + index * extent, extent, length);
             }
         }
+        return picked;
     }
 
     private JsonBodyBuilder hexSegment(HexSource source, int size, int count, boolean bracketed, boolean prefix) {

@@ -39,4 +39,7 @@ abstract class Segment {
 
     /** Releases what the segment retained; called once, by the body's {@code deallocate}. */
     void release() {}
+
+    /** Records {@code hint} on what the segment retained, as {@link io.netty.util.ReferenceCounted#touch(Object)}. */
+    void touch(Object hint) {}
 }

@@ -10,11 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hexstream.codec.Hex;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +35,7 @@ class EncodedHexTest {
             byte[] expected = produce(JsonBody.builder().beginObject().name("a").hex(LONG).name("b")
                     .hexArray(SHORT, 0, 2, 2).name("c").hex(SHORT, 0, 0, false).endObject().build(), 4096);
             JsonBody body = JsonBody.builder().beginObject().name("a").encodedHex(longDigits, true).name("b")
-                    .encodedHexArray(shortDigits, 4, 2, true).name("c").encodedHex(shortDigits.slice(0, 0), false)
+                    .encodedHexArray(shortDigits, 2, 2, true).name("c").encodedHex(shortDigits.slice(0, 0), false)
                     .endObject().build();
             assertEquals(expected.length, body.length(), "exact length before the first byte");
             assertEquals(8 + 20_000 + 33, body.length()); // {"a":"0x … ","b":["0x0102","0x0304"],"c":""}
@@ -125,9 +127,9 @@ class EncodedHexTest {
                     .hexElements(blobs, 0, 10_000, two, 0, 3, false).hexElements(cells, 0, 2048, indices, 1, 0)
                     .endArray().build(), 4096);
             JsonBody body = JsonBody.builder().beginArray()
-                    .encodedHexElements(cellDigits, 4096, indices, 0, 6, true)
-                    .encodedHexElements(blobDigits, 20_000, two, 0, 3, false)
-                    .encodedHexElements(cellDigits, 4096, indices, 1, 0, true).endArray().build();
+                    .encodedHexElements(cellDigits, 2048, indices, 0, 6, true)
+                    .encodedHexElements(blobDigits, 10_000, two, 0, 3, false)
+                    .encodedHexElements(cellDigits, 2048, indices, 1, 0, true).endArray().build();
             assertEquals(3, cellDigits.refCnt(), "one reference per run of indices: [3, 0] and [2, 2]");
             assertEquals(expected.length, body.length(), "exact length before the first byte");
             assertEquals(2 + 4 * (4096 + 4) + 2 * (20_000 + 2) + 3 * 4 + 8, body.length());
@@ -136,9 +138,9 @@ class EncodedHexTest {
             assertEquals(1, blobDigits.refCnt());
             try (JsonBodyBuilder b = JsonBody.builder().beginArray()) {
                 assertThrows(IndexOutOfBoundsException.class,
-                        () -> b.encodedHexElements(cellDigits, 4096, new int[] {0, 4}, 0, 2, true));
+                        () -> b.encodedHexElements(cellDigits, 2048, new int[] {0, 4}, 0, 2, true));
                 assertThrows(IllegalStateException.class, () -> JsonBody.builder()
-                        .encodedHexElements(cellDigits, 4096, indices, 0, 1, true));
+                        .encodedHexElements(cellDigits, 2048, indices, 0, 1, true));
             }
             assertEquals(1, cellDigits.refCnt(), "a refused index retains nothing");
         } finally {
@@ -147,18 +149,40 @@ class EncodedHexTest {
         }
     }
 
+    /** {@code encodedHexArray} takes the size in bytes, as {@code hexArray}; the values are {@link HexFormat}'s. */
+    @Test
+    void anEncodedArrayTakesTheSizeInBytes() {
+        byte[] proofs = bytes(3 * 48, 11);
+        HexFormat hex = HexFormat.of();
+        String expected = "[\"0x" + hex.formatHex(proofs, 0, 48) + "\",\"0x" + hex.formatHex(proofs, 48, 96)
+                + "\",\"0x" + hex.formatHex(proofs, 96, 144) + "\"]";
+        ByteBuf digits = Unpooled.copiedBuffer(hex.formatHex(proofs), StandardCharsets.US_ASCII);
+        try {
+            byte[] encoded = produce(JsonBody.builder().encodedHexArray(digits, 48, 3, true).build(), 4096);
+            assertEquals(expected, new String(encoded, StandardCharsets.US_ASCII));
+            assertArrayEquals(encoded, produce(JsonBody.builder().hexArray(proofs, 0, 48, 3).build(), 4096));
+            try (JsonBodyBuilder b = JsonBody.builder()) {
+                assertThrows(IllegalArgumentException.class, () -> b.encodedHexArray(digits, 96, 3, true),
+                        "digits, not bytes");
+            }
+            assertEquals(1, digits.refCnt());
+        } finally {
+            digits.release();
+        }
+    }
+
     @Test
     void anAbandonedOrFailedBuildReleasesWhatItRetained() {
         ByteBuf digits = digits(LONG);
         try {
             try (JsonBodyBuilder b = JsonBody.builder()) {
-                b.beginArray().encodedHex(digits, true).encodedHexArray(digits, 10_000, 2, true);
+                b.beginArray().encodedHex(digits, true).encodedHexArray(digits, 5_000, 2, true);
                 assertEquals(3, digits.refCnt());
                 assertThrows(IllegalStateException.class, b::build, "an array still open");
             }
             assertEquals(1, digits.refCnt(), "close released both references");
             try (JsonBodyBuilder b = JsonBody.builder()) {
-                assertThrows(IllegalArgumentException.class, () -> b.encodedHexArray(digits, 96, 3, true));
+                assertThrows(IllegalArgumentException.class, () -> b.encodedHexArray(digits, 48, 3, true));
             }
             assertEquals(1, digits.refCnt(), "a refused value retains nothing");
         } finally {
@@ -172,7 +196,7 @@ class EncodedHexTest {
         ByteBuf none = digits(new byte[0]);
         try {
             JsonBody body = JsonBody.builder().beginObject().name("v").encodedHex(digits, true).name("e")
-                    .encodedHexArray(none, 96, 0, true).endObject().build();
+                    .encodedHexArray(none, 48, 0, true).endObject().build();
             byte[] expected = ("{\"v\":\"0x" + Hex.encodeToString(LONG, false) + "\",\"e\":[]}")
                     .getBytes(StandardCharsets.US_ASCII);
             EmbeddedChannel channel = new EmbeddedChannel(new ChunkedWriteHandler());

@@ -1,5 +1,6 @@
 package io.hexstream.codec.json;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,9 @@ import io.hexstream.codec.testing.SeededTrials;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
+import java.util.HexFormat;
 import java.util.SplittableRandom;
 import java.util.StringJoiner;
 import org.junit.jupiter.api.Test;
@@ -101,6 +104,50 @@ class HexElementsTest {
         assertEquals("[\"0x7f" + "00".repeat(47) + "\"]", render(body, 64));
     }
 
+    /** Both take the element size in bytes; the values are those {@link HexFormat} writes. */
+    @Test
+    void rawAndEncodedElementsTakeTheSizeInBytes() {
+        byte[] proofs = randomBytes(new SplittableRandom(0x9E0F5L), 4 * 48);
+        int[] indices = {2, -1, 0, 3, 3};
+        String expected = expectedElements(proofs, 48, indices);
+        ByteBuf digits = Unpooled.copiedBuffer(HexFormat.of().formatHex(proofs), US_ASCII);
+        try {
+            assertEquals(expected, render(JsonBody.builder().beginArray()
+                    .hexElements(proofs, 0, 48, indices, 0, indices.length).endArray().build(), 64));
+            assertEquals(expected, render(JsonBody.builder().beginArray()
+                    .encodedHexElements(digits, 48, indices, 0, indices.length, true).endArray().build(), 64));
+            try (JsonBodyBuilder b = JsonBody.builder().beginArray()) {
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> b.encodedHexElements(digits, 96, indices, 0, indices.length, true), "digits, not bytes");
+            }
+            assertEquals(1, digits.refCnt());
+        } finally {
+            digits.release();
+        }
+    }
+
+    /** The body keeps a copy of the index list: the caller may reuse its array at once. */
+    @Test
+    void aCallerChangingItsIndicesAfterBuildingChangesNothing() {
+        byte[] cells = randomBytes(new SplittableRandom(0x1DCE5L), 3 * CELL);
+        int[] indices = {1, 0, -1, 2};
+        String expected = expectedElements(cells, CELL, indices);
+        ByteBuf digits = Unpooled.copiedBuffer(HexFormat.of().formatHex(cells), US_ASCII);
+        try {
+            JsonBody raw = JsonBody.builder().beginArray().hexElements(cells, 0, CELL, indices, 0, 4).endArray()
+                    .build();
+            JsonBody encoded = JsonBody.builder().beginArray().encodedHexElements(digits, CELL, indices, 0, 4, true)
+                    .endArray().build();
+            int[] reused = {-1, 2, 1, 100};
+            System.arraycopy(reused, 0, indices, 0, reused.length);
+            assertEquals(expected.length(), raw.length());
+            assertEquals(expected, render(raw, JsonBodyInput.MIN_CHUNK_SIZE));
+            assertEquals(expected, render(encoded, JsonBodyInput.MIN_CHUNK_SIZE));
+        } finally {
+            digits.release();
+        }
+    }
+
     @Test
     void misuseIsRefusedAndWritesNothing() {
         byte[] src = new byte[96];
@@ -118,6 +165,15 @@ class HexElementsTest {
             assertEquals("[\"x\",\"0x" + "00".repeat(48) + "\"]", render(b.hexElements(src, 0, 48, indices, 1, 1)
                     .endArray().build(), 16));
         }
+    }
+
+    /** {@code indices}' elements of {@code size} bytes as {@link HexFormat} writes them, {@code null} if negative. */
+    private static String expectedElements(byte[] src, int size, int[] indices) {
+        StringJoiner expected = new StringJoiner(",", "[", "]");
+        for (int i : indices) {
+            expected.add(i < 0 ? "null" : "\"0x" + HexFormat.of().formatHex(src, i * size, (i + 1) * size) + '"');
+        }
+        return expected.toString();
     }
 
     private static byte[] randomBytes(SplittableRandom random, int length) {

@@ -203,7 +203,7 @@ public final class ResponseWriter {
         b.beginObject().name("blob");
         if (encoded != null) {
             b.encodedHex(encoded.blob(), true).name("proofs").encodedHexArray(encoded.cellProofs(),
-                    2 * BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB, true);
+                    BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB, true);
         } else {
             b.hex(entry.blob()).name("proofs").hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE,
                     BlobSizes.CELLS_PER_EXT_BLOB);
@@ -239,7 +239,7 @@ public final class ResponseWriter {
         } else {
             int extension = cells.count() - cells.inBlob();
             if (encoded != null) {
-                b.encodedHexElements(encoded.blob(), 2 * BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(), true);
+                b.encodedHexElements(encoded.blob(), BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(), true);
             } else {
                 b.hexElements(entry.blob(), 0, BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob());
             }
@@ -251,7 +251,7 @@ public final class ResponseWriter {
             int[] proofs = entry.extensionCells() != null ? cells.cellList() : cells.proofListWithoutExtension();
             b.endArray().name("proofs").beginArray();
             if (encoded != null && encoded.cellProofs() != null) {
-                b.encodedHexElements(encoded.cellProofs(), 2 * BlobSizes.PROOF_SIZE, proofs, 0, cells.count(), true);
+                b.encodedHexElements(encoded.cellProofs(), BlobSizes.PROOF_SIZE, proofs, 0, cells.count(), true);
             } else {
                 b.hexElements(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, proofs, 0, cells.count());
             }
