@@ -23,7 +23,7 @@ import java.util.StringJoiner;
  * <pre>
  * java -jar jmh/target/hexstream-jmh.jar ToFastHexBenchmark -rf json -rff target/tofasthex.json
  * java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.BenchmarkReport target/tofasthex.json \
- *     --baseline charArray [--title TEXT] [--out jmh/results/tofasthex-jdk17.md]
+ *     --baseline charArray [--title TEXT] [--out target/tofasthex-jdk17.md]
  * </pre>
  */
 public final class BenchmarkReport {

@@ -11,7 +11,7 @@ import org.apache.tuweni.bytes.Bytes;
 public final class HexExample {
     private HexExample() {}
 
-    /** The README's first snippet. */
+    /** The first example of codec/README.md. */
     public static String roundTrip(byte[] blob, Bytes commitment, String versionedHash) {
         ByteBuf out = ByteBufAllocator.DEFAULT.directBuffer();
         try {

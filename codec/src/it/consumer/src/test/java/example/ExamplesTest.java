@@ -3,12 +3,10 @@ package example;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.net.InetSocketAddress;
@@ -72,8 +70,7 @@ class ExamplesTest {
     void netty() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
-            Channel server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                    .childHandler(new NettyBlobServer(blob, proofs)).bind("127.0.0.1", 0).sync().channel();
+            Channel server = NettyBlobServer.bind(group, "127.0.0.1", 0, blob, proofs).sync().channel();
             String expected = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob\":\"0x" + HEX.formatHex(blob)
                     + "\",\"proofs\":" + proofsJson() + "}]}";
             assertArrayEquals(expected.getBytes(StandardCharsets.US_ASCII),

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * How big the reliability tests run: reduced in the normal build (CI), full size with
- * {@code -Dhexstream.reliability.full=true} (the README's "Reliability" section has the command).
+ * {@code -Dhexstream.reliability.full=true} (example-server/README.md's "Reliability" section has the command).
  */
 public final class ReliabilitySizes {
     /** Whether this is the full-size run. */

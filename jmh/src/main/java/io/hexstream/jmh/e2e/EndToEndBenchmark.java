@@ -50,13 +50,17 @@ import java.util.concurrent.Future;
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
- *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
+ *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
  *     (also: sendfile, jacksonStringsWholeBody)
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
  */
 public final class EndToEndBenchmark {
+    /** Where the reports go unless {@code --out} says otherwise: under {@code target/}, never over jmh/results. */
+    static final Path OUT = Path.of("target", "jmh-results");
+    /** The generated pool unless {@code --data-dir} says otherwise; the servers' copies and logs go beside it. */
+    static final Path DATA_DIR = Path.of("target", "hexstream-data-e2e");
     /** Blobs in the benchmark's pool: the most one request may ask for. */
     static final int POOL_BLOBS = 128;
     static final int[] BLOBS = {1, 9, 21, 72, 128};
@@ -91,8 +95,8 @@ public final class EndToEndBenchmark {
     private EndToEndBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Path out = Path.of("jmh", "results");
-        Path dataDir = Path.of("hexstream-data-e2e");
+        Path out = OUT;
+        Path dataDir = DATA_DIR;
         double seconds = 3;
         List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
                 MetricsRatio.ON, SSZ);
@@ -118,7 +122,7 @@ public final class EndToEndBenchmark {
         // The pool is generated (once) in dataDir; each server gets a copy, since a server locks its data dir
         // and all of them run at once: the cells of one shape run on each server in turn, so that the
         // machine's drift over the run falls on all of them alike.
-        // Copies and logs beside the data dir (hexstream-data-e2e-NAME/), not among the results.
+        // Copies and logs beside the data dir (target/hexstream-data-e2e-NAME/), not among the results.
         E2ePool pool = E2ePool.prepare(dataDir);
         JwtAuthenticator tokens = pool.tokens();
         List<VersionedHash> hashes = pool.hashes();

@@ -31,7 +31,7 @@ import org.knowm.xchart.XYChart;
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java --add-modules jdk.incubator.vector -cp jmh/target/hexstream-jmh.jar \
- *     io.hexstream.jmh.e2e.MetricsChart [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 5]
+ *     io.hexstream.jmh.e2e.MetricsChart [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 5]
  * </pre>
  */
 public final class MetricsChart {
@@ -45,8 +45,8 @@ public final class MetricsChart {
     private MetricsChart() {}
 
     public static void main(String[] args) throws Exception {
-        Path out = Path.of("jmh", "results");
-        Path dataDir = Path.of("hexstream-data-e2e");
+        Path out = EndToEndBenchmark.OUT;
+        Path dataDir = EndToEndBenchmark.DATA_DIR;
         double seconds = 5;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {

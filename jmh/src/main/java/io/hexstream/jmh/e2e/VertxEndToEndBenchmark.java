@@ -29,7 +29,7 @@ import java.util.Map;
  *
  * <pre>
  * mvn -B -q -pl jmh -am package -DskipTests &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.VertxEndToEndBenchmark \
- *     [--out jmh/results] [--data-dir hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
+ *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
  *     [--blobs 1,21,128] [--clients 1,4]
  * </pre>
  */
@@ -48,8 +48,8 @@ public final class VertxEndToEndBenchmark {
 
     /** Runs the matrix the options choose (see the class comment) and writes its report. */
     public static void main(String[] args) throws Exception {
-        Path out = Path.of("jmh", "results");
-        Path dataDir = Path.of("hexstream-data-e2e");
+        Path out = EndToEndBenchmark.OUT;
+        Path dataDir = EndToEndBenchmark.DATA_DIR;
         double seconds = 3;
         List<String> connections = EndToEndBenchmark.CONNECTIONS;
         int[] blobCounts = {1, 21, 128};
