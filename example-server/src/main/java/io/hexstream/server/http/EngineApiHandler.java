@@ -195,7 +195,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
 
     private void respond(ChannelHandlerContext ctx, Slot slot, HttpVersion version, boolean keepAlive, Replies replies) {
         if (inactive) {
-            return; // nothing was rendered: replies hold no buffers
+            replies.release();
+            return;
         }
         ReferenceCounted response = replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
                 : renderer.render(version, keepAlive, replies);
