@@ -29,7 +29,8 @@ public record BlobCellsAndProofsV1(CellIndices cells) implements BlobShape {
         } else {
             int extension = cells.count() - cells.inBlob();
             if (encoded != null) {
-                b.encodedHexElements(encoded.blob(), 2 * BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(), true);
+                b.encodedHexElements(encoded.blob(), 2 * BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(),
+                        true);
             } else {
                 b.hexElements(entry.blob(), 0, BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob());
             }

@@ -12,7 +12,7 @@ public final class EngineMethods {
     private EngineMethods() {}
 
     /**
-     * getBlobs V1 to V4 (each answering {@code -38005} unless {@code fork} serves it),
+     * getBlobs V1 to V4 (each replying {@code -38005} unless {@code fork} serves it),
      * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest};
      * getBlobs tells {@code metrics} the hashes asked for and found, and writes from {@code cache} (the hex
      * cache, or {@code null} for none) when it holds every entry.

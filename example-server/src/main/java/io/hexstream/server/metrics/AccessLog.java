@@ -31,18 +31,18 @@ public final class AccessLog implements ServerMetrics {
     }
 
     /** The line logged for one response. */
-    static String line(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+    static String line(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         return String.format(Locale.ROOT, "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
-                exchange.method(), exchange.hashes(), exchange.hits(), bodyBytes, nanosToLastByte / 1e6,
-                completed ? exchange.outcome() : "abandoned");
+                summary.method(), summary.hashes(), summary.hits(), bodyBytes, nanosToLastByte / 1e6,
+                completed ? summary.outcome() : "abandoned");
     }
 
     @Override
-    public void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+    public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         if (LOG.isInfoEnabled()) {
-            LOG.info(line(exchange, bodyBytes, nanosToLastByte, completed));
+            LOG.info(line(summary, bodyBytes, nanosToLastByte, completed));
         }
-        metrics.responded(exchange, bodyBytes, nanosToLastByte, completed);
+        metrics.responded(summary, bodyBytes, nanosToLastByte, completed);
     }
 
     @Override

@@ -46,10 +46,10 @@ public interface ServerMetrics {
 
     /**
      * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was
-     * abandoned (the connection closed first): what it answered and how long it took from the whole
+     * abandoned (the connection closed first): its summary and how long it took from the whole
      * request to the last byte handed to the socket.
      */
-    void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed);
+    void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
 
     /** An {@code engine_getBlobsVn} call asked for {@code requested} hashes, of which {@code available} were pooled. */
     void blobsLookedUp(String method, int requested, int available);

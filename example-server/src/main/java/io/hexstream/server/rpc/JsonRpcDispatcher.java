@@ -1,6 +1,6 @@
 package io.hexstream.server.rpc;
 
-import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.metrics.Tally;
 import io.netty.util.concurrent.EventExecutor;
@@ -96,7 +96,7 @@ public final class JsonRpcDispatcher {
                     reply = failure(request, RpcError.SERVER_ERROR, "server busy");
                 }
             } else {
-                reply = method == null ? unanswerable(request) : call(request, method);
+                reply = method == null ? unserved(request) : call(request, method);
                 if (reply != null && reply.result() != null && total + separator + reply.length() > maxResponseBytes) {
                     reply.release();
                     reply = tooLarge(request);
@@ -118,7 +118,8 @@ public final class JsonRpcDispatcher {
     }
 
     /** Runs {@code method} on the executor, its reply handed back on {@code loop}; false if the queue is full. */
-    private boolean submit(RpcRequest request, RpcMethod method, PendingReplies pending, int index, EventExecutor loop) {
+    private boolean submit(RpcRequest request, RpcMethod method, PendingReplies pending, int index,
+            EventExecutor loop) {
         pending.pending.incrementAndGet();
         try {
             executor.execute(() -> {
@@ -141,7 +142,7 @@ public final class JsonRpcDispatcher {
     }
 
     /** The error reply to a request that names no method served, or is not valid; {@code null} for a notification. */
-    private static RpcReply unanswerable(RpcRequest request) {
+    private static RpcReply unserved(RpcRequest request) {
         return request.invalid() != null ? failure(request, RpcError.INVALID_REQUEST, request.invalid())
                 : failure(request, RpcError.METHOD_NOT_FOUND, request.method());
     }
@@ -247,7 +248,7 @@ public final class JsonRpcDispatcher {
                 }
             }
             String method = batch ? ServerMetrics.BATCH : labels.length == 1 ? labels[0] : ServerMetrics.NO_METHOD;
-            done.accept(new Replies(sent, batch, new Exchange(method, tally.hashes(), tally.hits(), error)));
+            done.accept(new Replies(sent, batch, new ResponseSummary(method, tally.hashes(), tally.hits(), error)));
         }
     }
 }

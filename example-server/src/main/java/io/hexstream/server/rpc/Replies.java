@@ -1,6 +1,6 @@
 package io.hexstream.server.rpc;
 
-import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ResponseSummary;
 import java.util.List;
 
 /**
@@ -11,7 +11,7 @@ import java.util.List;
  * <p>Owns the replies: hand them to {@link ResponseWriter#body}, which takes them over, or
  * {@link #release()} them.
  */
-public record Replies(List<RpcReply> replies, boolean batch, Exchange exchange) {
+public record Replies(List<RpcReply> replies, boolean batch, ResponseSummary summary) {
     public Replies {
         replies = List.copyOf(replies);
     }

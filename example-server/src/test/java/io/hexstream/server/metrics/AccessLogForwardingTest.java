@@ -53,7 +53,7 @@ class AccessLogForwardingTest {
         for (int i = 0; i < types.length; i++) {
             Class<?> type = types[i];
             args[i] = type == int.class ? 7 + i : type == long.class ? 11L + i : type == boolean.class ? true
-                    : type == String.class ? "m" + i : type == Exchange.class ? new Exchange("m", 3, 2, null)
+                    : type == String.class ? "m" + i : type == ResponseSummary.class ? new ResponseSummary("m", 3, 2, null)
                     : type.isEnum() ? type.getEnumConstants()[0] : null;
         }
         return args;
