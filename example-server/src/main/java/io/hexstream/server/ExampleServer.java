@@ -396,7 +396,7 @@ public final class ExampleServer implements AutoCloseable {
             // Before the pool, so that it encodes the stored blobs as they load.
             hexCache = config.hexCacheMib() > 0 ? new HexCache((long) config.hexCacheMib() << 20) : null;
             DurableBlobPool pool = openPool(config, metrics, hexCache != null ? hexCache : PoolListener.NONE);
-            ResponseWriter writer = new ResponseWriter(hexCache);
+            ResponseWriter writer = new ResponseWriter();
             ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
@@ -405,8 +405,8 @@ public final class ExampleServer implements AutoCloseable {
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
                     config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(),
-                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics), metrics),
-                    writer, ingest, config.maxResponseBytes(), metrics);
+                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics), metrics, hexCache),
+                    ingest, config.maxResponseBytes(), metrics);
             ResponseRenderer responses = renderer.apply(writer);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),

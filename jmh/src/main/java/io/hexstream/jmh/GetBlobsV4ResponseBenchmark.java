@@ -6,10 +6,12 @@ import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.CellIndices;
+import io.hexstream.server.engine.BlobCellsAndProofsV1;
+import io.hexstream.server.engine.BlobsResult;
+import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.rpc.RpcReply;
-import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
@@ -42,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       serialised by Jackson's {@code ObjectWriter.writeValue} into {@link BesuResponseStream} (Besu's
  *       {@code JsonResponseStreamer}: each ~8 KB flush copied into a heap buffer, then into a pooled
  *       direct buffer as the transport does);
- *   <li>{@code hexstreamChunks}: the product's path, the server's {@code ResponseWriter} describing
+ *   <li>{@code hexstreamChunks}: the product's path, the server's reply ({@code BlobsResult}) describing
  *       the same response (cells referenced in the blob and its extension cells, proofs in the cell
  *       proofs) and every chunk produced into a pooled direct buffer and released as the socket would.
  * </ul>
@@ -109,7 +111,7 @@ public class GetBlobsV4ResponseBenchmark {
 
     @Benchmark
     public long hexstreamChunks() {
-        RpcResult result = new RpcResult.BlobCellsAndProofsV1(entries, indices);
+        BlobsResult result = new BlobsResult(entries, new BlobCellsAndProofsV1(indices), null, Tally.NONE);
         return BodyDrain.drain(responses.body(new Replies(List.of(RpcReply.success(new byte[] {'1'}, result)), false)),
                 pooled);
     }

@@ -1,6 +1,6 @@
 package io.hexstream.jmh;
 
-import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class MetricsBenchmark {
     private static final String METHOD = "engine_getBlobsV2";
     private static final int CHUNK_BYTES = 256 * 1024;
-    private static final Exchange EXCHANGE = new Exchange(METHOD, 128, 128, null);
+    private static final ResponseSummary EXCHANGE = new ResponseSummary(METHOD, 128, 128, null);
 
     @Param({"prometheus", "none"})
     public String metrics;

@@ -16,6 +16,8 @@ import java.util.List;
 public final class JsonBody extends AbstractReferenceCounted {
     private final List<Segment> segments;
     private final long length;
+    /** Whether a builder took the segments over ({@link #handOver}): deallocating then releases nothing. */
+    private boolean handedOver;
 
     /** Takes {@code segments} as they are: the builder that made them adds no more (no copy per body). */
     JsonBody(List<Segment> segments) {
@@ -41,8 +43,21 @@ public final class JsonBody extends AbstractReferenceCounted {
         return segments;
     }
 
+    /**
+     * Moves the segments out, for {@link JsonBodyBuilder#value(JsonBody)}, and releases this body, which
+     * then holds nothing; the caller holds its only reference.
+     */
+    List<Segment> handOver() {
+        handedOver = true;
+        release();
+        return segments;
+    }
+
     @Override
     protected void deallocate() {
+        if (handedOver) {
+            return;
+        }
         for (Segment segment : segments) {
             segment.release();
         }

@@ -349,6 +349,24 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
+     * A value built before as a body of its own, e.g. one reply of a batch: {@code value}'s bytes, exactly
+     * {@code value.length()} of them. Takes {@code value} over: its segments move into this body (nothing
+     * is copied) and {@code value} is released, so the caller must hold its only reference.
+     *
+     * @throws IllegalStateException if {@code value} has another reference, or no value may go here;
+     *     {@code value} is not taken then
+     */
+    public JsonBodyBuilder value(JsonBody value) {
+        if (value.refCnt() != 1) {
+            throw new IllegalStateException("a body taken over must have one reference, not " + value.refCnt());
+        }
+        beforeValue();
+        flushLiteral();
+        segments.addAll(value.handOver());
+        return this;
+    }
+
+    /**
      * {@code ["0x…",…]}: as {@link #hexArray(List, boolean)} with the prefix.
      *
      * @param values arrays not copied, as {@link #hexArray(List, boolean)} says

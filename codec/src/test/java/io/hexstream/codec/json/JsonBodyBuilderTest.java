@@ -51,6 +51,30 @@ class JsonBodyBuilderTest {
         assertEquals("[\"0x0a\"]", render(JsonBody.builder().hexArray(new byte[] {10}, 0, 1, 1).build()));
     }
 
+    /** A body built alone goes in whole as one value: its bytes, its retained buffers, a reference given back. */
+    @Test
+    void aBuiltBodyIsTakenOverAsOneValue() {
+        ByteBuf digits = Unpooled.copiedBuffer("abcd", UTF_8);
+        JsonBody first = JsonBody.builder().beginObject().name("x").encodedHex(digits, true).endObject().build();
+        JsonBody second = JsonBody.builder().hex(new byte[] {1}).build();
+        digits.release(); // the first body holds its own reference
+        JsonBody body = JsonBody.builder().beginArray().value(first).nullValue().value(second).endArray().build();
+        assertEquals(0, first.refCnt());
+        assertEquals(0, second.refCnt());
+        assertEquals(1, digits.refCnt(), "now held by the body that took the first over");
+        String expected = "[{\"x\":\"0xabcd\"},null,\"0x01\"]";
+        assertEquals(expected.length(), body.length());
+        assertEquals(expected, render(body));
+        assertEquals(0, digits.refCnt());
+
+        JsonBody shared = JsonBody.builder().hex(new byte[] {2}).build().retain();
+        JsonBodyBuilder refused = JsonBody.builder().beginArray();
+        assertThrows(IllegalStateException.class, () -> refused.value(shared), "another reference is held");
+        assertEquals(2, shared.refCnt(), "and nothing was taken");
+        refused.close();
+        shared.release(2);
+    }
+
     @Test
     void misuseIsRefused() {
         assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().raw("1"));

@@ -21,7 +21,7 @@ import io.netty.buffer.Unpooled;
  * <p>Cells ({@code engine_getBlobsV4}): cell {@code i < 64} is blob bytes {@code [i * 2048, (i + 1) * 2048)},
  * so its digits are {@code blob()}'s {@code [i * 4096, (i + 1) * 4096)}. Cells 64 to 127 (the extension)
  * are not held: their digits would double an entry (536,672 bytes instead of 274,528), so that the
- * default 64 MiB would no longer hold a 128-blob request; a V4 answer encodes them.
+ * default 64 MiB would no longer hold a 128-blob request; a V4 result encodes them.
  *
  * <p>Reference-counted through its buffers: the cache holds one reference, a lookup takes one more
  * ({@link #retain()}) until the body being built has retained what it uses.

@@ -6,9 +6,9 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 
 /**
- * The pool lookup of every getBlobs answer, JSON-RPC ({@link GetBlobs}) or binary SSZ: the entries for
+ * The pool lookup of every getBlobs call, JSON-RPC ({@link GetBlobs}) or binary SSZ: the entries for
  * the versioned hashes, each kept only if the version can serve it (a blob proof for V1, cell proofs for
- * V2 and V3; V4 keeps every pooled blob, one without cell proofs answering {@code null} cells and
+ * V2 and V3; V4 keeps every pooled blob, one without cell proofs returning {@code null} cells and
  * proofs), and the metrics told, counting as available only what the version can serve. Never blocks: one short lock for the lookup.
  */
 public final class BlobLookup {

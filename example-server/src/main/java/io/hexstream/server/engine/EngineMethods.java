@@ -1,5 +1,6 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.RpcMethod;
@@ -11,16 +12,17 @@ public final class EngineMethods {
     private EngineMethods() {}
 
     /**
-     * getBlobs V1 to V4 (each answering {@code -38005} unless {@code fork} serves it),
+     * getBlobs V1 to V4 (each replying {@code -38005} unless {@code fork} serves it),
      * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest};
-     * getBlobs tells {@code metrics} the hashes asked for and found.
+     * getBlobs tells {@code metrics} the hashes asked for and found, and writes from {@code cache} (the hex
+     * cache, or {@code null} for none) when it holds every entry.
      */
     public static List<RpcMethod> all(DurableBlobPool pool, Fork fork, int maxBlobsPerRequest, TransactionIngest ingest,
-            ServerMetrics metrics) {
-        return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics),
-                new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest, metrics),
-                new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics),
-                new GetBlobs(GetBlobs.Version.V4, pool, fork, maxBlobsPerRequest, metrics),
+            ServerMetrics metrics, HexCache cache) {
+        return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics, cache),
+                new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest, metrics, cache),
+                new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics, cache),
+                new GetBlobs(GetBlobs.Version.V4, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new ExchangeCapabilities(fork), new SendRawTransaction(ingest));
     }
 }

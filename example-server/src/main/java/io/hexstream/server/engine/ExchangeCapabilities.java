@@ -1,5 +1,7 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcException;
 import io.hexstream.server.rpc.RpcMethod;
@@ -12,12 +14,27 @@ import java.util.List;
  * methods served under the server's fork.
  */
 public final class ExchangeCapabilities implements RpcMethod {
-    private final RpcResult.Strings served;
+    private final Served served;
 
     public ExchangeCapabilities(Fork fork) {
-        this.served = new RpcResult.Strings(fork == Fork.PRAGUE ? List.of(GetBlobs.Version.V1.methodName())
+        this.served = new Served(fork == Fork.PRAGUE ? List.of(GetBlobs.Version.V1.methodName())
                 : List.of(GetBlobs.Version.V2.methodName(), GetBlobs.Version.V3.methodName(),
                         GetBlobs.Version.V4.methodName()));
+    }
+
+    /** The result: the methods served, an array of strings. */
+    private record Served(List<String> methods) implements RpcResult {
+        @Override
+        public void write(JsonBodyBuilder b) {
+            b.beginArray();
+            methods.forEach(b::string);
+            b.endArray();
+        }
+
+        @Override
+        public Tally tally() {
+            return Tally.NONE;
+        }
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.hexstream.server.engine;
 
-/** The fork the server serves: which getBlobs methods answer. */
+/** The fork the server serves: which getBlobs methods are served. */
 public enum Fork {
     /** Before Osaka: {@code engine_getBlobsV1} (execution-apis {@code cancun.md}). */
     PRAGUE,

@@ -4,13 +4,14 @@ import io.hexstream.codec.HexFormatException;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
 import io.hexstream.server.rpc.RpcException;
 import io.hexstream.server.rpc.RpcMethod;
-import io.hexstream.server.rpc.RpcResult;
 import java.util.Arrays;
 import java.util.List;
 
@@ -22,11 +23,14 @@ import java.util.List;
  * ({@code -32602}), the count ({@code -38004 Too large request} above {@code maxBlobsPerRequest}),
  * the fork ({@code -38005 Unsupported fork}); then V4's {@code indices_bitarray} ({@code -32602} unless
  * 16 bytes of {@code DATA}); then each hash, decoded straight into its lookup key ({@code -32602}
- * naming the first bad one); then the {@link BlobLookup}.
+ * naming the first bad one); then the {@link BlobLookup}. The result is a {@link BlobsResult} of the
+ * version's shape ({@link BlobAndProofV1}, {@link BlobAndProofV2}, {@link BlobCellsAndProofsV1}),
+ * written from the hex cache when it holds every entry; it tallies the hashes asked for and the blobs
+ * returned, for the access log.
  */
 public final class GetBlobs implements RpcMethod {
 
-    /** The three versions: the fork each is served under and what it answers for a missing blob. */
+    /** The four versions: the fork each is served under and what it returns for a missing blob. */
     public enum Version {
         /** {@code BlobAndProofV1} per hash, {@code null} where missing or pooled without a blob proof. */
         V1(Fork.PRAGUE),
@@ -63,17 +67,22 @@ public final class GetBlobs implements RpcMethod {
     private final BlobLookup lookup;
     private final Fork served;
     private final int maxBlobsPerRequest;
+    private final HexCache cache;
 
     /**
      * @param served the fork the server serves
      * @param maxBlobsPerRequest the most hashes a call may ask for ({@code --max-blobs-per-request})
-     * @param metrics told, per call answered, the hashes asked for and how many of them this version can serve
+     * @param metrics told, per call that gets a result, the hashes asked for and how many of them this
+     *     version can serve
+     * @param cache the hex cache ({@code --hex-cache-mib}), or {@code null} for none
      */
-    public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest, ServerMetrics metrics) {
+    public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest, ServerMetrics metrics,
+            HexCache cache) {
         this.version = version;
         this.lookup = new BlobLookup(pool, metrics);
         this.served = served;
         this.maxBlobsPerRequest = maxBlobsPerRequest;
+        this.cache = cache;
     }
 
     @Override
@@ -82,7 +91,7 @@ public final class GetBlobs implements RpcMethod {
     }
 
     @Override
-    public RpcResult call(Params params) throws RpcException {
+    public BlobsResult call(Params params) throws RpcException {
         boolean v4 = version == Version.V4;
         List<String> texts = v4 ? params.stringArray(0, 2, V4_PARAMS) : params.oneStringArray();
         String bitarray = v4 ? params.string(1, 2, V4_PARAMS) : null;
@@ -103,15 +112,13 @@ public final class GetBlobs implements RpcMethod {
             }
         }
         BlobLookup.Found found = lookup.lookUp(version, hashes, name());
-        BlobEntry[] entries = found.entries();
-        if (v4) {
-            return new RpcResult.BlobCellsAndProofsV1(Arrays.asList(entries), selected);
+        if (version == Version.V2 && !found.all()) {
+            return new BlobsResult(null, BlobAndProofV2.SHAPE, cache, new Tally(hashes.length, 0));
         }
-        if (version == Version.V1) {
-            return new RpcResult.BlobsAndProofsV1(Arrays.asList(entries));
-        }
-        return new RpcResult.BlobsAndProofsV2(version == Version.V2 && !found.all() ? null
-                : Arrays.asList(entries));
+        BlobShape shape = v4 ? new BlobCellsAndProofsV1(selected)
+                : version == Version.V1 ? BlobAndProofV1.SHAPE : BlobAndProofV2.SHAPE;
+        return new BlobsResult(Arrays.asList(found.entries()), shape, cache,
+                new Tally(hashes.length, found.available()));
     }
 
     /** V4's {@code indices_bitarray}; {@code -32602} unless 16 bytes of {@code DATA}. */

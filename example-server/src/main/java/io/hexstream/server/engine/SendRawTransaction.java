@@ -2,6 +2,8 @@ package io.hexstream.server.engine;
 
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
+import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
 import io.hexstream.server.rpc.RpcException;
@@ -29,6 +31,19 @@ public final class SendRawTransaction implements RpcMethod {
         this.ingest = ingest;
     }
 
+    /** The result: the transaction's hash, {@code DATA}. */
+    private record TransactionHash(byte[] hash) implements RpcResult {
+        @Override
+        public void write(JsonBodyBuilder b) {
+            b.hex(hash);
+        }
+
+        @Override
+        public Tally tally() {
+            return Tally.NONE;
+        }
+    }
+
     @Override
     public String name() {
         return "eth_sendRawTransaction";
@@ -49,7 +64,7 @@ public final class SendRawTransaction implements RpcMethod {
             throw new RpcException(RpcError.INVALID_PARAMS, "transaction: " + e.getMessage());
         }
         try {
-            return new RpcResult.Data(ingest.accept(raw));
+            return new TransactionHash(ingest.accept(raw));
         } catch (TransactionRefusedException e) {
             LOG.debug("refused a transaction: {}", e.getMessage());
             throw new RpcException(e.undecodable() ? RpcError.INVALID_PARAMS : RpcError.SERVER_ERROR, e.getMessage());

@@ -1,7 +1,7 @@
 package io.hexstream.server.http;
 
 import io.hexstream.codec.http.JsonResponse;
-import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.Replies;
@@ -77,7 +77,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         boolean close;
         boolean unreadBody;
         final long received = System.nanoTime();
-        Exchange exchange;
+        ResponseSummary exchange;
         long bodyBytes;
     }
 
@@ -177,7 +177,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         } catch (RpcException e) {
             metrics.replied(ServerMetrics.NO_METHOD, e.error());
             Replies failure = new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false,
-                    new Exchange(ServerMetrics.NO_METHOD, 0, 0, e.error()));
+                    new ResponseSummary(ServerMetrics.NO_METHOD, 0, 0, e.error()));
             if (ctx.executor().inEventLoop()) {
                 respond(ctx, slot, version, keepAlive, failure);
                 return;
@@ -195,11 +195,12 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
 
     private void respond(ChannelHandlerContext ctx, Slot slot, HttpVersion version, boolean keepAlive, Replies replies) {
         if (inactive) {
-            return; // nothing was rendered: replies hold no buffers
+            replies.release();
+            return;
         }
         ReferenceCounted response = replies.isEmpty() ? empty(version, HttpResponseStatus.OK, keepAlive) // notifications only
                 : renderer.render(version, keepAlive, replies);
-        slot.exchange = replies.exchange();
+        slot.exchange = replies.summary();
         slot.bodyBytes = bodyBytes(response);
         ready(ctx, slot, response);
     }

@@ -12,7 +12,8 @@ import io.netty.util.ReferenceCounted;
  * own is {@link #streaming}: the {@link ResponseWriter}'s body, streamed by
  * {@link io.hexstream.codec.http.JsonResponseEncoder}; the benchmarks plug in their String-based and
  * pre-rendered peers here. Called on the channel's event loop; the bytes must be the same whichever
- * renders them (the response cap is counted with the server's writer).
+ * renders them (the response cap counts the replies as built). A renderer takes the replies over: it
+ * hands them to a {@link ResponseWriter} or releases them.
  */
 @FunctionalInterface
 public interface ResponseRenderer {

@@ -8,8 +8,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code --access-log}: one INFO line on the logger {@value #LOGGER} per HTTP response to JSON-RPC
  * requests, once written to its last byte (or abandoned), e.g.
- * {@code engine_getBlobsV2 hashes=128 hits=128 bytes=35212671 ttlb_ms=41.2 outcome=ok}; everything else
- * goes on to the metrics it wraps.
+ * {@code engine_getBlobsV2 hashes=128 hits=128 bytes=35212671 ttlb_ms=41.2 outcome=ok}; every call,
+ * that one included, goes on to the metrics it wraps ({@link ServerMetrics} has no default method, so a
+ * metric added there does not compile here until it is forwarded).
  */
 public final class AccessLog implements ServerMetrics {
     /** The logger's name, so that it can be routed or silenced on its own. */
@@ -30,18 +31,18 @@ public final class AccessLog implements ServerMetrics {
     }
 
     /** The line logged for one response. */
-    static String line(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+    static String line(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         return String.format(Locale.ROOT, "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
-                exchange.method(), exchange.hashes(), exchange.hits(), bodyBytes, nanosToLastByte / 1e6,
-                completed ? exchange.outcome() : "abandoned");
+                summary.method(), summary.hashes(), summary.hits(), bodyBytes, nanosToLastByte / 1e6,
+                completed ? summary.outcome() : "abandoned");
     }
 
     @Override
-    public void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+    public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         if (LOG.isInfoEnabled()) {
-            LOG.info(line(exchange, bodyBytes, nanosToLastByte, completed));
+            LOG.info(line(summary, bodyBytes, nanosToLastByte, completed));
         }
-        metrics.responded(exchange, bodyBytes, nanosToLastByte, completed);
+        metrics.responded(summary, bodyBytes, nanosToLastByte, completed);
     }
 
     @Override

@@ -7,7 +7,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 
 /**
  * The pipeline of {@code --metrics-port}, on the Engine API server's own event loops: {@code GET
- * /metrics} answered by {@link ScrapeHandler}. Requests are small (a scraper sends a head only): a
+ * /metrics} served by {@link ScrapeHandler}. Requests are small (a scraper sends a head only): a
  * body over {@link #MAX_REQUEST_BYTES} is refused with 413. No JWT: bind it to a private address
  * ({@code --metrics-host}, loopback by default).
  */

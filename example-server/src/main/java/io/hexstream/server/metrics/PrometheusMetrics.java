@@ -133,16 +133,16 @@ public final class PrometheusMetrics implements ServerMetrics {
 
     @Override
     public void replied(String method, ReplyError error) {
-        requests.labelValues(method, Exchange.outcome(error)).inc();
+        requests.labelValues(method, ResponseSummary.outcome(error)).inc();
     }
 
     @Override
-    public void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {
+    public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         if (completed) {
-            timeToLastByte.labelValues(exchange.method()).observe(nanosToLastByte / NANOS_PER_SECOND);
-            responseBytes.labelValues(exchange.method()).inc(bodyBytes);
+            timeToLastByte.labelValues(summary.method()).observe(nanosToLastByte / NANOS_PER_SECOND);
+            responseBytes.labelValues(summary.method()).inc(bodyBytes);
         } else {
-            abandoned.labelValues(exchange.method()).inc();
+            abandoned.labelValues(summary.method()).inc();
         }
     }
 

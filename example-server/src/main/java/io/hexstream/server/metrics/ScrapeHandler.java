@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers {@code GET /metrics} (and {@code HEAD}) with every metric in the Prometheus text format
+ * Responds to {@code GET /metrics} (and {@code HEAD}) with every metric in the Prometheus text format
  * 0.0.4, or in OpenMetrics 1.0 text when the scraper's {@code Accept} asks for
  * {@code application/openmetrics-text}; {@code 404} for another path, {@code 405} for another method.
  * The scrape reads counters and gauges (no lock the request path holds) and is written into one pooled

@@ -5,10 +5,12 @@ import java.util.Locale;
 
 /**
  * What the request path tells about itself: the one seam between the server and its metrics and
- * access log. Every method is a no-op by default, and {@link #NONE} (what the server runs with unless
- * {@code --metrics-port} or {@code --access-log} is given) is nothing else, so that metrics off cost a
- * call to an empty method. Implementations are thread-safe and never block: they are called on the
- * event loops, the request threads and the ingest threads.
+ * access log. No method has a default: every implementation ({@link PrometheusMetrics}, {@link #NONE},
+ * and the {@link AccessLog} that forwards to one of them) must say what it does with each, so that a
+ * metric added here cannot be dropped by one of them unseen. {@link #NONE} (what the server runs with
+ * unless {@code --metrics-port} or {@code --access-log} is given) records nothing, so that metrics off
+ * cost a call to an empty method. Implementations are thread-safe and never block: they are called on
+ * the event loops, the request threads and the ingest threads.
  *
  * <p>Every label comes from a fixed set: method names from the server's method table (or
  * {@link #UNKNOWN_METHOD}, {@link #INVALID_REQUEST}, {@link #BATCH}, {@link #NO_METHOD}), error codes
@@ -17,7 +19,7 @@ import java.util.Locale;
  */
 public interface ServerMetrics {
     /** Metrics off: records nothing. */
-    ServerMetrics NONE = new ServerMetrics() {};
+    ServerMetrics NONE = new NoMetrics();
 
     /** The method label of a call to a method the server does not serve. */
     String UNKNOWN_METHOD = "unknown";
@@ -40,47 +42,47 @@ public interface ServerMetrics {
     }
 
     /** One JSON-RPC reply sent for {@code method}: {@code error} is {@code null} for a result. */
-    default void replied(String method, ReplyError error) {}
+    void replied(String method, ReplyError error);
 
     /**
      * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was
-     * abandoned (the connection closed first): what it answered and how long it took from the whole
+     * abandoned (the connection closed first): its summary and how long it took from the whole
      * request to the last byte handed to the socket.
      */
-    default void responded(Exchange exchange, long bodyBytes, long nanosToLastByte, boolean completed) {}
+    void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
 
     /** An {@code engine_getBlobsVn} call asked for {@code requested} hashes, of which {@code available} were pooled. */
-    default void blobsLookedUp(String method, int requested, int available) {}
+    void blobsLookedUp(String method, int requested, int available);
 
-    default void connectionOpened() {}
+    void connectionOpened();
 
-    default void connectionClosed() {}
+    void connectionClosed();
 
     /** A response is handed to the channel; {@link #responseDone()} once written or abandoned. */
-    default void responseStarted() {}
+    void responseStarted();
 
-    default void responseDone() {}
+    void responseDone();
 
     /** A connection has been unwritable for more than a second ({@code true}), or is not any more. */
-    default void stalled(boolean stalled) {}
+    void stalled(boolean stalled);
 
     /** Bytes handed to a socket. */
-    default void bytesWritten(long bytes) {}
+    void bytesWritten(long bytes);
 
     /** A request refused for its JWT. */
-    default void jwtRefused(Refusal.Reason reason) {}
+    void jwtRefused(Refusal.Reason reason);
 
     /** A connection or request refused, or a connection closed, by {@code limit}. */
-    default void refused(Limit limit) {}
+    void refused(Limit limit);
 
-    default void transactionAccepted() {}
+    void transactionAccepted();
 
     /** A transaction refused by {@code check}, one of the ingest's fixed names (e.g. {@code signature}). */
-    default void transactionRefused(String check) {}
+    void transactionRefused(String check);
 
     /** One KZG batch verification took {@code nanos}. */
-    default void kzgVerified(long nanos) {}
+    void kzgVerified(long nanos);
 
     /** One fsync of the store (a file or its directory) took {@code nanos}. */
-    default void fsynced(long nanos) {}
+    void fsynced(long nanos);
 }

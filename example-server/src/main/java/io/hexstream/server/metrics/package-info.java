@@ -5,6 +5,10 @@
  * {@link io.hexstream.server.metrics.MetricsEndpoint} on the Engine API server's own event loops), the
  * access log ({@link io.hexstream.server.metrics.AccessLog}) and
  * {@link io.hexstream.server.metrics.Instrumentation}, which of them the options ask for. Labels come
- * from fixed sets only, never from client input.
+ * from fixed sets only, never from client input. A JSON-RPC reply is counted by
+ * {@link io.hexstream.server.metrics.ServerMetrics#replied}, an HTTP response by
+ * {@link io.hexstream.server.metrics.ServerMetrics#responded} with its
+ * {@link io.hexstream.server.metrics.ResponseSummary}: request, reply and response are the words of
+ * {@code rpc}'s package documentation.
  */
 package io.hexstream.server.metrics;

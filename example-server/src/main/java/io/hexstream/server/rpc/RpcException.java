@@ -1,6 +1,6 @@
 package io.hexstream.server.rpc;
 
-/** A request that is answered with a JSON-RPC error: the spec's code, and what exactly was wrong. */
+/** A call refused with a JSON-RPC error reply: the spec's code, and what exactly was wrong. */
 public final class RpcException extends Exception {
     private static final long serialVersionUID = 1L;
 

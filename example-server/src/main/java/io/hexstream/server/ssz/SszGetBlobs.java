@@ -4,7 +4,7 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.engine.GetBlobs;
-import io.hexstream.server.metrics.Exchange;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.RpcError;
 import io.netty.buffer.ByteBuf;
@@ -51,7 +51,7 @@ public final class SszGetBlobs {
      * @param response the {@code 200} answer (its owner is the caller), or {@code null}
      * @param exchange what the metrics and the access log hear once it is written
      */
-    public record Answer(GetBlobsResponse response, HttpResponseStatus status, String reason, Exchange exchange) {}
+    public record Answer(GetBlobsResponse response, HttpResponseStatus status, String reason, ResponseSummary exchange) {}
 
     /**
      * Answers {@code body} (the whole request body, its indices unchanged, not released) on {@code route}.
@@ -74,7 +74,7 @@ public final class SszGetBlobs {
         }
         try {
             BlobLookup.Found found = lookup.lookUp(version, hashes, route.method());
-            Exchange exchange = new Exchange(route.method(), hashes.length, found.available(), null);
+            ResponseSummary exchange = new ResponseSummary(route.method(), hashes.length, found.available(), null);
             Answer answer = version != GetBlobs.Version.V3 && !found.all()
                     ? new Answer(null, HttpResponseStatus.NO_CONTENT, null, exchange)
                     : new Answer(new GetBlobsResponse(httpVersion, keepAlive, version, found.entries()),
@@ -89,6 +89,6 @@ public final class SszGetBlobs {
 
     private Answer refused(SszRoute route, HttpResponseStatus status, RpcError outcome, String reason) {
         metrics.replied(route.method(), outcome);
-        return new Answer(null, status, reason, new Exchange(route.method(), 0, 0, outcome));
+        return new Answer(null, status, reason, new ResponseSummary(route.method(), 0, 0, outcome));
     }
 }

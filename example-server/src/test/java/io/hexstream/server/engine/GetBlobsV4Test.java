@@ -22,7 +22,6 @@ import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.rpc.RpcReply;
-import io.hexstream.server.rpc.RpcResult;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.TestBlobs;
 import io.netty.buffer.ByteBuf;
@@ -31,6 +30,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.util.ResourceLeakDetector;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -154,16 +154,17 @@ class GetBlobsV4Test {
         BlobEntry v0 = new BlobEntry(blobs.get(1).blob(), blobs.get(1).commitment(), blobs.get(1).blobProof(), null);
         DurableBlobPool pool = pool(List.of(blobs.get(0), v0));
         int[] counted = new int[2];
-        ServerMetrics metrics = new ServerMetrics() {
-            @Override
-            public void blobsLookedUp(String method, int requested, int available) {
-                assertEquals("engine_getBlobsV4", method);
-                counted[0] += requested;
-                counted[1] += available;
-            }
-        };
+        ServerMetrics metrics = (ServerMetrics) Proxy.newProxyInstance(ServerMetrics.class.getClassLoader(),
+                new Class<?>[] {ServerMetrics.class}, (proxy, called, args) -> {
+                    if (called.getName().equals("blobsLookedUp")) {
+                        assertEquals("engine_getBlobsV4", args[0]);
+                        counted[0] += (int) args[1];
+                        counted[1] += (int) args[2];
+                    }
+                    return null;
+                });
         List<String> hashes = List.of(blobs.get(0).versionedHash().toString(), v0.versionedHash().toString(), MISSING);
-        new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, metrics).call(
+        new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, metrics, null).call(
                 parse(request(hashes, CellFixtures.bitarray(1, 2))));
         assertArrayEquals(new int[] {3, 1}, counted);
     }
@@ -179,7 +180,7 @@ class GetBlobsV4Test {
         DurableBlobPool pool = pool(List.of(entry));
         String request = request(Collections.nCopies(128, entry.versionedHash().toString()),
                 CellFixtures.bitarray(IntStream.range(0, 128).toArray()));
-        GetBlobs v4 = new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, ServerMetrics.NONE);
+        GetBlobs v4 = new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, ServerMetrics.NONE, null);
         ResponseWriter writer = new ResponseWriter();
         Params params = parse(request);
         for (int warm = 0; warm < 10; warm++) { // JIT (the SIMD kernel allocates until C2 has it), pools
@@ -196,7 +197,7 @@ class GetBlobsV4Test {
         long bytes;
         try {
             long before = threads.getThreadAllocatedBytes(thread);
-            RpcResult result = v4.call(params);
+            BlobsResult result = v4.call(params);
             long called = threads.getThreadAllocatedBytes(thread);
             JsonBody body = writer.body(new Replies(List.of(RpcReply.success(new byte[] {'1'}, result)), false));
             long built = threads.getThreadAllocatedBytes(thread);
@@ -262,7 +263,7 @@ class GetBlobsV4Test {
     }
 
     private JsonNode call(DurableBlobPool pool, List<String> hashes, String bitarray) throws Exception {
-        RpcResult result = new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, ServerMetrics.NONE)
+        BlobsResult result = new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, ServerMetrics.NONE, null)
                 .call(parse(request(hashes, bitarray)));
         JsonBody body = new ResponseWriter().body(new Replies(List.of(RpcReply.success(new byte[] {'7'}, result)), false));
         long length = body.length();

@@ -72,7 +72,7 @@ class JsonRpcFuzzTest {
         JwtAuthenticator jwt = new JwtAuthenticator(HexDecoder.decode(EngineServerFixture.SECRET), clock);
         ResponseWriter writer = new ResponseWriter();
         JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest(),
-                ServerMetrics.NONE), writer, Runnable::run, 256L << 20, ServerMetrics.NONE);
+                ServerMetrics.NONE, null), Runnable::run, 256L << 20, ServerMetrics.NONE);
         pipeline = new EngineApiInitializer(jwt, new RequestParser(16 << 20, 1024, ServerMetrics.NONE), dispatcher,
                 ResponseRenderer.streaming(writer), new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30),
                         Duration.ofSeconds(60)), Runnable::run, new RefusalLog(), ServerMetrics.NONE);

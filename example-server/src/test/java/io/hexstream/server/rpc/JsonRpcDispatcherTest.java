@@ -3,7 +3,9 @@ package io.hexstream.server.rpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.metrics.Tally;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,7 @@ class JsonRpcDispatcherTest {
 
         @Override
         public RpcResult call(Params params) throws RpcException {
-            return new RpcResult.Strings(List.of(params.oneString("a word")));
+            return words(params.oneString("a word"));
         }
     };
 
@@ -45,9 +47,24 @@ class JsonRpcDispatcherTest {
         @Override
         public RpcResult call(Params params) throws RpcException {
             blockingCalls.incrementAndGet();
-            return new RpcResult.Strings(List.of("slow " + params.oneString("a word")));
+            return words("slow " + params.oneString("a word"));
         }
     };
+
+    /** A result of one string in an array, as a method of this test writes it. */
+    private static RpcResult words(String word) {
+        return new RpcResult() {
+            @Override
+            public void write(JsonBodyBuilder b) {
+                b.beginArray().string(word).endArray();
+            }
+
+            @Override
+            public Tally tally() {
+                return Tally.NONE;
+            }
+        };
+    }
 
     private static List<RpcRequest> parse(String json) throws RpcException {
         return new RequestParser(1 << 20, 16, ServerMetrics.NONE).parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8))).requests();
@@ -71,7 +88,7 @@ class JsonRpcDispatcherTest {
     @Test
     void blockingCallsRunOnTheExecutorAndRepliesKeepTheirOrder() throws Exception {
         ArrayDeque<Runnable> executor = new ArrayDeque<>();
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), WRITER, executor::add, 1 << 20, ServerMetrics.NONE);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), executor::add, 1 << 20, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
         dispatcher.dispatch(parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slow\",\"params\":[\"a\"]},"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":[\"b\"]},"
@@ -88,8 +105,8 @@ class JsonRpcDispatcherTest {
     }
 
     @Test
-    void aFullExecutorAnswersServerBusyAndRunsNothing() throws Exception {
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(slow), WRITER, task -> {
+    void aFullExecutorRepliesServerBusyAndRunsNothing() throws Exception {
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(slow), task -> {
             throw new RejectedExecutionException("full");
         }, 1 << 20, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
@@ -104,7 +121,7 @@ class JsonRpcDispatcherTest {
     void resultsPastTheCapAreRefusedAndBlockingCallsNotRun() throws Exception {
         String reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"b\"]}"; // 37 bytes
         long cap = 2 + reply.length() + 1 + reply.length(); // [ two replies ]
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), WRITER, Runnable::run, cap, ServerMetrics.NONE);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), Runnable::run, cap, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
         String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[\"b\"]}";
         dispatcher.dispatch(parse("[" + call + "," + call + "," + call + ","

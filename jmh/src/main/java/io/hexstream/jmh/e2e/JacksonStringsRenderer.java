@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.jmh.JacksonStrings;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.engine.BlobAndProofV2;
+import io.hexstream.server.engine.BlobsResult;
 import io.hexstream.server.http.ResponseRenderer;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RpcReply;
-import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -34,7 +35,9 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     @Override
     public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
         RpcReply reply = replies.replies().get(0);
-        if (replies.batch() || replies.replies().size() != 1 || !(reply.result() instanceof RpcResult.BlobsAndProofsV2 v2)) {
+        replies.release(); // the reply as the server built it, to count the response cap: not what is sent here
+        if (replies.batch() || replies.replies().size() != 1 || !(reply.result() instanceof BlobsResult v2)
+                || v2.shape() != BlobAndProofV2.SHAPE) {
             throw new IllegalArgumentException("the baseline renders one getBlobsV2 result");
         }
         List<JacksonStrings.BlobAndProofV2> result = null;

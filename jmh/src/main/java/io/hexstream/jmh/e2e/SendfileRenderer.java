@@ -49,7 +49,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     private final Path dir;
-    private final Map<String, Rendered> files = new ConcurrentHashMap<>();
+    private final Map<Long, Rendered> files = new ConcurrentHashMap<>();
     private final ResponseWriter writer = new ResponseWriter();
     private final AtomicLong regions = new AtomicLong();
     private final AtomicLong released = new AtomicLong();
@@ -63,7 +63,7 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
 
     @Override
     public ReferenceCounted render(HttpVersion version, boolean keepAlive, Replies replies) {
-        Rendered file = files.computeIfAbsent(PrerenderedRenderer.shape(replies), n -> write(replies));
+        Rendered file = PrerenderedRenderer.rendered(files, replies, this::write, SendfileRenderer::delete);
         return new Response(JacksonStringsRenderer.withHeaders(keepAlive,
                 new DefaultHttpResponse(version, HttpResponseStatus.OK), file.length()), file);
     }
@@ -87,6 +87,16 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
             throw new UncheckedIOException(e);
         } finally {
             bytes.release();
+        }
+    }
+
+    /** Closes and deletes a file rendered twice (another thread's copy kept). */
+    private static void delete(Rendered file) {
+        try {
+            file.channel().close();
+            Files.deleteIfExists(file.path());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -2,17 +2,20 @@ package io.hexstream.jmh.e2e;
 
 import io.hexstream.codec.vertx.VertxJsonBodyWriter;
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.engine.BlobAndProofV2;
+import io.hexstream.server.engine.BlobsResult;
+import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.rpc.RpcReply;
-import io.hexstream.server.rpc.RpcResult;
 import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The {@code vertxHexstream} reply: the example server's getBlobsV2 response ({@link ResponseWriter}:
- * a {@code JsonBody} built by {@code JsonBodyBuilder}, blobs and proofs referenced, not encoded), written
+ * The {@code vertxHexstream} response: the example server's getBlobsV2 reply ({@link BlobsResult} in an
+ * {@link RpcReply}: a {@code JsonBody} built by {@code JsonBodyBuilder}, blobs and proofs referenced, not
+ * encoded), written
  * from the worker thread with {@link VertxJsonBodyWriter#write(HttpServerResponse, io.hexstream.codec.json.JsonBody)}
  * (exact {@code Content-Length}, pooled direct chunks under the write queue's back-pressure, each
  * released when written; the body released however the write ends).
@@ -22,7 +25,8 @@ final class VertxHexstreamResponder implements VertxEngineFront.Responder {
 
     @Override
     public void respond(HttpServerResponse response, String id, List<BlobEntry> entries) {
-        RpcReply reply = RpcReply.success(id.getBytes(StandardCharsets.UTF_8), new RpcResult.BlobsAndProofsV2(entries));
+        RpcReply reply = RpcReply.success(id.getBytes(StandardCharsets.UTF_8),
+                new BlobsResult(entries, BlobAndProofV2.SHAPE, null, Tally.NONE));
         VertxJsonBodyWriter.write(response, WRITER.body(new Replies(List.of(reply), false)));
     }
 }

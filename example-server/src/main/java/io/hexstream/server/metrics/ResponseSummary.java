@@ -1,7 +1,8 @@
 package io.hexstream.server.metrics;
 
 /**
- * What one HTTP response to JSON-RPC requests answered, for the metrics and the access log.
+ * The summary of one HTTP response of the Engine API (to JSON-RPC requests, or a binary getBlobs route),
+ * for the metrics and the access log.
  *
  * @param method the method label: a method's name, or one of {@link ServerMetrics}'s labels for a
  *     batch, an unknown method, an invalid request or a body that did not parse
@@ -9,7 +10,7 @@ package io.hexstream.server.metrics;
  * @param hits blobs returned, else 0
  * @param error the first error among the replies, or {@code null} if every reply is a result
  */
-public record Exchange(String method, int hashes, int hits, ReplyError error) {
+public record ResponseSummary(String method, int hashes, int hits, ReplyError error) {
     /** {@code ok}, or the first error's code. */
     public String outcome() {
         return outcome(error);

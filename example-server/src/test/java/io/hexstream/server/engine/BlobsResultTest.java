@@ -1,4 +1,4 @@
-package io.hexstream.server.rpc;
+package io.hexstream.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -9,6 +9,11 @@ import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.cache.EncodedEntry;
 import io.hexstream.server.cache.HexCache;
+import io.hexstream.server.metrics.Tally;
+import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.rpc.RpcError;
+import io.hexstream.server.rpc.RpcReply;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +21,11 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The length the response cap counts is the body's, for every reply shape; and what a reply takes from the hex cache. */
-class ResponseWriterTest {
+/**
+ * The length the response cap counts is the body's, for every getBlobs shape, and is what the spec's shapes
+ * take; and what a result takes from the hex cache.
+ */
+class BlobsResultTest {
     private static final ResponseWriter WRITER = new ResponseWriter();
     private static final BlobEntry ENTRY = new BlobEntry(new byte[BlobSizes.BLOB_SIZE], new byte[BlobSizes.COMMITMENT_SIZE],
             new byte[BlobSizes.PROOF_SIZE], new byte[BlobSizes.CELL_PROOFS_SIZE]);
@@ -32,15 +40,14 @@ class ResponseWriterTest {
     void aCountedLengthIsTheBuiltBodysLength() {
         byte[] id = "\"req-7\"".getBytes(StandardCharsets.US_ASCII);
         List<RpcReply> replies = List.of(
-                RpcReply.success(id, new RpcResult.BlobsAndProofsV2(null)),
-                RpcReply.success(id, new RpcResult.BlobsAndProofsV2(List.of())),
-                RpcReply.success(id, new RpcResult.BlobsAndProofsV2(Arrays.asList(ENTRY, null, ENTRY))),
-                RpcReply.success(id, new RpcResult.BlobsAndProofsV1(List.of())),
-                RpcReply.success(id, new RpcResult.BlobsAndProofsV1(Arrays.asList(null, ENTRY))),
-                RpcReply.success(id, new RpcResult.BlobCellsAndProofsV1(List.of(WITH_CELLS), CELLS_0_AND_64)),
-                RpcReply.success(id, new RpcResult.BlobCellsAndProofsV1(
-                        Arrays.asList(null, ENTRY, BLOB_PROOF_ONLY, WITH_CELLS), CELLS_0_AND_64)),
-                RpcReply.success(id, new RpcResult.BlobCellsAndProofsV1(Arrays.asList(WITH_CELLS, null), NO_CELLS)),
+                RpcReply.success(id, v2(null)),
+                RpcReply.success(id, v2(List.of())),
+                RpcReply.success(id, v2(Arrays.asList(ENTRY, null, ENTRY))),
+                RpcReply.success(id, v1(List.of())),
+                RpcReply.success(id, v1(Arrays.asList(null, ENTRY))),
+                RpcReply.success(id, v4(List.of(WITH_CELLS), CELLS_0_AND_64, null)),
+                RpcReply.success(id, v4(Arrays.asList(null, ENTRY, BLOB_PROOF_ONLY, WITH_CELLS), CELLS_0_AND_64, null)),
+                RpcReply.success(id, v4(Arrays.asList(WITH_CELLS, null), NO_CELLS, null)),
                 RpcReply.failure(id, RpcError.SERVER_ERROR, "server busy"));
         // {"jsonrpc":"2.0","id":"req-7","result":…} is 40 bytes besides the result
         // a V4 object of cells 0 and 64: {"blob_cells":["0x…","0x…"],"proofs":["0x…","0x…"]}, 2 × 4,100 and 2 × 100
@@ -48,25 +55,22 @@ class ResponseWriterTest {
         long[] expected = {40 + 4, 40 + 2, 40 + 2 + 2 * 275_096 + 4 + 2, 40 + 2, 40 + 2 + 4 + 262_266 + 1,
             40 + 2 + 8_431, -1, 40 + 2 + 29 + 1 + 4, -1};
         for (int i = 0; i < replies.size(); i++) {
-            JsonBody body = WRITER.body(new Replies(List.of(replies.get(i)), false));
-            try {
-                assertEquals(body.length(), WRITER.length(replies.get(i)), "reply " + i);
-                if (expected[i] >= 0) {
-                    assertEquals(expected[i], body.length(), "reply " + i);
-                }
-            } finally {
-                body.release();
+            long counted = replies.get(i).length();
+            String text = text(WRITER.body(new Replies(List.of(replies.get(i)), false)));
+            assertEquals(text.length(), counted, "reply " + i);
+            if (expected[i] >= 0) {
+                assertEquals(expected[i], counted, "reply " + i);
             }
         }
     }
 
     /**
-     * A V4 answer from the cache takes cells 0 to 63 and the proofs from the cached digits and encodes the
+     * A V4 result from the cache takes cells 0 to 63 and the proofs from the cached digits and encodes the
      * extension cells: with the cached digits of cell 0 and proof 0 altered, those two show it, cell 64
      * does not, and without the cache neither does.
      */
     @Test
-    void aV4AnswerFromTheCacheIsMadeOfTheCachedDigits() {
+    void aV4ResultFromTheCacheIsMadeOfTheCachedDigits() {
         HexCache cache = new HexCache(1 << 20);
         try {
             cache.entered(WITH_CELLS);
@@ -74,18 +78,31 @@ class ResponseWriterTest {
             digits[0].blob().setByte(0, 'a').setByte(1, 'b');
             digits[0].cellProofs().setByte(0, 'c').setByte(1, 'd');
             HexCache.releaseAll(digits);
-            RpcReply reply = RpcReply.success("1".getBytes(StandardCharsets.US_ASCII),
-                    new RpcResult.BlobCellsAndProofsV1(List.of(WITH_CELLS), CELLS_0_AND_64));
+            byte[] id = "1".getBytes(StandardCharsets.US_ASCII);
             String zeros = "0".repeat(4094);
-            String fromCache = text(new ResponseWriter(cache).body(new Replies(List.of(reply), false)));
+            String fromCache = text(WRITER.body(new Replies(List.of(RpcReply.success(id,
+                    v4(List.of(WITH_CELLS), CELLS_0_AND_64, cache))), false)));
             assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob_cells\":[\"0xab" + zeros + "\",\"0x00"
                     + zeros + "\"],\"proofs\":[\"0xcd" + "0".repeat(94) + "\",\"0x" + "0".repeat(96) + "\"]}]}",
                     fromCache);
             assertEquals(fromCache.replace("0xab", "0x00").replace("0xcd", "0x00"),
-                    text(WRITER.body(new Replies(List.of(reply), false))));
+                    text(WRITER.body(new Replies(List.of(RpcReply.success(id,
+                            v4(List.of(WITH_CELLS), CELLS_0_AND_64, null))), false))));
         } finally {
             cache.close();
         }
+    }
+
+    private static BlobsResult v1(List<BlobEntry> entries) {
+        return new BlobsResult(entries, BlobAndProofV1.SHAPE, null, Tally.NONE);
+    }
+
+    private static BlobsResult v2(List<BlobEntry> entries) {
+        return new BlobsResult(entries, BlobAndProofV2.SHAPE, null, Tally.NONE);
+    }
+
+    private static BlobsResult v4(List<BlobEntry> entries, CellIndices cells, HexCache cache) {
+        return new BlobsResult(entries, new BlobCellsAndProofsV1(cells), cache, Tally.NONE);
     }
 
     /** The body's bytes as text; releases it. */

@@ -1,0 +1,27 @@
+package io.hexstream.server.engine;
+
+import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.cache.EncodedEntry;
+
+/**
+ * {@code BlobAndProofV1} (execution-apis {@code cancun.md}): {@code {"blob":"0x…","proof":"0x…"}}, the
+ * blob's 131,072 bytes and its blob proof's 48. The entry has a blob proof (the lookup keeps no other).
+ */
+public final class BlobAndProofV1 implements BlobShape {
+    /** The one instance. */
+    public static final BlobAndProofV1 SHAPE = new BlobAndProofV1();
+
+    private BlobAndProofV1() {}
+
+    @Override
+    public void write(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
+        b.beginObject().name("blob");
+        if (encoded != null) {
+            b.encodedHex(encoded.blob(), true).name("proof").encodedHex(encoded.blobProof(), true);
+        } else {
+            b.hex(entry.blob()).name("proof").hex(entry.blobProof());
+        }
+        b.endObject();
+    }
+}
