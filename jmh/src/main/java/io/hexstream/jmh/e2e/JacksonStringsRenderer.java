@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.jmh.JacksonStrings;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.http.Responder;
 import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.RpcReply;
 import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.Unpooled;
@@ -32,7 +33,12 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     private final ObjectMapper mapper = new ObjectMapper();
 
     @Override
-    public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+    public void render(Replies replies, Responder responder) {
+        FullHttpResponse response = render(responder.version(), responder.keepAlive(), replies);
+        responder.respond(response, response.content().readableBytes(), replies.exchange());
+    }
+
+    private FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
         RpcReply reply = replies.replies().get(0);
         if (replies.batch() || replies.replies().size() != 1 || !(reply.result() instanceof RpcResult.BlobsAndProofsV2 v2)) {
             throw new IllegalArgumentException("the baseline renders one getBlobsV2 result");

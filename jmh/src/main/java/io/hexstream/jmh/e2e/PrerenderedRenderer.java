@@ -2,17 +2,16 @@ package io.hexstream.jmh.e2e;
 
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.http.Responder;
 import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -28,10 +27,11 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     private final ResponseWriter writer = new ResponseWriter();
 
     @Override
-    public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+    public void render(Replies replies, Responder responder) {
         ByteBuf bytes = rendered.computeIfAbsent(shape(replies), n -> render(writer, replies));
-        return JacksonStringsRenderer.withHeaders(keepAlive,
-                new DefaultFullHttpResponse(version, HttpResponseStatus.OK, bytes.retainedDuplicate()));
+        responder.respond(JacksonStringsRenderer.withHeaders(responder.keepAlive(), new DefaultFullHttpResponse(
+                responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())), bytes.readableBytes(),
+                replies.exchange());
     }
 
     /** A request shape: the method's result and its blob count (and for V4 its cell count). */
