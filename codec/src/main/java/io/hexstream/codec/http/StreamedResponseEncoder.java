@@ -99,7 +99,8 @@ public final class StreamedResponseEncoder extends ChannelOutboundHandlerAdapter
         }
         if (!drained) {
             response.release();
-            promise.setFailure(new IllegalStateException("StreamedResponseEncoder needs a ChunkedWriteHandler before it"));
+            promise.setFailure(
+                    new IllegalStateException("StreamedResponseEncoder needs a ChunkedWriteHandler before it"));
             return;
         }
         ChunkedInput<ByteBuf> body;

@@ -36,7 +36,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Responses of exact length as HTTP: head, bare chunks, end; keep-alive and close; a pipeline that cannot carry them. */
+/** Responses of exact length as HTTP: head, bare chunks, end; keep-alive, close; pipelines that cannot carry them. */
 class StreamedResponseEncoderTest {
     private static final int CHUNK = 64 * 1024;
 
@@ -189,7 +189,8 @@ class StreamedResponseEncoderTest {
             assertTrue(channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, json)).isSuccess());
         }
         request.release();
-        String head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length + "\r\n\r\n";
+        String head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
+                + "\r\n\r\n";
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         for (int i = 0; i < 2; i++) {
             expected.writeBytes(head.getBytes(US_ASCII));
