@@ -15,7 +15,7 @@ import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.EngineApiInitializer;
 import io.hexstream.server.http.EngineServer;
 import io.hexstream.server.http.RefusalLog;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.http.RouteTable;
 import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.Instrumentation;
@@ -27,10 +27,13 @@ import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.pool.PoolListener;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
+import io.hexstream.server.rpc.JsonRpcRoute;
 import io.hexstream.server.rpc.RequestParser;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
-import io.hexstream.server.ssz.SszGetBlobs;
+import io.hexstream.server.ssz.SszRoute;
 import io.hexstream.server.tx.TransactionIngest;
+import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -412,13 +415,16 @@ public final class ExampleServer implements AutoCloseable {
             EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes(),
                     config.maxPipelined(), config.idleTimeout(), config.writeTimeout());
             RefusalLog refusals = new RefusalLog();
+            JsonRpcRoute jsonRpc = new JsonRpcRoute(parser, dispatcher, responses, config.maxRequestBytes(), metrics);
+            RouteTable engineApi = SszRoute.register(RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc),
+                    new BlobLookup(pool, metrics), config.fork(), config.maxBlobsPerRequest(), metrics).build();
             List<EngineServer.Port> ports = new ArrayList<>(List.of(new EngineServer.Port(config.host(), config.port(),
-                    new EngineApiInitializer(new JwtAuthenticator(secret.bytes(), clock), parser, dispatcher, responses,
-                            limits, largeRequests, refusals, metrics, new SszGetBlobs(new BlobLookup(pool, metrics),
-                                    config.fork(), config.maxBlobsPerRequest(), metrics)))));
+                    new EngineApiInitializer(engineApi, new JwtAuthenticator(secret.bytes(), clock), limits,
+                            largeRequests, refusals, metrics))));
             if (config.rpcPort() != null) {
+                RouteTable rpcOnly = RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build();
                 ports.add(new EngineServer.Port(config.host(), config.rpcPort(), new EngineApiInitializer(
-                        Authenticator.NONE, parser, dispatcher, responses, limits, largeRequests, refusals, metrics)));
+                        rpcOnly, Authenticator.NONE, limits, largeRequests, refusals, metrics)));
             }
             PrometheusMetrics prometheus = instrumentation.prometheus();
             if (prometheus != null) {

@@ -22,7 +22,7 @@ import static io.hexstream.server.ExampleServer.Config.DEFAULT_WRITE_TIMEOUT_SEC
 
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.engine.Fork;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.rpc.ResponseRenderer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

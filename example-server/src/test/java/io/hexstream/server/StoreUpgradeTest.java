@@ -13,7 +13,7 @@ import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.pool.DurableBlobPool;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;

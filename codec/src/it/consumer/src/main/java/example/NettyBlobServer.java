@@ -1,7 +1,7 @@
 package example;
 
 import io.hexstream.codec.http.JsonResponse;
-import io.hexstream.codec.http.JsonResponseEncoder;
+import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.hexstream.codec.json.JsonBody;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
@@ -38,7 +38,7 @@ public final class NettyBlobServer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel ch) {
         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                new ChunkedWriteHandler(), new JsonResponseEncoder(), new SimpleChannelInboundHandler<FullHttpRequest>() {
+                new ChunkedWriteHandler(), new StreamedResponseEncoder(), new SimpleChannelInboundHandler<FullHttpRequest>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
                         JsonBody body = JsonBody.builder().beginObject().name("jsonrpc").string("2.0")

@@ -1,19 +1,19 @@
 package io.hexstream.codec.http;
 
 import io.hexstream.codec.json.JsonBody;
-import io.netty.handler.codec.http.HttpHeaderNames;
+import io.hexstream.codec.json.JsonBodyInput;
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.ReferenceCounted;
+import io.netty.handler.stream.ChunkedInput;
 
 /**
- * An HTTP response whose content is a {@link JsonBody}, written to a channel with a
- * {@link JsonResponseEncoder}. Reference-counted through its body: writing it hands the body on, and
- * whoever drops it releases it (Netty does so for messages it discards).
+ * An HTTP response whose content is a {@link JsonBody} ({@code Content-Type: application/json}), written
+ * to a channel with a {@link StreamedResponseEncoder}. Reference-counted through its body: writing it
+ * hands the body on, and whoever drops it releases it (Netty does so for messages it discards).
  *
  * @param version the request's protocol version
  * @param status the response status
@@ -21,17 +21,27 @@ import io.netty.util.ReferenceCounted;
  * @param body the content, {@code Content-Length} = {@link JsonBody#length()}
  */
 public record JsonResponse(HttpVersion version, HttpResponseStatus status, boolean keepAlive, JsonBody body)
-        implements ReferenceCounted {
+        implements StreamedResponse {
 
     /** The response to {@code request}: same version, keep-alive as the request asks. */
     public static JsonResponse of(HttpRequest request, HttpResponseStatus status, JsonBody body) {
         return new JsonResponse(request.protocolVersion(), status, HttpUtil.isKeepAlive(request), body);
     }
 
-    /** Adds the headers this response implies: content type, exact length, connection. */
-    void setHeaders(HttpHeaders headers) {
-        headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        headers.set(HttpHeaderNames.CONTENT_LENGTH, body.length());
+    @Override
+    public CharSequence contentType() {
+        return HttpHeaderValues.APPLICATION_JSON;
+    }
+
+    @Override
+    public long contentLength() {
+        return body.length();
+    }
+
+    /** The body in direct chunks ({@link JsonBodyInput}), which takes the body's reference. */
+    @Override
+    public ChunkedInput<ByteBuf> bodyInput(int chunkSize) {
+        return new JsonBodyInput(body, chunkSize);
     }
 
     @Override

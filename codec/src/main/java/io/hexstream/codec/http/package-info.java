@@ -1,8 +1,8 @@
 /**
- * A {@link io.hexstream.codec.json.JsonBody} as an HTTP response, the last step before the socket:
- * {@link io.hexstream.codec.http.JsonResponse} (status, keep-alive, body),
- * {@link io.hexstream.codec.http.JsonResponseEncoder} (head with the exact {@code Content-Length}, body
- * streamed as the socket drains) and {@link io.hexstream.codec.http.HttpBodyInput} (any chunked body as
- * bare content buffers ending in a {@code LastHttpContent}).
+ * A response of exact length as HTTP, the last step before the socket:
+ * {@link io.hexstream.codec.http.StreamedResponse} (status, keep-alive, content type, exact length, the
+ * body as a chunked input), {@link io.hexstream.codec.http.JsonResponse} (one whose body is a
+ * {@link io.hexstream.codec.json.JsonBody}) and {@link io.hexstream.codec.http.StreamedResponseEncoder}
+ * (the head with the exact {@code Content-Length}, the body streamed as the socket drains).
  */
 package io.hexstream.codec.http;

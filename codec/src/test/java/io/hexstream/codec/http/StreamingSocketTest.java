@@ -64,7 +64,7 @@ class StreamingSocketTest {
                     protected void initChannel(SocketChannel ch) {
                         connections.add(ch);
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1024),
-                                new ChunkedWriteHandler(), new JsonResponseEncoder(CHUNK),
+                                new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK),
                                 new SimpleChannelInboundHandler<FullHttpRequest>() {
                                     @Override
                                     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {

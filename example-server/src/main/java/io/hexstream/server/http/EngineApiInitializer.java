@@ -1,12 +1,8 @@
 package io.hexstream.server.http;
 
-import io.hexstream.codec.http.JsonResponseEncoder;
+import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.metrics.ServerMetrics;
-import io.hexstream.server.rpc.JsonRpcDispatcher;
-import io.hexstream.server.rpc.RequestParser;
-import io.hexstream.server.ssz.SszGetBlobs;
-import io.hexstream.server.ssz.SszResponseEncoder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpDecoderConfig;
@@ -16,12 +12,14 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * The Engine API's pipeline, the one the server, the tests, the fuzz targets and the benchmarks use.
- * Per connection, from the socket:
- * {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused while too many responses are unwritten) → HttpServerCodec → WriteTimeoutHandler → RequestHeadCheck (400/404/405/401 on the head) →
- * RequestSizeLimit, an HttpObjectAggregator (413 above the limit, before reading the body; 100 Continue after the head check)
- * → ChunkedWriteHandler → JsonResponseEncoder → [SszResponseEncoder (SSZ routes served)] → IdleTimeoutHandler → EngineApiHandler}. No compression:
- * responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * The pipeline of a port serving a {@link RouteTable}, the one the server, the tests, the fuzz targets
+ * and the benchmarks use. Per connection, from the socket:
+ * {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused while too many responses are unwritten)
+ * → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route; 400/404/405/401/413 on the head)
+ * → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a body without
+ * Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder
+ * → IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. No
+ * compression: responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -56,38 +54,24 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         }
     }
 
+    private final RouteTable routes;
     private final Authenticator authenticator;
-    private final RequestParser parser;
-    private final JsonRpcDispatcher dispatcher;
-    private final ResponseRenderer renderer;
     private final Limits limits;
     private final Executor largeRequests;
     private final RefusalLog refusals;
     private final ServerMetrics metrics;
-    private final SszGetBlobs ssz;
 
     /**
-     * @param largeRequests where request bodies over 64 KiB are parsed and dispatched, off the event
-     *     loop: a {@link io.hexstream.server.rpc.BoundedExecutor} (its owner shuts it down)
+     * @param authenticator what the routes that need a JWT are checked with ({@link Authenticator#NONE}
+     *     on a port without JWT)
+     * @param largeRequests where request bodies over 64 KiB are handled, off the event loop: a bounded
+     *     executor (its owner shuts it down)
      * @param metrics what the connections tell; with {@link ServerMetrics#NONE} no handler is added for them
      */
-    public EngineApiInitializer(Authenticator authenticator, RequestParser parser, JsonRpcDispatcher dispatcher,
-            ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals, ServerMetrics metrics) {
-        this(authenticator, parser, dispatcher, renderer, limits, largeRequests, refusals, metrics, null);
-    }
-
-    /**
-     * A pipeline that also serves the binary SSZ routes ({@link io.hexstream.server.ssz.SszRoute}) with
-     * {@code ssz}; {@code null}: they are {@code 404} on this port, as every path but {@code /}.
-     */
-    public EngineApiInitializer(Authenticator authenticator, RequestParser parser, JsonRpcDispatcher dispatcher,
-            ResponseRenderer renderer, Limits limits, Executor largeRequests, RefusalLog refusals, ServerMetrics metrics,
-            SszGetBlobs ssz) {
-        this.ssz = ssz;
+    public EngineApiInitializer(RouteTable routes, Authenticator authenticator, Limits limits, Executor largeRequests,
+            RefusalLog refusals, ServerMetrics metrics) {
+        this.routes = routes;
         this.authenticator = authenticator;
-        this.parser = parser;
-        this.dispatcher = dispatcher;
-        this.renderer = renderer;
         this.limits = limits;
         this.largeRequests = largeRequests;
         this.refusals = refusals;
@@ -100,13 +84,13 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         if (metrics != ServerMetrics.NONE) {
             ch.pipeline().addLast(new TransportMeter(metrics));
         }
-        ch.pipeline().addLast(throttle, new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH), new WriteTimeoutHandler(limits.writeTimeout(), metrics),
-                new RequestHeadCheck(authenticator, refusals, throttle, metrics, ssz != null), new RequestSizeLimit(limits.maxRequestBytes(), metrics),
-                new ChunkedWriteHandler(), new JsonResponseEncoder());
-        if (ssz != null) {
-            ch.pipeline().addLast(new SszResponseEncoder());
-        }
-        ch.pipeline().addLast(new IdleTimeoutHandler(limits.idleTimeout(), metrics),
-                new EngineApiHandler(parser, dispatcher, renderer, limits.maxPipelined(), largeRequests, throttle, metrics, ssz));
+        ch.pipeline().addLast(throttle,
+                new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH),
+                new StalledWriteTimeout(limits.writeTimeout(), metrics),
+                new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics),
+                new RequestSizeLimit(limits.maxRequestBytes(), metrics),
+                new ChunkedWriteHandler(), new StreamedResponseEncoder(),
+                new IdleTimeoutHandler(limits.idleTimeout(), metrics),
+                new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
     }
 }

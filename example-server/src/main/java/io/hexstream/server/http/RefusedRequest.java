@@ -8,8 +8,10 @@ import io.netty.handler.codec.http.HttpVersion;
  * aggregator, which never sees its body) so that {@link EngineApiHandler} answers it in turn.
  *
  * @param version the request's HTTP version
- * @param status 400, 401, 404, 405, or 413 (an SSZ request body too long)
+ * @param status 400, 401, 404, 405 or 413
  * @param reason the one-line body of the answer, or {@code null} for an empty one
+ * @param allow the {@code Allow} header of a 405, else {@code null}
  * @param keepAlive whether the connection stays open after the answer (the body is then dropped unread)
  */
-record RefusedRequest(HttpVersion version, HttpResponseStatus status, String reason, boolean keepAlive) {}
+record RefusedRequest(HttpVersion version, HttpResponseStatus status, String reason, String allow,
+        boolean keepAlive) {}

@@ -3,50 +3,50 @@ package io.hexstream.server.http;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.metrics.ServerMetrics;
-import io.hexstream.server.ssz.GetBlobsRequestDecoder;
-import io.hexstream.server.ssz.SszRoute;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Judges each request on its head, before the aggregator buffers (or answers {@code 100 Continue} for)
- * a single body byte: a head that does not parse gets {@code 400}, a path other than {@code /} (or, on a
- * port serving them, an {@link SszRoute}) gets {@code 404} (empty body), a method other than POST
- * {@code 405}, a missing or bad JWT {@code 401} with the reason as a one-line body, and an SSZ request
- * whose {@code Content-Length} passes {@link GetBlobsRequestDecoder#MAX_BODY_BYTES} {@code 413}. A refused request is replaced by a {@link RefusedRequest}, which
- * {@link EngineApiHandler} answers in turn; its body is dropped unread. After a 400 or 401 (and after any
- * refusal of a request that asked {@code Expect: 100-continue}, whose client may never send the body)
- * the connection stops reading and closes once answered; after a 404 or 405 it stays open if the
- * request asked for keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
+ * Resolves each request's {@link Route} in the {@link RouteTable} and judges the request on its head, as
+ * the route declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body
+ * byte: a head that does not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a
+ * method the path has not {@code 405} (with {@code Allow}), a missing or bad JWT on a route that needs one
+ * {@code 401} with the reason as a one-line body, and a {@code Content-Length} over the route's body limit
+ * {@code 413}. An accepted request's route is passed on just before its head, for {@link EngineApiHandler};
+ * a refused request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in
+ * turn, its body dropped unread. After a 400 or 401 (and after any refusal of a request that asked
+ * {@code Expect: 100-continue}, whose client may never send the body) the connection stops reading and
+ * closes once answered; after a 404 or 405 it stays open if the request asked for keep-alive. Refusals are
+ * logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
+    private final RouteTable routes;
     private final Authenticator authenticator;
     private final RefusalLog log;
     private final ReadThrottle throttle;
     private final ServerMetrics metrics;
-    private final boolean sszRoutes;
     /** Dropping the body of a request refused with keep-alive. */
     private boolean discarding;
     /** A request was refused for good: everything read from now on is dropped. */
     private boolean closing;
+    /** The route of the request being judged, once accepted. */
+    private Route route;
 
-    /** @param sszRoutes whether this port serves the {@link SszRoute}s */
-    RequestHeadCheck(Authenticator authenticator, RefusalLog log, ReadThrottle throttle, ServerMetrics metrics,
-            boolean sszRoutes) {
+    /** @param authenticator what {@link Route#needsJwt()} routes are checked with on this port */
+    RequestHeadCheck(RouteTable routes, Authenticator authenticator, RefusalLog log, ReadThrottle throttle,
+            ServerMetrics metrics) {
+        this.routes = routes;
         this.authenticator = authenticator;
         this.log = log;
         this.throttle = throttle;
         this.metrics = metrics;
-        this.sszRoutes = sszRoutes;
     }
 
     @Override
@@ -58,6 +58,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest request) {
             RefusedRequest refused = refusal(request);
             if (refused == null) {
+                ctx.fireChannelRead(route);
                 ctx.fireChannelRead(msg);
                 return;
             }
@@ -81,32 +82,36 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(msg);
     }
 
-    /** Why {@code request} is refused, or {@code null} if it may be read. */
+    /** Why {@code request} is refused, or {@code null} if it may be read (its route then in {@link #route}). */
     private RefusedRequest refusal(HttpRequest request) {
         if (!request.decoderResult().isSuccess()) {
             return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.BAD_REQUEST,
-                    "malformed HTTP request: " + request.decoderResult().cause().getMessage(), false);
+                    "malformed HTTP request: " + request.decoderResult().cause().getMessage(), null, false);
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !HttpUtil.is100ContinueExpected(request);
-        SszRoute route = sszRoutes ? SszRoute.ofUri(request.uri()) : null;
-        if (route == null && !"/".equals(new QueryStringDecoder(request.uri()).path())) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, keepAlive);
+        RouteTable.Path path = routes.path(request.uri());
+        if (path == null) {
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null, keepAlive);
         }
-        if (!HttpMethod.POST.equals(request.method())) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, keepAlive);
+        route = path.route(request.method());
+        if (route == null) {
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null,
+                    path.allow(), keepAlive);
         }
-        Refusal refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
-        if (refusal == null) {
-            long length = HttpUtil.getContentLength(request, -1L);
-            if (route != null && length > GetBlobsRequestDecoder.MAX_BODY_BYTES) {
-                metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
-                return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                        "GetBlobsRequest of " + length + " bytes, at most " + GetBlobsRequestDecoder.MAX_BODY_BYTES
-                                + " (128 versioned hashes)", false);
-            }
-            return null;
+        Refusal refusal = route.needsJwt()
+                ? authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
+        if (refusal != null) {
+            metrics.jwtRefused(refusal.reason());
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(),
+                    null, false);
         }
-        metrics.jwtRefused(refusal.reason());
-        return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), false);
+        long length = HttpUtil.getContentLength(request, -1L);
+        if (length > route.maxBodyBytes()) {
+            metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
+            String reason = route.tooLarge(length);
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, reason,
+                    null, reason == null && keepAlive);
+        }
+        return null;
     }
 }

@@ -6,7 +6,9 @@
  * {@link io.hexstream.server.rpc.ResponseWriter}, which joins the replies into one
  * {@link io.hexstream.codec.json.JsonBody} of exact length. A method ({@link io.hexstream.server.rpc.RpcMethod})
  * returns an {@link io.hexstream.server.rpc.RpcResult} that writes itself; its reply is built once, when
- * it returns, so its exact length is known before any byte is sent. Knows nothing of HTTP.
+ * it returns, so its exact length is known before any byte is sent. {@link io.hexstream.server.rpc.JsonRpcRoute}
+ * puts JSON-RPC on the HTTP route table at {@code POST /}, and {@link io.hexstream.server.rpc.ResponseRenderer}
+ * is the seam where the HTTP response is made from the replies.
  *
  * <p>Words, used in this sense only here, in {@code engine} and in {@code metrics}:
  * <ul>

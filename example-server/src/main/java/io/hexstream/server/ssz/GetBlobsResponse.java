@@ -1,16 +1,23 @@
 package io.hexstream.server.ssz;
 
+import io.hexstream.codec.http.StreamedResponse;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.engine.GetBlobs;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.stream.ChunkedInput;
 import io.netty.util.AbstractReferenceCounted;
 
 /**
- * A {@code 200} answer of a binary SSZ getBlobs (EIP-8178 draft, "Container Definitions"), written by
- * {@link SszResponseEncoder} as the body {@link GetBlobsResponseInput} produces. It references the
- * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to
- * travel the response line as every response does.
+ * The {@code 200} response of a binary SSZ getBlobs (EIP-8178 draft, "Container Definitions"):
+ * {@code Content-Type: application/octet-stream}, the body produced by {@link GetBlobsResponseInput} and
+ * sent by {@link io.hexstream.codec.http.StreamedResponseEncoder}. It references the pool's arrays (never
+ * modified once in an entry) and holds no buffer: it is reference-counted only to travel the response
+ * line as every response does. The layout below is described once, here ({@link #offsetBytes()},
+ * {@link #elementBytes}): the length and the input's offsets both come from it.
  * All integers are {@code uint32} little-endian offsets, counted from the start of the list (or container)
  * they belong to:
  *
@@ -28,7 +35,7 @@ import io.netty.util.AbstractReferenceCounted;
  * (n hashes asked for, m of them present.) V1 and V2 are answered only when every hash is present
  * (else {@code 204}), so their entries are all non-null; V3's are {@code null} where missing.
  */
-public final class GetBlobsResponse extends AbstractReferenceCounted {
+public final class GetBlobsResponse extends AbstractReferenceCounted implements StreamedResponse {
     /** A 4-byte SSZ offset. */
     static final int OFFSET = 4;
     /** {@code BlobAndProofV1}: blob and proof. */
@@ -58,14 +65,9 @@ public final class GetBlobsResponse extends AbstractReferenceCounted {
         this.keepAlive = keepAlive;
         this.version = version;
         this.entries = entries;
-        long bytes = OFFSET;
+        long bytes = OFFSET + (long) offsetBytes() * entries.length;
         for (BlobEntry entry : entries) {
-            bytes += switch (version) {
-                case V1 -> BLOB_AND_PROOF_V1;
-                case V2 -> OFFSET + BLOB_AND_PROOF_V2;
-                case V3 -> OFFSET + (entry == null ? 0 : PRESENT_V3);
-                case V4 -> throw new AssertionError("refused above");
-            };
+            bytes += elementBytes(entry);
             if (version != GetBlobs.Version.V3
                     && (entry == null || (version == GetBlobs.Version.V1 ? entry.blobProof() : entry.cellProofs()) == null)) {
                 throw new IllegalArgumentException(version + " needs every entry with its proofs");
@@ -74,21 +76,63 @@ public final class GetBlobsResponse extends AbstractReferenceCounted {
         this.length = bytes;
     }
 
-    public HttpVersion httpVersion() {
+    /**
+     * The bytes per element of the list's offset table: none for V1 (its elements are of fixed size),
+     * one 4-byte offset for V2 and V3.
+     */
+    int offsetBytes() {
+        return version == GetBlobs.Version.V1 ? 0 : OFFSET;
+    }
+
+    /** The bytes of the list element of {@code entry} ({@code null}: missing, V3 only), its offset not counted. */
+    int elementBytes(BlobEntry entry) {
+        return switch (version) {
+            case V1 -> BLOB_AND_PROOF_V1;
+            case V2 -> BLOB_AND_PROOF_V2;
+            case V3 -> entry == null ? 0 : PRESENT_V3;
+            case V4 -> throw new AssertionError("a GetBlobsResponse is never V4");
+        };
+    }
+
+    @Override
+    public HttpVersion version() {
         return httpVersion;
     }
 
+    @Override
+    public HttpResponseStatus status() {
+        return HttpResponseStatus.OK;
+    }
+
+    @Override
     public boolean keepAlive() {
         return keepAlive;
     }
 
-    public GetBlobs.Version version() {
+    @Override
+    public CharSequence contentType() {
+        return HttpHeaderValues.APPLICATION_OCTET_STREAM;
+    }
+
+    /** The getBlobs version whose container this is. */
+    public GetBlobs.Version getBlobsVersion() {
         return version;
     }
 
     /** The body's exact length in bytes ({@code Content-Length}). */
-    public long length() {
+    @Override
+    public long contentLength() {
         return length;
+    }
+
+    /** The body in pooled direct chunks; this response's reference is released (the input holds the entries). */
+    @Override
+    public ChunkedInput<ByteBuf> bodyInput(int chunkSize) {
+        try {
+            return new GetBlobsResponseInput(this, chunkSize);
+        } finally {
+            release();
+        }
     }
 
     /** The entries, handed to the body's input. */

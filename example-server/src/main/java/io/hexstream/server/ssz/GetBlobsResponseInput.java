@@ -1,7 +1,6 @@
 package io.hexstream.server.ssz;
 
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.engine.GetBlobs;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
@@ -29,10 +28,11 @@ public final class GetBlobsResponseInput implements ChunkedInput<ByteBuf> {
     private static final int[] V2_PARTS = {BLOB, PROOFS_OFFSET, CELL_PROOFS};
     private static final int[] V3_PARTS = {LIST_OFFSET, BLOB, PROOFS_OFFSET, CELL_PROOFS};
 
-    private final GetBlobs.Version version;
     private final int[] parts;
     private final long length;
     private final int chunkSize;
+    /** The layout; {@code null} once closed, as {@link #entries}. */
+    private GetBlobsResponse response;
     private BlobEntry[] entries;
     private long progress;
     /** The element being written, its part, and the bytes of that part already written. */
@@ -40,19 +40,19 @@ public final class GetBlobsResponseInput implements ChunkedInput<ByteBuf> {
     private int part;
     private int partWritten;
 
-    /** The body of {@code response}, which keeps its own reference (the caller releases it). */
+    /** The body of {@code response}; takes none of its references (the caller keeps or releases its own). */
     public GetBlobsResponseInput(GetBlobsResponse response, int chunkSize) {
         if (chunkSize < MIN_CHUNK_SIZE) {
             throw new IllegalArgumentException("chunk size " + chunkSize + " < " + MIN_CHUNK_SIZE);
         }
-        this.version = response.version();
-        this.parts = switch (version) {
+        this.response = response;
+        this.parts = switch (response.getBlobsVersion()) {
             case V1 -> V1_PARTS;
             case V2 -> V2_PARTS;
             case V3 -> V3_PARTS;
             case V4 -> throw new AssertionError("a GetBlobsResponse is never V4");
         };
-        this.length = response.length();
+        this.length = response.contentLength();
         this.chunkSize = chunkSize;
         this.entries = response.entries();
     }
@@ -64,6 +64,7 @@ public final class GetBlobsResponseInput implements ChunkedInput<ByteBuf> {
 
     @Override
     public void close() {
+        response = null;
         entries = null;
     }
 
@@ -98,17 +99,16 @@ public final class GetBlobsResponseInput implements ChunkedInput<ByteBuf> {
         return chunk;
     }
 
-    /** The container's offset, then (V2, V3) the list's offsets. */
+    /** The container's offset, then the list's offset table (none for V1), as the response lays them out. */
     private void writeHeader(ByteBuf chunk) {
         chunk.writeIntLE(GetBlobsResponse.OFFSET);
-        if (version == GetBlobs.Version.V1) {
+        if (response.offsetBytes() == 0) {
             return;
         }
-        int offset = GetBlobsResponse.OFFSET * entries.length;
+        int offset = response.offsetBytes() * entries.length;
         for (BlobEntry entry : entries) {
             chunk.writeIntLE(offset);
-            offset += version == GetBlobs.Version.V2 ? GetBlobsResponse.BLOB_AND_PROOF_V2
-                    : entry == null ? 0 : GetBlobsResponse.PRESENT_V3;
+            offset += response.elementBytes(entry);
         }
     }
 

@@ -1,11 +1,16 @@
 package io.hexstream.server.ssz;
 
+import io.hexstream.server.engine.BlobLookup;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.engine.GetBlobs;
+import io.hexstream.server.http.RouteTable;
+import io.hexstream.server.metrics.ServerMetrics;
+import io.netty.handler.codec.http.HttpMethod;
 
 /**
- * The binary SSZ routes served on the Engine API port, the one table of them (EIP-8178 draft,
- * "Endpoints", "Blobs": {@code POST /engine/v{N}/blobs}, the version number that of the JSON-RPC method
- * it replaces). A path is matched exactly, without its query; every other path is not an SSZ route.
+ * The binary SSZ routes served on the Engine API port (EIP-8178 draft, "Endpoints", "Blobs":
+ * {@code POST /engine/v{N}/blobs}, the version number that of the JSON-RPC method it replaces), each put on
+ * the port's route table with its {@link SszGetBlobs} by {@link #register}.
  */
 public enum SszRoute {
     /** {@code GetBlobsRequest} → {@code GetBlobsV1Response}, as {@code engine_getBlobsV1}. */
@@ -14,8 +19,6 @@ public enum SszRoute {
     GET_BLOBS_V2("/engine/v2/blobs", GetBlobs.Version.V2),
     /** {@code GetBlobsRequest} → {@code GetBlobsV3Response}, as {@code engine_getBlobsV3}. */
     GET_BLOBS_V3("/engine/v3/blobs", GetBlobs.Version.V3);
-
-    private static final SszRoute[] ROUTES = values();
 
     private final String path;
     private final GetBlobs.Version version;
@@ -28,17 +31,17 @@ public enum SszRoute {
     }
 
     /**
-     * The route of a request's {@code uri} (its path exactly, a query ignored), or {@code null} if it is
-     * none. Allocates nothing.
+     * Adds each route to {@code table}: {@code POST} on its path, served by an {@link SszGetBlobs}.
+     *
+     * @param served the fork the server serves
+     * @param maxBlobsPerRequest {@code --max-blobs-per-request}
      */
-    public static SszRoute ofUri(String uri) {
-        for (SszRoute route : ROUTES) {
-            int end = route.path.length();
-            if (uri.startsWith(route.path) && (uri.length() == end || uri.charAt(end) == '?')) {
-                return route;
-            }
+    public static RouteTable.Builder register(RouteTable.Builder table, BlobLookup lookup, Fork served,
+            int maxBlobsPerRequest, ServerMetrics metrics) {
+        for (SszRoute route : values()) {
+            table.add(HttpMethod.POST, route.path, new SszGetBlobs(route, lookup, served, maxBlobsPerRequest, metrics));
         }
-        return null;
+        return table;
     }
 
     /** The path, e.g. {@code /engine/v2/blobs}. */

@@ -15,7 +15,9 @@ import io.hexstream.server.engine.EngineMethods;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
+import io.hexstream.server.rpc.JsonRpcRoute;
 import io.hexstream.server.rpc.RequestParser;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.FuzzPool;
@@ -24,6 +26,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -73,9 +76,11 @@ class JsonRpcFuzzTest {
         ResponseWriter writer = new ResponseWriter();
         JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest(),
                 ServerMetrics.NONE, null), Runnable::run, 256L << 20, ServerMetrics.NONE);
-        pipeline = new EngineApiInitializer(jwt, new RequestParser(16 << 20, 1024, ServerMetrics.NONE), dispatcher,
-                ResponseRenderer.streaming(writer), new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30),
-                        Duration.ofSeconds(60)), Runnable::run, new RefusalLog(), ServerMetrics.NONE);
+        JsonRpcRoute jsonRpc = new JsonRpcRoute(new RequestParser(16 << 20, 1024, ServerMetrics.NONE), dispatcher,
+                ResponseRenderer.streaming(writer), 16 << 20, ServerMetrics.NONE);
+        pipeline = new EngineApiInitializer(RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build(), jwt,
+                new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                Runnable::run, new RefusalLog(), ServerMetrics.NONE);
         authorization = "Bearer " + jwt.token();
     }
 

@@ -91,7 +91,7 @@ class GetBlobsResponseInputTest {
     private static void assertBody(byte[] expected, GetBlobs.Version version, BlobEntry[] entries) {
         for (int chunkSize : CHUNK_SIZES) {
             GetBlobsResponse response = response(version, entries);
-            assertEquals(expected.length, response.length());
+            assertEquals(expected.length, response.contentLength());
             GetBlobsResponseInput input = new GetBlobsResponseInput(response, chunkSize);
             assertTrue(response.release());
             ByteArrayOutputStream body = new ByteArrayOutputStream();

@@ -3,7 +3,7 @@ package io.hexstream.jmh.e2e;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.engine.Fork;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.net.InetSocketAddress;

@@ -7,8 +7,9 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.engine.BlobAndProofV2;
 import io.hexstream.server.engine.BlobsResult;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.http.Responder;
 import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.RpcReply;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -33,7 +34,12 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     private final ObjectMapper mapper = new ObjectMapper();
 
     @Override
-    public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+    public void render(Replies replies, Responder responder) {
+        FullHttpResponse response = render(responder.version(), responder.keepAlive(), replies);
+        responder.respond(response, response.content().readableBytes(), replies.summary());
+    }
+
+    private FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
         RpcReply reply = replies.replies().get(0);
         replies.release(); // the reply as the server built it, to count the response cap: not what is sent here
         if (replies.batch() || replies.replies().size() != 1 || !(reply.result() instanceof BlobsResult v2)

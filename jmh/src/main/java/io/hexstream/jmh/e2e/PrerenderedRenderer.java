@@ -2,16 +2,16 @@ package io.hexstream.jmh.e2e;
 
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.http.Responder;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -30,10 +30,12 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     private final ResponseWriter writer = new ResponseWriter();
 
     @Override
-    public FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+    public void render(Replies replies, Responder responder) {
+        ResponseSummary summary = replies.summary();
         ByteBuf bytes = rendered(rendered, replies, r -> render(writer, r), ByteBuf::release);
-        return JacksonStringsRenderer.withHeaders(keepAlive,
-                new DefaultFullHttpResponse(version, HttpResponseStatus.OK, bytes.retainedDuplicate()));
+        responder.respond(JacksonStringsRenderer.withHeaders(responder.keepAlive(), new DefaultFullHttpResponse(
+                responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())), bytes.readableBytes(),
+                summary);
     }
 
     /**

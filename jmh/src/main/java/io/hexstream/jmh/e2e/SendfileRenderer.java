@@ -1,7 +1,9 @@
 package io.hexstream.jmh.e2e;
 
-import io.hexstream.server.http.ResponseRenderer;
+import io.hexstream.server.http.Responder;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -10,11 +12,9 @@ import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedInput;
 import io.netty.util.AbstractReferenceCounted;
-import io.netty.util.ReferenceCounted;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Over NIO (the server's transport) the head is one {@code write} and the body {@code sendfile} calls
  * as the socket drains, where {@code prerendered} sends head and body in one gathering write. The whole
- * body is one write for the server's {@code WriteTimeoutHandler}: a reader must take all of it (35 MB
+ * body is one write for the server's {@code StalledWriteTimeout}: a reader must take all of it (35 MB
  * at 128 blobs) within the write timeout, not one 256 KiB chunk of it; no matter over loopback.
  */
 final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
@@ -62,10 +62,12 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     }
 
     @Override
-    public ReferenceCounted render(HttpVersion version, boolean keepAlive, Replies replies) {
+    public void render(Replies replies, Responder responder) {
+        ResponseSummary summary = replies.summary();
         Rendered file = PrerenderedRenderer.rendered(files, replies, this::write, SendfileRenderer::delete);
-        return new Response(JacksonStringsRenderer.withHeaders(keepAlive,
-                new DefaultHttpResponse(version, HttpResponseStatus.OK), file.length()), file);
+        responder.respond(new Response(JacksonStringsRenderer.withHeaders(responder.keepAlive(),
+                new DefaultHttpResponse(responder.version(), HttpResponseStatus.OK), file.length()), file),
+                file.length(), summary);
     }
 
     private Rendered write(Replies replies) {

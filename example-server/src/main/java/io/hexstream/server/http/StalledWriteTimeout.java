@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * times each write from when it was queued, so it would cut off a reader making steady progress behind
  * a few queued chunks.
  */
-final class WriteTimeoutHandler extends ChannelOutboundHandlerAdapter {
-    private static final Logger LOG = LoggerFactory.getLogger(WriteTimeoutHandler.class);
+final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
 
     private final long timeoutNanos;
     private final ServerMetrics metrics;
@@ -37,7 +37,7 @@ final class WriteTimeoutHandler extends ChannelOutboundHandlerAdapter {
         progressAt = System.nanoTime();
     };
 
-    WriteTimeoutHandler(Duration timeout, ServerMetrics metrics) {
+    StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("write timeout " + timeout + " < 0");
         }

@@ -4,6 +4,10 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.json.JsonBody;
@@ -11,20 +15,29 @@ import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPipelineException;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.HttpContentCompressor;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class JsonResponseEncoderTest {
+/** Responses of exact length as HTTP: head, bare chunks, end; keep-alive, close; pipelines that cannot carry them. */
+class StreamedResponseEncoderTest {
     private static final int CHUNK = 64 * 1024;
 
     /** Everything the channel wrote, concatenated; every outbound buffer is read and released. */
@@ -53,7 +66,7 @@ class JsonResponseEncoderTest {
         List<Entry> entries = BlobFixtures.randomEntries(new Random(9), 3, 0.3);
         byte[] expected = BlobFixtures.jackson(7L, entries);
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new JsonResponseEncoder(CHUNK));
+                new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
         channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(7L, entries)));
         request.release();
@@ -71,7 +84,7 @@ class JsonResponseEncoderTest {
     @Test
     void closeIsHonouredAfterTheLastByte() {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new JsonResponseEncoder(CHUNK));
+                new StreamedResponseEncoder(CHUNK));
         JsonBody body = BlobFixtures.body("a", List.of());
         ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.BAD_REQUEST, false, body));
@@ -88,7 +101,7 @@ class JsonResponseEncoderTest {
     @Test
     void http10KeepAliveIsSaidExplicitly() {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new JsonResponseEncoder(CHUNK));
+                new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.POST, "/");
         request.headers().set("connection", "keep-alive");
         channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(null, List.of())));
@@ -103,12 +116,12 @@ class JsonResponseEncoderTest {
 
     @Test
     void withoutChunkedWriteHandlerTheWriteFailsAndTheBodyIsReleased() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new JsonResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         JsonBody body = BlobFixtures.body(1L, List.of());
         ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                 true, body));
         assertFalse(done.isSuccess());
-        assertEquals("JsonResponseEncoder needs a ChunkedWriteHandler before it", done.cause().getMessage());
+        assertEquals("StreamedResponseEncoder needs a ChunkedWriteHandler before it", done.cause().getMessage());
         assertEquals(0, body.refCnt());
         assertFalse(channel.finishAndReleaseAll());
     }
@@ -116,13 +129,74 @@ class JsonResponseEncoderTest {
     @Test
     void aResponseWrittenToAClosedChannelIsReleased() {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new JsonResponseEncoder(CHUNK));
+                new StreamedResponseEncoder(CHUNK));
         channel.close();
         JsonBody body = BlobFixtures.body(1L, BlobFixtures.randomEntries(new Random(1), 1, 0));
         ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                 true, body));
         assertFalse(done.isSuccess());
         assertEquals(0, body.refCnt());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** A compressor would corrupt the body's bare buffers: the encoder refuses to join its pipeline. */
+    @Test
+    void aPipelineWithACompressorIsRefused() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new HttpContentCompressor(),
+                new ChunkedWriteHandler());
+        channel.pipeline().addLast(new StreamedResponseEncoder(CHUNK));
+        ChannelPipelineException refused = assertThrows(ChannelPipelineException.class, channel::checkException);
+        assertEquals("StreamedResponseEncoder cannot share a pipeline with HttpContentCompressor: it would mark the"
+                + " head compressed and chunked and pass the body's bare buffers through as they are",
+                refused.getCause().getMessage());
+        assertNull(channel.pipeline().get(StreamedResponseEncoder.class));
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** Between head and end, each chunk reaches the HTTP encoder as a bare buffer, not wrapped per chunk. */
+    @Test
+    void chunksAreBareBuffersBetweenTheHeadAndTheEnd() {
+        List<Object> seen = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                seen.add(msg instanceof ByteBuf buf ? buf.readableBytes() : msg);
+                ctx.write(msg, promise);
+            }
+        }, new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(3), 2, 0.0);
+        byte[] expected = BlobFixtures.jackson(1L, entries);
+        assertTrue(channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true,
+                BlobFixtures.body(1L, entries))).isSuccess());
+        assertInstanceOf(HttpResponse.class, seen.get(0));
+        List<Object> chunks = seen.subList(1, seen.size() - 1);
+        assertEquals((expected.length + CHUNK - 1) / CHUNK, chunks.size()); // a chunk may end a byte short
+        assertEquals(expected.length, chunks.stream().mapToInt(size -> (Integer) size).sum());
+        assertSame(LastHttpContent.EMPTY_LAST_CONTENT, seen.get(seen.size() - 1));
+        assertTrue(channel.finishAndReleaseAll());
+    }
+
+    /** The HTTP encoder's state is back at the start after each body: a second response is framed right. */
+    @Test
+    void twoResponsesInARowOnOneConnection() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
+                new StreamedResponseEncoder(1024));
+        var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(4), 1, 0.0);
+        byte[] body = BlobFixtures.jackson(2L, entries);
+        for (int i = 0; i < 2; i++) {
+            JsonBody json = BlobFixtures.body(2L, entries);
+            assertTrue(channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, json)).isSuccess());
+        }
+        request.release();
+        String head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
+                + "\r\n\r\n";
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (int i = 0; i < 2; i++) {
+            expected.writeBytes(head.getBytes(US_ASCII));
+            expected.writeBytes(body);
+        }
+        assertEquals(new String(expected.toByteArray(), US_ASCII), new String(written(channel), US_ASCII));
         assertFalse(channel.finishAndReleaseAll());
     }
 }

@@ -1,0 +1,132 @@
+package io.hexstream.server.http;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hexstream.server.auth.Authenticator;
+import io.hexstream.server.auth.Refusal;
+import io.hexstream.server.metrics.ServerMetrics;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The route table drives the head: 404 for a path not in it, 405 with {@code Allow} for a method the path
+ * has not, a JWT only where the route asks for one, each route's own body limit; an accepted request
+ * reaches its route with its whole body.
+ */
+class RouteTableTest {
+    private static final Authenticator JWT = authorization -> "Bearer good".equals(authorization) ? null
+            : new Refusal(Refusal.Reason.MISSING, "no good token");
+
+    /** Answers {@code got N} with the body's length. */
+    private record Echo(boolean needsJwt, int maxBodyBytes, String reason) implements Route {
+        @Override
+        public String tooLarge(long contentLength) {
+            return reason == null ? null : reason + " " + contentLength;
+        }
+
+        @Override
+        public void handle(ByteBuf body, Responder responder) {
+            responder.respondText(HttpResponseStatus.OK, "got " + body.readableBytes(), null);
+        }
+    }
+
+    private static final RouteTable ROUTES = RouteTable.builder()
+            .add(HttpMethod.POST, "/open", new Echo(false, 8, null))
+            .add(HttpMethod.POST, "/guarded", new Echo(true, 1024, null))
+            .add(HttpMethod.GET, "/guarded", new Echo(true, 0, null))
+            .add(HttpMethod.POST, "/small", new Echo(false, 4, "at most 4 bytes, got"))
+            .build();
+
+    private static EmbeddedChannel channel() {
+        return new EmbeddedChannel(new EngineApiInitializer(ROUTES, JWT, new EngineApiInitializer.Limits(1 << 20, 16,
+                Duration.ZERO, Duration.ZERO), Runnable::run, new RefusalLog(), ServerMetrics.NONE));
+    }
+
+    private static String post(String path, String authorization, String body) {
+        return "POST " + path + " HTTP/1.1\r\nHost: t\r\n" + (authorization == null ? "" : "Authorization: "
+                + authorization + "\r\n") + "Content-Length: " + body.length() + "\r\n\r\n" + body;
+    }
+
+    /** Sends {@code requests} and returns every byte written back. */
+    private static String exchange(EmbeddedChannel channel, String requests) {
+        channel.writeInbound(Unpooled.copiedBuffer(requests, US_ASCII));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object msg; (msg = channel.readOutbound()) != null; ) {
+            ByteBuf buf = (ByteBuf) msg;
+            byte[] bytes = new byte[buf.readableBytes()];
+            buf.readBytes(bytes).release();
+            out.writeBytes(bytes);
+        }
+        return out.toString(US_ASCII);
+    }
+
+    private static String ok(String text) {
+        return "HTTP/1.1 200 OK\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: " + (text.length() + 1)
+                + "\r\n\r\n" + text + "\n";
+    }
+
+    @Test
+    void unknownPathsAre404AndOtherMethods405WithAllow() {
+        EmbeddedChannel channel = channel();
+        assertEquals("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
+                + "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
+                + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST, GET\r\n\r\n"
+                + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST\r\n\r\n"
+                + ok("got 2"),
+                exchange(channel, post("/", null, "ab") + post("/open/", null, "ab")
+                        + "PUT /guarded HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
+                        + "GET /open?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
+                        + post("/open?query", null, "ab")));
+        assertTrue(channel.isOpen(), "404 and 405 keep the connection");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aJwtIsCheckedOnlyWhereTheRouteAsksForIt() {
+        EmbeddedChannel open = channel();
+        assertEquals(ok("got 3") + ok("got 4"),
+                exchange(open, post("/open", null, "abc") + post("/guarded", "Bearer good", "abcd")));
+        assertFalse(open.finishAndReleaseAll());
+
+        EmbeddedChannel refused = channel();
+        assertEquals("HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 14\r\n"
+                + "connection: close\r\n\r\nno good token\n", exchange(refused, post("/guarded", null, "abcd")
+                        + post("/open", null, "abc")));
+        assertFalse(refused.isOpen(), "a 401 closes the connection; what followed is not answered");
+        assertFalse(refused.finishAndReleaseAll());
+    }
+
+    @Test
+    void eachRouteHasItsOwnBodyLimit() {
+        EmbeddedChannel channel = channel();
+        assertEquals("HTTP/1.1 413 Request Entity Too Large\r\ncontent-length: 0\r\n\r\n" + ok("got 9"),
+                exchange(channel, post("/open", null, "123456789") + post("/guarded", "Bearer good", "123456789")));
+        assertTrue(channel.isOpen(), "an empty 413 drops the body and keeps the connection");
+        assertFalse(channel.finishAndReleaseAll());
+
+        EmbeddedChannel small = channel();
+        assertEquals("HTTP/1.1 413 Request Entity Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                + "content-length: 23\r\nconnection: close\r\n\r\nat most 4 bytes, got 5\n",
+                exchange(small, post("/small", null, "12345")));
+        assertFalse(small.isOpen(), "a 413 with a reason closes the connection");
+        assertFalse(small.finishAndReleaseAll());
+    }
+
+    @Test
+    void aPathHasOneRoutePerMethod() {
+        RouteTable.Builder builder = RouteTable.builder().add(HttpMethod.POST, "/", new Echo(true, 1, null));
+        assertThrows(IllegalArgumentException.class, () -> builder.add(HttpMethod.POST, "/", new Echo(true, 1, null)));
+        assertThrows(IllegalArgumentException.class, () -> builder.add(HttpMethod.GET, "/?x", new Echo(true, 1, null)));
+        assertThrows(IllegalArgumentException.class, () -> builder.add(HttpMethod.GET, "x", new Echo(true, 1, null)));
+    }
+}
