@@ -16,14 +16,14 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 public interface ResponseRenderer {
 
     /**
-     * Hands {@code responder} the response to {@code replies} (not empty), status 200, with its
-     * {@link Replies#exchange()}.
+     * Hands {@code responder} the response to {@code replies} (not empty), status 200, with their
+     * {@link Replies#summary()}. Takes the replies over: their bodies go into the response, or are released.
      */
     void render(Replies replies, Responder responder);
 
     /** The server's renderer: {@code writer}'s body as a {@link JsonResponse}. */
     static ResponseRenderer streaming(ResponseWriter writer) {
         return (replies, responder) -> responder.respond(new JsonResponse(responder.version(), HttpResponseStatus.OK,
-                responder.keepAlive(), writer.body(replies)), replies.exchange());
+                responder.keepAlive(), writer.body(replies)), replies.summary());
     }
 }
