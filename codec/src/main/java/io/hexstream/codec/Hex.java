@@ -27,9 +27,9 @@ public final class Hex {
      * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules
      * jdk.incubator.vector}) and the CPU has vectors of 256 bits or more; then the bulk of every input
      * goes through {@link HexVector}. {@code -Dio.hexstream.codec.vector=false} forces the portable
-     * kernel. A constant, so the JIT keeps only the branch taken.
+     * kernel. A constant, so the JIT keeps only the branch taken. {@link HexDecoder} decodes by the same switch.
      */
-    private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
             && !"false".equals(System.getProperty("io.hexstream.codec.vector"))
             && HexVector.usable();
 
