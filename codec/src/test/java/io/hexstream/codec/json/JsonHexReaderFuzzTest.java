@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.hexstream.codec.json.JsonEvents.Policy;
-import io.hexstream.codec.json.JsonEvents.Recorder;
+import io.hexstream.codec.testing.JsonEvents;
+import io.hexstream.codec.testing.JsonEvents.Policy;
+import io.hexstream.codec.testing.JsonEvents.Recorder;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

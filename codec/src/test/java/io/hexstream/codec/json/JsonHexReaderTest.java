@@ -10,8 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.codec.json.JsonEvents.Policy;
-import io.hexstream.codec.json.JsonEvents.Recorder;
+import io.hexstream.codec.testing.JsonEvents;
+import io.hexstream.codec.testing.JsonEvents.Policy;
+import io.hexstream.codec.testing.JsonEvents.Recorder;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
 import io.hexstream.codec.testing.SeededTrials;

@@ -1,10 +1,13 @@
-package io.hexstream.codec.json;
+package io.hexstream.codec.testing;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.hexstream.codec.json.JsonHexReader;
+import io.hexstream.codec.json.JsonTokenListener;
+import io.hexstream.codec.json.StringValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -21,7 +24,7 @@ import java.util.List;
  * independent reading). Which string values are hex is a {@link Policy} on where they are, the same
  * for both.
  */
-final class JsonEvents {
+public final class JsonEvents {
     private static final HexFormat HEX = HexFormat.of();
     private static final JsonFactory JACKSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(100_000)
@@ -29,7 +32,7 @@ final class JsonEvents {
             .build();
 
     /** Where hex values are: given the member name (null in an array) and the enclosing array's member name. */
-    interface Policy {
+    public interface Policy {
         boolean isHex(String name, String arrayName);
 
         /** The getBlobs shape: {@code blob} members and {@code proofs} elements. */
@@ -44,8 +47,8 @@ final class JsonEvents {
      * Records the reader's events; hex values go into unpooled buffers ({@code direct} or heap), or into
      * one {@code byte[]} of {@code maxBytes} when {@code arrays}, read back when each ends.
      */
-    static final class Recorder implements JsonTokenListener {
-        final List<String> events = new ArrayList<>();
+    public static final class Recorder implements JsonTokenListener {
+        public final List<String> events = new ArrayList<>();
         private final Policy policy;
         private final boolean direct;
         private final boolean arrays;
@@ -55,7 +58,7 @@ final class JsonEvents {
         private ByteBuf buffer;
         private byte[] array;
 
-        Recorder(Policy policy, boolean direct, boolean arrays, int maxBytes) {
+        public Recorder(Policy policy, boolean direct, boolean arrays, int maxBytes) {
             this.policy = policy;
             this.direct = direct;
             this.arrays = arrays;
@@ -63,7 +66,7 @@ final class JsonEvents {
         }
 
         /** Releases a destination left by a failed read. */
-        void releaseAll() {
+        public void releaseAll() {
             if (buffer != null) {
                 buffer.release();
                 buffer = null;
@@ -168,7 +171,7 @@ final class JsonEvents {
      * {@code policy} says and at most {@code maxBytes} long; null if Jackson refuses it, there is more
      * than one top-level value, or a hex value is not strict {@code DATA} within bounds.
      */
-    static List<String> jackson(String json, Policy policy, int maxBytes) {
+    public static List<String> jackson(String json, Policy policy, int maxBytes) {
         List<String> events = new ArrayList<>();
         try (JsonParser parser = JACKSON.createParser(json)) {
             int depth = 0;
@@ -219,7 +222,7 @@ final class JsonEvents {
     }
 
     /** {@code 0x}, then an even number of {@code [0-9a-fA-F]}: the strict {@code DATA} of the Engine API. */
-    static boolean isData(String text) {
+    public static boolean isData(String text) {
         if (text.length() < 2 || !text.startsWith("0x") || text.length() % 2 != 0) {
             return false;
         }
