@@ -27,7 +27,8 @@ class HexDecodeDigitsTest {
             for (int i = 0; i < text.length; i++) {
                 text[i] = random.nextBoolean() ? Character.toUpperCase(text[i]) : text[i];
             }
-            byte[] src = ("zz" + new String(text) + (random.nextBoolean() ? "" : "7")).getBytes(StandardCharsets.US_ASCII);
+            String odd = random.nextBoolean() ? "" : "7";
+            byte[] src = ("zz" + new String(text) + odd).getBytes(StandardCharsets.US_ASCII);
             byte[] dst = new byte[1 + src.length / 2];
             Arrays.fill(dst, UNTOUCHED);
             assertEquals(bytes.length, HexDecoder.decodeDigits(src, 2, src.length - 2, dst, 1));

@@ -62,7 +62,8 @@ public final class JsonHexReader {
     private static final int PREFIX_X = 1;
     private static final int DIGITS = 2;
 
-    // Number grammar: after '-', a leading 0, integer digits, '.', fraction digits, 'e', exponent sign, exponent digits.
+    // Number grammar (RFC 8259, section 6): after '-', a leading 0, integer digits, '.', fraction digits,
+    // 'e', the exponent's sign, its digits.
     private static final int MINUS = 0;
     private static final int ZERO = 1;
     private static final int INTEGER = 2;

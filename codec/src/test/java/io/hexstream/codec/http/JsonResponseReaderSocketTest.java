@@ -205,7 +205,8 @@ class JsonResponseReaderSocketTest {
         public void beginObject() {
             if (++depth == 3) {
                 blob = PooledByteBufAllocator.DEFAULT.directBuffer(BlobFixtures.BLOB_SIZE);
-                proofs = PooledByteBufAllocator.DEFAULT.directBuffer(BlobFixtures.CELL_PROOFS * BlobFixtures.PROOF_SIZE);
+                int proofsSize = BlobFixtures.CELL_PROOFS * BlobFixtures.PROOF_SIZE;
+                proofs = PooledByteBufAllocator.DEFAULT.directBuffer(proofsSize);
             }
         }
 

@@ -44,7 +44,8 @@ class JsonResponseReaderTest {
             Exchange second = new Exchange("second");
             channel.writeOutbound(new JsonExchange(request("/1"), first), new JsonExchange(request("/2"), second));
             for (int offset = 0; offset < responses.length; offset += chunk) {
-                channel.writeInbound(Unpooled.wrappedBuffer(responses, offset, Math.min(chunk, responses.length - offset)));
+                int length = Math.min(chunk, responses.length - offset);
+                channel.writeInbound(Unpooled.wrappedBuffer(responses, offset, length));
             }
             assertEquals(List.of("first complete", "second complete"), outcomes, "chunks of " + chunk);
             assertEquals(JsonEvents.jackson(FIRST, Policy.GET_BLOBS, 64), first.recorder.events);

@@ -245,8 +245,8 @@ class JsonHexReaderTest {
         feedAll(reader, "[\"not hex\",\"0xfF\",\"0x00\"]", 3);
         reader.end();
         assertTrue(reader.isComplete());
-        assertEquals(List.of("start [0] null 0 1", "start [1] null 1 1", "hex 1", "start [2] null 2 1", "string 0x00"),
-                seen);
+        assertEquals(List.of("start [0] null 0 1", "start [1] null 1 1", "hex 1", "start [2] null 2 1",
+                "string 0x00"), seen);
     }
 
     @Test
