@@ -86,20 +86,24 @@ final class HexVector {
      * output byte per pair into {@code dst} from {@code dstOffset}; stops before the first step holding
      * a byte other than {@code [0-9a-fA-F]}. Returns the number of pairs decoded, a multiple of
      * {@link #STEP}. Bounds are the caller's. Each lane maps to a nibble by arithmetic: {@code c - '0'}
-     * below 10 for a decimal digit, {@code (c | 0x20) - 'a'} below 6 for a letter of either case.
+     * for a decimal digit, {@code (c | 0x20) - 'a' + 10} for a letter of either case. Signed compares
+     * only: the unsigned ones are named differently in the incubator API of JDK 17 and of JDK 25.
      */
     static int decode(byte[] src, int srcOffset, int pairs, byte[] dst, int dstOffset) {
         int bulk = pairs - pairs % STEP;
         int i = 0;
         for (; i < bulk; i += STEP) {
             ByteVector chars = ByteVector.fromArray(DIGITS, src, srcOffset + 2 * i);
-            ByteVector decimal = chars.sub((byte) '0');
-            ByteVector letter = chars.or((byte) 0x20).sub((byte) 'a');
-            VectorMask<Byte> isLetter = letter.compare(VectorOperators.UNSIGNED_LT, (byte) 6);
-            if (!decimal.compare(VectorOperators.UNSIGNED_LT, (byte) 10).or(isLetter).allTrue()) {
+            ByteVector lower = chars.or((byte) 0x20);
+            VectorMask<Byte> isDecimal = chars.compare(VectorOperators.GE, (byte) '0')
+                    .and(chars.compare(VectorOperators.LE, (byte) '9'));
+            VectorMask<Byte> isLetter = lower.compare(VectorOperators.GE, (byte) 'a')
+                    .and(lower.compare(VectorOperators.LE, (byte) 'f'));
+            if (!isDecimal.or(isLetter).allTrue()) {
                 break;
             }
-            ShortVector nibbles = decimal.blend(letter.add((byte) 10), isLetter).reinterpretAsShorts();
+            ShortVector nibbles = chars.sub((byte) '0').blend(lower.sub((byte) ('a' - 10)), isLetter)
+                    .reinterpretAsShorts();
             // Memory order: a lane's low byte is the high digit.
             ShortVector values = nibbles.and((short) 0x0F).lanewise(VectorOperators.LSHL, 4)
                     .or(nibbles.lanewise(VectorOperators.LSHR, 8));
