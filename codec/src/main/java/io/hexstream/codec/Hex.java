@@ -35,9 +35,9 @@ public final class Hex {
      * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules
      * jdk.incubator.vector}), the CPU has vectors of 256 bits or more and {@link #VECTOR_KERNEL_PROP_NAME}
      * is not {@code false}; then the bulk of every input goes through {@link HexVector}. A constant, so
-     * the JIT keeps only the branch taken.
+     * the JIT keeps only the branch taken. {@link HexDecoder} decodes by the same switch.
      */
-    private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
             && !"false".equals(System.getProperty(VECTOR_KERNEL_PROP_NAME))
             && HexVector.usable();
 

@@ -27,7 +27,57 @@ public final class HexDecoder {
         }
     }
 
+    /** Byte value to digit value, {@code -1} for anything that is not {@code [0-9a-fA-F]}: the low digit of a pair. */
+    private static final int[] LOW = new int[256];
+    /**
+     * Byte value to digit value shifted left by 4, {@code -256} for a non-digit: the high digit of a pair,
+     * so that {@code HIGH[a] | LOW[b]} is the pair's byte, or negative when either is not a digit.
+     */
+    private static final int[] HIGH = new int[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            int value = c < 128 ? DIGIT_VALUES[c] : -1;
+            LOW[c] = value;
+            HIGH[c] = value < 0 ? -256 : value << 4;
+        }
+    }
+
     private HexDecoder() {}
+
+    /** The value of the hex digit {@code c} ({@code [0-9a-fA-F]}), or {@code -1} for any other value. */
+    public static int digit(int c) {
+        return c >= 0 && c < 128 ? DIGIT_VALUES[c] : -1;
+    }
+
+    /**
+     * Decodes the longest run of digit pairs ({@code [0-9a-fA-F]}, no prefix, high digit first) at the
+     * start of {@code src[srcOffset, srcOffset + length)}, one byte per pair, into {@code dst} from
+     * {@code dstOffset}: the streaming step of strict decoding, for text that arrives in pieces. It
+     * stops before the first pair holding any other byte, or before a last single byte; the caller looks
+     * at what follows. The bulk goes through the kernel named by {@link Hex#kernel()}.
+     *
+     * @return the number of pairs decoded (bytes written to {@code dst}); {@code dst} beyond them may
+     *     have been written too, up to {@code length / 2} bytes from {@code dstOffset}
+     * @throws IndexOutOfBoundsException if the source region, or {@code length / 2} bytes of
+     *     {@code dst} from {@code dstOffset}, is out of bounds (nothing is written)
+     */
+    public static int decodeDigits(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
+        Objects.checkFromIndexSize(srcOffset, length, src.length);
+        int pairs = length >>> 1;
+        Objects.checkFromIndexSize(dstOffset, pairs, dst.length);
+        int done = Hex.VECTOR ? HexVector.decode(src, srcOffset, pairs, dst, dstOffset) : 0;
+        final int[] high = HIGH;
+        final int[] low = LOW;
+        for (int i = srcOffset + 2 * done; done < pairs; done++, i += 2) {
+            int value = high[src[i] & 0xFF] | low[src[i + 1] & 0xFF];
+            if (value < 0) {
+                break;
+            }
+            dst[dstOffset + done] = (byte) value;
+        }
+        return done;
+    }
 
     /**
      * Decodes {@code 0x}-prefixed hex text of any even digit count: {@code "0x"} gives an empty array,

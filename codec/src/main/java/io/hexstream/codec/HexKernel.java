@@ -1,10 +1,11 @@
 package io.hexstream.codec;
 
 /**
- * The kernel that encodes the bulk of every input in {@link Hex}; which one runs is fixed when
- * {@code Hex} is loaded and named by {@link Hex#kernel()}. Both write exactly the digits of the
- * 512-entry table (lowercase, high digit first); tails shorter than a kernel's step go through the
- * pair table.
+ * The kernel that encodes the bulk of every input in {@link Hex} and decodes runs of digit pairs in
+ * {@link HexDecoder#decodeDigits}; which one runs is fixed when {@code Hex} is loaded and named by
+ * {@link Hex#kernel()}. Both write exactly the digits of the 512-entry table (lowercase, high digit
+ * first); tails shorter than a kernel's step go through the pair table (decoding: a 256-entry digit
+ * table).
  */
 public enum HexKernel {
     /**

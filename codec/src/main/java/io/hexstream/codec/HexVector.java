@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
@@ -13,12 +14,15 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code --add-modules jdk.incubator.vector} (this class is never loaded otherwise). Each step widens
  * half a vector of input bytes to 16-bit lanes, puts the high nibble in a lane's low byte and the low
  * nibble in its high byte, maps both to ASCII with the same carry-free arithmetic as the scalar SWAR
- * path, and stores the lanes as bytes: one full vector of digits per half vector of input.
+ * path, and stores the lanes as bytes: one full vector of digits per half vector of input. Decoding
+ * ({@link #decode}) runs the other way, a full vector of digits to half a vector of bytes.
  */
 final class HexVector {
     private static final VectorSpecies<Short> SHORTS = ShortVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Byte> BYTES =
             ByteVector.SPECIES_PREFERRED.withShape(VectorShape.forBitSize(SHORTS.vectorBitSize() / 2));
+    /** A full vector of bytes: the digits one decoding step reads. */
+    private static final VectorSpecies<Byte> DIGITS = ByteVector.SPECIES_PREFERRED.withShape(SHORTS.vectorShape());
 
     /** Input bytes per step. */
     static final int STEP = BYTES.length();
@@ -75,6 +79,37 @@ final class HexVector {
             }
         }
         return bulk;
+    }
+
+    /**
+     * Decodes whole steps of digit pairs from {@code src[srcOffset]}, at most {@code pairs} pairs, one
+     * output byte per pair into {@code dst} from {@code dstOffset}; stops before the first step holding
+     * a byte other than {@code [0-9a-fA-F]}. Returns the number of pairs decoded, a multiple of
+     * {@link #STEP}. Bounds are the caller's. Each lane maps to a nibble by arithmetic: {@code c - '0'}
+     * for a decimal digit, {@code (c | 0x20) - 'a' + 10} for a letter of either case. Signed compares
+     * only: the unsigned ones are named differently in the incubator API of JDK 17 and of JDK 25.
+     */
+    static int decode(byte[] src, int srcOffset, int pairs, byte[] dst, int dstOffset) {
+        int bulk = pairs - pairs % STEP;
+        int i = 0;
+        for (; i < bulk; i += STEP) {
+            ByteVector chars = ByteVector.fromArray(DIGITS, src, srcOffset + 2 * i);
+            ByteVector lower = chars.or((byte) 0x20);
+            VectorMask<Byte> isDecimal = chars.compare(VectorOperators.GE, (byte) '0')
+                    .and(chars.compare(VectorOperators.LE, (byte) '9'));
+            VectorMask<Byte> isLetter = lower.compare(VectorOperators.GE, (byte) 'a')
+                    .and(lower.compare(VectorOperators.LE, (byte) 'f'));
+            if (!isDecimal.or(isLetter).allTrue()) {
+                break;
+            }
+            ShortVector nibbles = chars.sub((byte) '0').blend(lower.sub((byte) ('a' - 10)), isLetter)
+                    .reinterpretAsShorts();
+            // Memory order: a lane's low byte is the high digit.
+            ShortVector values = nibbles.and((short) 0x0F).lanewise(VectorOperators.LSHL, 4)
+                    .or(nibbles.lanewise(VectorOperators.LSHR, 8));
+            ((ByteVector) values.convertShape(VectorOperators.S2B, BYTES, 0)).intoArray(dst, dstOffset + i);
+        }
+        return i;
     }
 
     private static boolean hasIntoByteBuffer() {
