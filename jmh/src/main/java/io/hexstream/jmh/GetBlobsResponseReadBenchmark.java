@@ -1,0 +1,200 @@
+package io.hexstream.jmh;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import io.hexstream.codec.HexDecoder;
+import io.hexstream.codec.json.JsonBody;
+import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.codec.json.JsonBodyInput;
+import io.hexstream.codec.jackson.HexDeserializer;
+import io.hexstream.codec.jackson.HexModule;
+import io.hexstream.server.blob.BlobSizes;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.tuweni.bytes.Bytes;
+import org.apache.tuweni.bytes.Bytes48;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Reading a whole {@code engine_getBlobsV2} response of {@code blobs} blobs (each with 128 cell proofs), the bytes
+ * as the example server writes them ({@code ResponseWriter}'s layout, built with {@link JsonBodyBuilder}), into
+ * decoded values. Rows:
+ * <ul>
+ *   <li>{@code tekuTree}: Teku's production path. Its default engine client,
+ *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/OkHttpHttpExecutionEngineClient.java},
+ *       calls {@code objectMapper.readTree(body.byteStream())}, then {@code treeToValue} of the {@code result}
+ *       node; the fields are read by a deserializer of the shape of
+ *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/serialization/AbstractBytesDeserializer.java}
+ *       ({@link TekuShapedDeserializer}: {@code getTextCharacters()}, a table per digit, a new array, wrapped).
+ *       From a tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a {@code String} per value in
+ *       the tree and a {@code char[]} copy of it;
+ *   <li>{@code tekuStream}: the same deserializer through {@code readValue(InputStream)} (the streaming parser
+ *       joins a long value's text segments into one {@code char[]} for {@code getTextCharacters()});
+ *   <li>{@code wholeString}: the body made a {@code String}, parsed into a tree, then each hex value decoded
+ *       (the Lodestar {@code res.text()} + {@code JSON.parse} and Prysm {@code json.RawMessage} shape);
+ *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of
+ *       {@code Bytes} and {@code List<Bytes48>}, and of {@code byte[]} fields with {@link HexDeserializer}.
+ * </ul>
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per response.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class GetBlobsResponseReadBenchmark {
+
+    @Param({"1", "9", "21", "72", "128"})
+    public int blobs;
+
+    /** A Teku-like {@code BlobAndProofV2}: fields read by {@link TekuShapedDeserializer}. */
+    public record TekuBlobAndProofV2(
+            @JsonDeserialize(using = TekuShapedDeserializer.BytesOf.class) Bytes blob,
+            @JsonDeserialize(contentUsing = TekuShapedDeserializer.Bytes48Of.class) List<Bytes48> proofs) {}
+
+    /** The whole response with a Teku-like result (the streaming row). */
+    public record TekuResponse(String jsonrpc, int id, List<TekuBlobAndProofV2> result) {}
+
+    /** {@code BlobAndProofV2} of tuweni values, for {@link HexModule}. */
+    public record BlobAndProofV2(Bytes blob, List<Bytes48> proofs) {}
+
+    public record Response(String jsonrpc, int id, List<BlobAndProofV2> result) {}
+
+    /** {@code BlobAndProofV2} of {@code byte[]}, for {@link HexDeserializer}. */
+    public record RawBlobAndProofV2(
+            @JsonDeserialize(using = HexDeserializer.class) byte[] blob,
+            @JsonDeserialize(contentUsing = HexDeserializer.class) List<byte[]> proofs) {}
+
+    public record RawResponse(String jsonrpc, int id, List<RawBlobAndProofV2> result) {}
+
+    /** Teku's shape: a plain mapper, the deserializers named on the fields. */
+    protected final ObjectMapper teku = new ObjectMapper();
+    protected final ObjectReader tekuResult = teku.readerFor(teku.getTypeFactory()
+            .constructCollectionType(List.class, TekuBlobAndProofV2.class));
+    protected final ObjectReader tekuResponse = teku.readerFor(TekuResponse.class);
+    protected final ObjectMapper hex = new ObjectMapper().registerModule(new HexModule());
+    protected final ObjectReader hexResponse = hex.readerFor(Response.class);
+    protected final ObjectReader rawResponse = hex.readerFor(RawResponse.class);
+    /** The response's bytes, as the example server sends them. */
+    protected byte[] body;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        body = responseBytes(blobs, new Random(0x5EED_0000L + blobs));
+    }
+
+    /**
+     * An {@code engine_getBlobsV2} success response of {@code count} random blobs and their cell proofs, laid
+     * out by {@link JsonBodyBuilder} as the example server's {@code ResponseWriter} lays it out.
+     */
+    public static byte[] responseBytes(int count, Random random) {
+        byte[] blob = new byte[BlobSizes.BLOB_SIZE];
+        byte[] proofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
+        JsonBody response;
+        try (JsonBodyBuilder b = JsonBody.builder()) {
+            b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
+            for (int i = 0; i < count; i++) {
+                random.nextBytes(blob);
+                random.nextBytes(proofs);
+                b.beginObject().name("blob").hex(blob.clone()).name("proofs")
+                        .hexArray(proofs.clone(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB).endObject();
+            }
+            response = b.endArray().endObject().build();
+        }
+        byte[] bytes = new byte[Math.toIntExact(response.length())];
+        JsonBodyInput input = new JsonBodyInput(response);
+        try {
+            int at = 0;
+            for (ByteBuf chunk; (chunk = input.readChunk(UnpooledByteBufAllocator.DEFAULT)) != null; ) {
+                int n = chunk.readableBytes();
+                chunk.readBytes(bytes, at, n);
+                at += n;
+                chunk.release();
+            }
+        } finally {
+            input.close();
+        }
+        return bytes;
+    }
+
+    @Benchmark
+    public void tekuTree(Blackhole bh) throws IOException {
+        JsonNode response = teku.readTree(new ByteArrayInputStream(body));
+        List<TekuBlobAndProofV2> result = tekuResult.readValue(response.get("result"));
+        consume(bh, result);
+    }
+
+    @Benchmark
+    public void tekuStream(Blackhole bh) throws IOException {
+        TekuResponse response = tekuResponse.readValue(new ByteArrayInputStream(body));
+        consume(bh, response.result());
+    }
+
+    @Benchmark
+    public void wholeString(Blackhole bh) throws IOException {
+        String text = new String(body, StandardCharsets.UTF_8);
+        JsonNode result = teku.readTree(text).get("result");
+        for (JsonNode entry : result) {
+            bh.consume(HexDecoder.decode(entry.get("blob").textValue()));
+            for (JsonNode proof : entry.get("proofs")) {
+                bh.consume(HexDecoder.decode(proof.textValue()));
+            }
+        }
+    }
+
+    @Benchmark
+    public void hexModule(Blackhole bh) throws IOException {
+        Response response = hexResponse.readValue(new ByteArrayInputStream(body));
+        for (BlobAndProofV2 entry : response.result()) {
+            bh.consume(entry.blob());
+            for (Bytes48 proof : entry.proofs()) {
+                bh.consume(proof);
+            }
+        }
+    }
+
+    @Benchmark
+    public void hexModuleByteArrays(Blackhole bh) throws IOException {
+        RawResponse response = rawResponse.readValue(new ByteArrayInputStream(body));
+        for (RawBlobAndProofV2 entry : response.result()) {
+            bh.consume(entry.blob());
+            for (byte[] proof : entry.proofs()) {
+                bh.consume(proof);
+            }
+        }
+    }
+
+    private static void consume(Blackhole bh, List<TekuBlobAndProofV2> result) {
+        for (TekuBlobAndProofV2 entry : result) {
+            bh.consume(entry.blob());
+            for (Bytes48 proof : entry.proofs()) {
+                bh.consume(proof);
+            }
+        }
+    }
+}
