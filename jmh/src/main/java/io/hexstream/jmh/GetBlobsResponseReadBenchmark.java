@@ -45,10 +45,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * decoded values. Rows:
  * <ul>
  *   <li>{@code tekuTree}: Teku's production path. Its default engine client,
- *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/OkHttpHttpExecutionEngineClient.java},
- *       calls {@code objectMapper.readTree(body.byteStream())}, then {@code treeToValue} of the {@code result}
- *       node; the fields are read by a deserializer of the shape of
- *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/serialization/AbstractBytesDeserializer.java}
+ *       {@code OkHttpHttpExecutionEngineClient.java} (in
+ *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/}), calls
+ *       {@code objectMapper.readTree(body.byteStream())}, then {@code treeToValue} of the {@code result} node; the
+ *       fields are read by a deserializer of the shape of its {@code serialization/AbstractBytesDeserializer.java}
  *       ({@link TekuShapedDeserializer}: {@code getTextCharacters()}, a table per digit, a new array, wrapped).
  *       From a tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a {@code String} per value in
  *       the tree and a {@code char[]} copy of it;
@@ -57,7 +57,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code wholeString}: the body made a {@code String}, parsed into a tree, then each hex value decoded
  *       (the Lodestar {@code res.text()} + {@code JSON.parse} and Prysm {@code json.RawMessage} shape);
  *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of
- *       {@code Bytes} and {@code List<Bytes48>}, and of {@code byte[]} fields with {@link HexDeserializer}.
+ *       {@code Bytes} and {@code List<Bytes48>};
+ *   <li>{@code hexModuleByteArrays}: the same into {@code byte[]} fields with {@link HexDeserializer}.
  * </ul>
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per response.
  */
