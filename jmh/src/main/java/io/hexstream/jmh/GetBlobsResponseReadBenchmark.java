@@ -1,13 +1,9 @@
 package io.hexstream.jmh;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
