@@ -141,6 +141,54 @@ public final class HexDecoder {
         return byteCount;
     }
 
+    /**
+     * Checks the prefix and the length of a text that is decoded in pieces
+     * ({@link #decodeDigits(char[], int, int, byte[], int, int)}), as {@link #decode(CharSequence, int)} checks
+     * them before it decodes: {@code length} is the whole text's length in characters (the prefix counted),
+     * {@code first} and {@code second} its first two characters (ignored where the text is shorter).
+     *
+     * @param expectedBytes the byte count the text must decode to, or a negative value for any
+     * @return the number of bytes the text decodes to, {@code (length - 2) / 2}
+     * @throws HexFormatException for a missing or wrong prefix, an odd digit count, or another byte count than
+     *     {@code expectedBytes}, with the message {@link #decode(CharSequence, int)} gives
+     */
+    public static int checkedByteCount(int length, char first, char second, int expectedBytes) {
+        checkPrefix(length, first, second);
+        return checkedByteCount(length, expectedBytes);
+    }
+
+    /**
+     * Decodes {@code length} hex digits {@code src[offset, offset + length)}, a piece of a text after its
+     * {@code 0x} prefix (checked by {@link #checkedByteCount(int, char, char, int)}), straight into {@code dst}
+     * from {@code dstOffset}: {@code length / 2} bytes. One pass: each digit pair is validated and written in
+     * turn, so on a fault the bytes of the pairs before it have been written.
+     *
+     * @param length an even number of digits
+     * @param textIndex the index of {@code src[offset]} in the whole text (the prefix counted), for the error
+     * @throws HexFormatException naming the first offending character and its index in the whole text
+     * @throws IllegalArgumentException if {@code length} is odd
+     * @throws IndexOutOfBoundsException if either region is out of bounds (nothing is written)
+     */
+    public static void decodeDigits(char[] src, int offset, int length, byte[] dst, int dstOffset, int textIndex) {
+        if ((length & 1) != 0) {
+            throw new IllegalArgumentException("a piece of digits must have an even length, got " + length);
+        }
+        Objects.checkFromIndexSize(offset, length, src.length);
+        Objects.checkFromIndexSize(dstOffset, length / 2, dst.length);
+        final byte[] values = DIGIT_VALUES;
+        for (int i = offset, o = dstOffset, end = offset + length; i < end; i += 2, o++) {
+            char high = src[i];
+            char low = src[i + 1];
+            int h = high < 128 ? values[high] : -1;
+            int l = low < 128 ? values[low] : -1;
+            if ((h | l) < 0) {
+                int bad = h < 0 ? i : i + 1;
+                checkDigit(src[bad], textIndex + bad - offset);
+            }
+            dst[o] = (byte) (h << 4 | l);
+        }
+    }
+
     /** Two validated digits as one byte. */
     private static byte digitPair(int high, int low) {
         return (byte) (DIGIT_VALUES[high] << 4 | DIGIT_VALUES[low]);

@@ -63,6 +63,49 @@ class HexDecoderTest {
         Arrays.fill(untouched, (byte) 0x55);
         assertArrayEquals(untouched, dst, "nothing is written on failure");
         ascii.release();
+
+        char[] chars = text.toCharArray();
+        HexFormatException inPieces = assertThrows(HexFormatException.class, () -> {
+            int n = HexDecoder.checkedByteCount(chars.length, chars.length > 0 ? chars[0] : 0,
+                    chars.length > 1 ? chars[1] : 0, -1);
+            HexDecoder.decodeDigits(chars, 2, chars.length - 2, new byte[n], 0, 2);
+        });
+        assertEquals(message, inPieces.getMessage());
+        assertEquals(index, inPieces.index());
+    }
+
+    @Test
+    void decodesPiecesOfDigitsAsHexFormat() {
+        java.util.Random random = new java.util.Random(23);
+        byte[] bytes = new byte[1000];
+        random.nextBytes(bytes);
+        String digits = java.util.HexFormat.of().withUpperCase().formatHex(bytes, 0, 500)
+                + java.util.HexFormat.of().formatHex(bytes, 500, 1000);
+        char[] src = ("??" + digits + "??").toCharArray();
+        byte[] dst = new byte[1002];
+        int done = 0;
+        for (int piece : new int[] {2, 0, 14, 1000, 984}) {
+            HexDecoder.decodeDigits(src, 2 + 2 * done, piece, dst, 1 + done, 2 + 2 * done);
+            done += piece / 2;
+        }
+        assertArrayEquals(bytes, Arrays.copyOfRange(dst, 1, 1001));
+        assertEquals(32, HexDecoder.checkedByteCount(66, '0', 'x', 32));
+        assertEquals(0, HexDecoder.checkedByteCount(2, '0', 'x', -1));
+    }
+
+    @Test
+    void aPieceNamesTheIndexInTheWholeText() {
+        HexFormatException e = assertThrows(HexFormatException.class,
+                () -> HexDecoder.decodeDigits("zz00g0".toCharArray(), 2, 4, new byte[2], 0, 100_000));
+        assertEquals("invalid hex character 'g' at index 100002", e.getMessage());
+        assertEquals(100_002, e.index());
+        HexFormatException low = assertThrows(HexFormatException.class,
+                () -> HexDecoder.decodeDigits("0\u0100".toCharArray(), 0, 2, new byte[1], 0, 7));
+        assertEquals("invalid hex character U+0100 at index 8", low.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> HexDecoder.decodeDigits("000".toCharArray(), 0, 3, new byte[2], 0, 2));
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> HexDecoder.decodeDigits("0000".toCharArray(), 0, 4, new byte[1], 0, 2));
     }
 
     @Test

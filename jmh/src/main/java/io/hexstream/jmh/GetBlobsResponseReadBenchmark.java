@@ -2,21 +2,30 @@ package io.hexstream.jmh;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.codec.json.JsonBodyInput;
 import io.hexstream.codec.json.JsonHexReader;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.json.StringValue;
+import io.hexstream.codec.jackson.HexDeserializer;
+import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.tuweni.bytes.Bytes;
+import org.apache.tuweni.bytes.Bytes48;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -30,21 +39,34 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Reading a whole {@code engine_getBlobsV2} response of {@code blobs} blobs (each with 128 cell proofs)
- * into its bytes, the client's side of {@link GetBlobsV2ResponseBenchmark}. The response is the bytes the
- * example server writes ({@code JsonBody} from seeded random blobs), built once per trial. Rows:
+ * Reading a whole {@code engine_getBlobsV2} response of {@code blobs} blobs (each with 128 cell proofs), the bytes
+ * as the example server writes them ({@code ResponseWriter}'s layout, built with {@link JsonBodyBuilder}), into
+ * decoded values. Rows:
  * <ul>
- *   <li>{@code wholeString}: the Lodestar/Prysm shape, the body as one {@code String}, Jackson's
- *       {@code readTree}, then each hex value decoded by {@link HexFormat} from the tree's text;
- *   <li>{@code hexstreamReader}: the response as a socket hands it over, in direct chunks of 64 KiB,
+ *   <li>{@code tekuTree}: Teku's production path. Its default engine client,
+ *       {@code OkHttpHttpExecutionEngineClient.java} (in
+ *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/}), calls
+ *       {@code objectMapper.readTree(body.byteStream())}, then {@code treeToValue} of the {@code result} node; the
+ *       fields are read by a deserializer of the shape of its {@code serialization/AbstractBytesDeserializer.java}
+ *       ({@link TekuShapedDeserializer}: {@code getTextCharacters()}, a table per digit, a new array, wrapped).
+ *       From a tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a {@code String} per value in
+ *       the tree and a {@code char[]} copy of it;
+ *   <li>{@code tekuStream}: the same deserializer through {@code readValue(InputStream)} (the streaming parser
+ *       joins a long value's text segments into one {@code char[]} for {@code getTextCharacters()});
+ *   <li>{@code wholeString}: the body made a {@code String}, parsed into a tree, then each hex value decoded
+ *       (the Lodestar {@code res.text()} + {@code JSON.parse} and Prysm {@code json.RawMessage} shape);
+ *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of
+ *       {@code Bytes} and {@code List<Bytes48>};
+ *   <li>{@code hexModuleByteArrays}: the same into {@code byte[]} fields with {@link HexDeserializer};
+ *   <li>{@code hexstreamReader}: the response as a socket hands it over, in pooled direct chunks of 64 KiB,
  *       fed to a {@link JsonHexReader} that decodes each blob and its proofs into pooled direct buffers;
- *       each entry is handed over (here: released) as soon as its last byte is decoded.
+ *       each entry is handed over (here: consumed and released) as soon as its last byte is decoded.
  * </ul>
- * Every row returns a value of the decoded bytes, so that the JIT cannot drop the work. Run with
- * {@code -prof gc} for allocation. Without JVM options the codec runs its portable kernel; add
- * {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per response. Without JVM options the
+ * codec runs its portable kernel; add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -55,41 +77,52 @@ import org.openjdk.jmh.annotations.Warmup;
 public class GetBlobsResponseReadBenchmark {
     /** Bytes a socket read hands over at a time. */
     static final int CHUNK = 64 * 1024;
-    static final int PROOFS_SIZE = BlobSizes.CELLS_PER_EXT_BLOB * BlobSizes.PROOF_SIZE;
 
     @Param({"1", "9", "21", "72", "128"})
     public int blobs;
 
-    final ObjectMapper mapper = new ObjectMapper();
-    final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
-    /** The whole response, as the example server writes it. */
-    byte[] response;
+    /** A Teku-like {@code BlobAndProofV2}: fields read by {@link TekuShapedDeserializer}. */
+    public record TekuBlobAndProofV2(
+            @JsonDeserialize(using = TekuShapedDeserializer.BytesOf.class) Bytes blob,
+            @JsonDeserialize(contentUsing = TekuShapedDeserializer.Bytes48Of.class) List<Bytes48> proofs) {}
+
+    /** The whole response with a Teku-like result (the streaming row). */
+    public record TekuResponse(String jsonrpc, int id, List<TekuBlobAndProofV2> result) {}
+
+    /** {@code BlobAndProofV2} of tuweni values, for {@link HexModule}. */
+    public record BlobAndProofV2(Bytes blob, List<Bytes48> proofs) {}
+
+    public record Response(String jsonrpc, int id, List<BlobAndProofV2> result) {}
+
+    /** {@code BlobAndProofV2} of {@code byte[]}, for {@link HexDeserializer}. */
+    public record RawBlobAndProofV2(
+            @JsonDeserialize(using = HexDeserializer.class) byte[] blob,
+            @JsonDeserialize(contentUsing = HexDeserializer.class) List<byte[]> proofs) {}
+
+    public record RawResponse(String jsonrpc, int id, List<RawBlobAndProofV2> result) {}
+
+    /** Teku's shape: a plain mapper, the deserializers named on the fields. */
+    protected final ObjectMapper teku = new ObjectMapper();
+    protected final ObjectReader tekuResult = teku.readerFor(teku.getTypeFactory()
+            .constructCollectionType(List.class, TekuBlobAndProofV2.class));
+    protected final ObjectReader tekuResponse = teku.readerFor(TekuResponse.class);
+    protected final ObjectMapper hex = new ObjectMapper().registerModule(new HexModule());
+    protected final ObjectReader hexResponse = hex.readerFor(Response.class);
+    protected final ObjectReader rawResponse = hex.readerFor(RawResponse.class);
+    protected final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
+    /** The response's bytes, as the example server sends them. */
+    protected byte[] body;
     /** The same bytes in pooled direct chunks of {@link #CHUNK}; each is read from index 0 by every invocation. */
     private ByteBuf[] chunks;
 
     @Setup(Level.Trial)
     public void setUp() {
-        Random random = new Random(0x5EED_0000L + blobs);
-        JsonBody body;
-        try (JsonBodyBuilder b = JsonBody.builder()) {
-            b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
-            for (int i = 0; i < blobs; i++) {
-                byte[] blob = new byte[BlobSizes.BLOB_SIZE];
-                byte[] proofs = new byte[PROOFS_SIZE];
-                random.nextBytes(blob);
-                random.nextBytes(proofs);
-                b.beginObject().name("blob").hex(blob)
-                        .name("proofs").hexArray(proofs, 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
-                        .endObject();
-            }
-            body = b.endArray().endObject().build();
-        }
-        response = bytes(body);
-        chunks = new ByteBuf[(response.length + CHUNK - 1) / CHUNK];
+        body = responseBytes(blobs, new Random(0x5EED_0000L + blobs));
+        chunks = new ByteBuf[(body.length + CHUNK - 1) / CHUNK];
         for (int i = 0; i < chunks.length; i++) {
             int from = i * CHUNK;
-            int length = Math.min(CHUNK, response.length - from);
-            chunks[i] = pooled.directBuffer(length).writeBytes(response, from, length);
+            int length = Math.min(CHUNK, body.length - from);
+            chunks[i] = pooled.directBuffer(length).writeBytes(body, from, length);
         }
     }
 
@@ -100,39 +133,85 @@ public class GetBlobsResponseReadBenchmark {
         }
     }
 
-    /** The bytes {@code body} produces (its reference is taken over). */
-    static byte[] bytes(JsonBody body) {
-        byte[] out = new byte[Math.toIntExact(body.length())];
-        JsonBodyInput input = new JsonBodyInput(body);
+    /**
+     * An {@code engine_getBlobsV2} success response of {@code count} random blobs and their cell proofs, laid
+     * out by {@link JsonBodyBuilder} as the example server's {@code ResponseWriter} lays it out.
+     */
+    public static byte[] responseBytes(int count, Random random) {
+        byte[] blob = new byte[BlobSizes.BLOB_SIZE];
+        byte[] proofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
+        JsonBody response;
+        try (JsonBodyBuilder b = JsonBody.builder()) {
+            b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
+            for (int i = 0; i < count; i++) {
+                random.nextBytes(blob);
+                random.nextBytes(proofs);
+                b.beginObject().name("blob").hex(blob.clone()).name("proofs")
+                        .hexArray(proofs.clone(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB).endObject();
+            }
+            response = b.endArray().endObject().build();
+        }
+        byte[] bytes = new byte[Math.toIntExact(response.length())];
+        JsonBodyInput input = new JsonBodyInput(response);
         try {
             int at = 0;
-            for (ByteBuf chunk; (chunk = input.readChunk(PooledByteBufAllocator.DEFAULT)) != null; ) {
+            for (ByteBuf chunk; (chunk = input.readChunk(UnpooledByteBufAllocator.DEFAULT)) != null; ) {
                 int n = chunk.readableBytes();
-                chunk.readBytes(out, at, n);
-                chunk.release();
+                chunk.readBytes(bytes, at, n);
                 at += n;
+                chunk.release();
             }
         } finally {
             input.close();
         }
-        return out;
+        return bytes;
     }
 
     @Benchmark
-    public long wholeString() throws IOException {
-        HexFormat hex = HexFormat.of();
-        String text = new String(response, StandardCharsets.UTF_8);
-        JsonNode tree = mapper.readTree(text);
-        long sum = 0;
-        for (JsonNode entry : tree.get("result")) {
-            String blob = entry.get("blob").textValue();
-            sum += hex.parseHex(blob, 2, blob.length())[0];
+    public void tekuTree(Blackhole bh) throws IOException {
+        JsonNode response = teku.readTree(new ByteArrayInputStream(body));
+        List<TekuBlobAndProofV2> result = tekuResult.readValue(response.get("result"));
+        consume(bh, result);
+    }
+
+    @Benchmark
+    public void tekuStream(Blackhole bh) throws IOException {
+        TekuResponse response = tekuResponse.readValue(new ByteArrayInputStream(body));
+        consume(bh, response.result());
+    }
+
+    @Benchmark
+    public void wholeString(Blackhole bh) throws IOException {
+        String text = new String(body, StandardCharsets.UTF_8);
+        JsonNode result = teku.readTree(text).get("result");
+        for (JsonNode entry : result) {
+            bh.consume(HexDecoder.decode(entry.get("blob").textValue()));
             for (JsonNode proof : entry.get("proofs")) {
-                String p = proof.textValue();
-                sum += hex.parseHex(p, 2, p.length())[0];
+                bh.consume(HexDecoder.decode(proof.textValue()));
             }
         }
-        return sum;
+    }
+
+    @Benchmark
+    public void hexModule(Blackhole bh) throws IOException {
+        Response response = hexResponse.readValue(new ByteArrayInputStream(body));
+        for (BlobAndProofV2 entry : response.result()) {
+            bh.consume(entry.blob());
+            for (Bytes48 proof : entry.proofs()) {
+                bh.consume(proof);
+            }
+        }
+    }
+
+    @Benchmark
+    public void hexModuleByteArrays(Blackhole bh) throws IOException {
+        RawResponse response = rawResponse.readValue(new ByteArrayInputStream(body));
+        for (RawBlobAndProofV2 entry : response.result()) {
+            bh.consume(entry.blob());
+            for (byte[] proof : entry.proofs()) {
+                bh.consume(proof);
+            }
+        }
     }
 
     @Benchmark
@@ -170,14 +249,14 @@ public class GetBlobsResponseReadBenchmark {
         public void beginObject() {
             if (++depth == 3) {
                 blob = allocator.directBuffer(BlobSizes.BLOB_SIZE);
-                proofs = allocator.directBuffer(PROOFS_SIZE);
+                proofs = allocator.directBuffer(BlobSizes.CELL_PROOFS_SIZE);
             }
         }
 
         @Override
         public void endObject() {
             if (depth-- == 3) {
-                sum += blob.getByte(0) + proofs.getByte(PROOFS_SIZE - 1);
+                sum += blob.getByte(0) + proofs.getByte(BlobSizes.CELL_PROOFS_SIZE - 1);
                 release();
             }
         }
@@ -207,6 +286,15 @@ public class GetBlobsResponseReadBenchmark {
                 proofs.release();
                 blob = null;
                 proofs = null;
+            }
+        }
+    }
+
+    private static void consume(Blackhole bh, List<TekuBlobAndProofV2> result) {
+        for (TekuBlobAndProofV2 entry : result) {
+            bh.consume(entry.blob());
+            for (Bytes48 proof : entry.proofs()) {
+                bh.consume(proof);
             }
         }
     }
