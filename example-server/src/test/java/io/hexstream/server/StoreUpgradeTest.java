@@ -21,7 +21,6 @@ import io.hexstream.server.testing.Hxb2Files;
 import io.hexstream.server.testing.TestBlobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -83,12 +82,13 @@ class StoreUpgradeTest {
         List<Path> files = files();
 
         Path secret = Files.writeString(data.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        ExampleServer.Config config = ExampleServer.Config.builder().fork(fork).dataDir(data).generate(0)
-                .host("127.0.0.1").port(0).jwtSecret(secret).hashesOut(data.resolve("hashes.txt")).build();
-        try (ExampleServer server = ExampleServer.open(config, ResponseRenderer.streaming(new ResponseWriter()),
-                Clock.systemUTC())) {
+        ServerOptions options = ServerOptions.parse("--fork", fork.name(), "--data-dir", data.toString(), "--generate",
+                "0", "--host", "127.0.0.1", "--port", "0", "--jwt-secret", secret.toString(), "--hashes-out",
+                data.resolve("hashes.txt").toString());
+        try (ExampleServer server = ExampleServer.builder(options)
+                .renderer(writer -> ResponseRenderer.streaming(new ResponseWriter())).open()) {
             DurableBlobPool pool = server.pool();
-            EngineClient client = EngineClient.authenticated(server.address().getPort(), server.secret().bytes());
+            EngineClient client = EngineClient.authenticated(server.engineAddress().getPort(), server.secret().bytes());
             assertEquals(15, pool.itemsWithoutExtensionCells().size(), "loaded without cells");
             assertServed(client, fork, blobs);
             for (BlobEntry blob : blobs) {
