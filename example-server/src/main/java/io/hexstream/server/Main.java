@@ -26,6 +26,7 @@ import picocli.CommandLine.ParseResult;
  * exit 0.
  */
 @Command(name = "hexstream-example-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        abbreviateSynopsis = true, optionListHeading = "Options:%n",
         description = "A JWT-authenticated Engine API server for engine_getBlobsV1 to V4 (JSON, and binary SSZ on the"
                 + " Engine API port), streaming through hexstream, with eth_sendRawTransaction for blob transactions.",
         subcommands = Main.TokenCommand.class)
