@@ -100,7 +100,8 @@ public final class Main implements Callable<Integer> {
     private static int badOption(ParameterException e, String[] args) {
         CommandLine refusing = e.getCommandLine();
         refusing.getErr().println(e.getMessage());
-        refusing.getErr().println("Try '" + refusing.getCommandSpec().qualifiedName() + " --help' for more information.");
+        refusing.getErr().println("Try '" + refusing.getCommandSpec().qualifiedName()
+                + " --help' for more information.");
         return refusing.getCommandSpec().exitCodeOnInvalidInput();
     }
 

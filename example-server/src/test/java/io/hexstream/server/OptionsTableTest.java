@@ -40,7 +40,8 @@ class OptionsTableTest {
             Matcher option = HELP_LINE.matcher(line);
             if (option.matches()) {
                 Matcher shown = HELP_DEFAULT.matcher(option.group(3));
-                options.put(option.group(1).isBlank() ? option.group(2) : option.group(1) + option.group(2), shown.find() ? shown.group(1) : "");
+                String names = option.group(1).isBlank() ? option.group(2) : option.group(1) + option.group(2);
+                options.put(names, shown.find() ? shown.group(1) : "");
             }
         }
         return options;

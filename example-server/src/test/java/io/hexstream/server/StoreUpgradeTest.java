@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A data dir of the format before extension cells ({@code HXB2}: 14 generated blobs and a transaction of
  * 6, written as the old server wrote them) under a server of today: once it is bound
- * ({@link ExampleServer#open}), V1 (prague) or V2 and V3 (osaka) answer every blob, before any cell is
+ * ({@link ExampleServer.Builder#open}), V1 (prague) or V2 and V3 (osaka) answer every blob, before any cell is
  * computed; from {@link ExampleServer#topUp} on, every entry gains the extension cells of
  * {@code computeCells} in the background and every file becomes {@code HXB3}, in place; a restart loads
  * them as {@code HXB3}, with their cells, and rewrites nothing.
