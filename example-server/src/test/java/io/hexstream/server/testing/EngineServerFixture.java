@@ -102,8 +102,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             List<String> args = new ArrayList<>(options);
             args.addAll(List.of("--data-dir", dataDir.toString(), "--host", "127.0.0.1", "--port", "0",
-                    "--jwt-secret", secret.toString(),
-                    "--hashes-out", scratch.resolve("hashes.txt").toString()));
+                    "--jwt-secret", secret.toString(), "--hashes-out", scratch.resolve("hashes.txt").toString()));
             ExampleServer server = ExampleServer.builder(ServerOptions.parse(args.toArray(String[]::new))).clock(clock)
                     .start();
             return new EngineServerFixture(server, clock, dataDir, scratch);
