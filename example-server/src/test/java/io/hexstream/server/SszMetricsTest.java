@@ -32,7 +32,7 @@ class SszMetricsTest {
 
     @Test
     void everyCounterEqualsWhatWasSent() {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             List<VersionedHash> pooled = server.hashes();
             List<VersionedHash> twoAndAMiss = List.of(pooled.get(0), pooled.get(1), MISSING);
             long bytes = 0;

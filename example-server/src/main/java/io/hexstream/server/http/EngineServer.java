@@ -59,12 +59,15 @@ public final class EngineServer implements AutoCloseable {
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(2);
 
     private final EventLoopGroup group;
+    private final List<Port> ports;
+    /** The listening channel of each of {@link #ports}, in the same order. */
     private final List<Channel> channels;
     private final ChannelGroup connections;
     private final AtomicBoolean closing = new AtomicBoolean();
 
-    private EngineServer(EventLoopGroup group, List<Channel> channels, ChannelGroup connections) {
+    private EngineServer(EventLoopGroup group, List<Port> ports, List<Channel> channels, ChannelGroup connections) {
         this.group = group;
+        this.ports = ports;
         this.channels = channels;
         this.connections = connections;
     }
@@ -106,7 +109,7 @@ public final class EngineServer implements AutoCloseable {
                 }
                 channels.add(bound.channel());
             }
-            return new EngineServer(group, channels, connections);
+            return new EngineServer(group, List.copyOf(ports), channels, connections);
         } catch (BindFailure | InterruptedException | RuntimeException e) {
             channels.forEach(Channel::close);
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -146,9 +149,14 @@ public final class EngineServer implements AutoCloseable {
         }
     }
 
-    /** The address of the {@code index}-th port, in the order given to {@link #start}. */
-    public InetSocketAddress address(int index) {
-        return (InetSocketAddress) channels.get(index).localAddress();
+    /** Where {@code port}, one of those given to {@link #start}, is bound (a free one if it asked for 0). */
+    public InetSocketAddress address(Port port) {
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i) == port) {
+                return (InetSocketAddress) channels.get(i).localAddress();
+            }
+        }
+        throw new IllegalArgumentException("not a port of this server: " + port);
     }
 
     /**

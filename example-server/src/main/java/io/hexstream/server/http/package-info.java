@@ -1,6 +1,6 @@
 /**
  * The HTTP front of the server, knowing no method and no encoding: {@link io.hexstream.server.http.EngineServer}
- * (one event-loop group, its ports, the connection limit), {@link io.hexstream.server.http.EngineApiInitializer}
+ * (one event-loop group, its three ports at most, the connection limit), {@link io.hexstream.server.http.EngineApiInitializer}
  * (the one pipeline), the {@link io.hexstream.server.http.RouteTable} of each port ((method, path) →
  * {@link io.hexstream.server.http.Route}, looked up once on the request's head; 404 and 405 from it), the
  * head check (JWT and body limit as the route declares, before any body byte), the idle and stalled-write
