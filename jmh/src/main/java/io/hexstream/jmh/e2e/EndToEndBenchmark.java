@@ -94,77 +94,57 @@ public final class EndToEndBenchmark {
 
     private EndToEndBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
-        Path out = OUT;
-        Path dataDir = DATA_DIR;
-        double seconds = 3;
-        List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
-                MetricsRatio.ON, SSZ);
-        List<String> connections = CONNECTIONS;
-        int[] blobCounts = BLOBS;
-        int[] clientCounts = CLIENTS;
-        List<RequestShape> shapes = List.of(RequestShape.V2);
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--out" -> out = Path.of(args[++i]);
-                case "--data-dir" -> dataDir = Path.of(args[++i]);
-                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-                case "--servers" -> servers = List.of(args[++i].split(","));
-                case "--connections" -> connections = List.of(args[++i].split(","));
-                case "--blobs" -> blobCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                case "--clients" -> clientCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                case "--shapes" -> shapes = Arrays.stream(args[++i].split(",")).map(RequestShape::named).toList();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+    /** The options (see the class comment), each default once. */
+    record Options(Path out, Path dataDir, double seconds, List<String> servers, List<String> connections,
+            int[] blobCounts, int[] clientCounts, List<RequestShape> shapes) {
+
+        static Options parse(String[] args) {
+            Path out = OUT;
+            Path dataDir = DATA_DIR;
+            double seconds = 3;
+            List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
+                    MetricsRatio.ON, SSZ);
+            List<String> connections = CONNECTIONS;
+            int[] blobCounts = BLOBS;
+            int[] clientCounts = CLIENTS;
+            List<RequestShape> shapes = List.of(RequestShape.V2);
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--out" -> out = Path.of(args[++i]);
+                    case "--data-dir" -> dataDir = Path.of(args[++i]);
+                    case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                    case "--servers" -> servers = List.of(args[++i].split(","));
+                    case "--connections" -> connections = List.of(args[++i].split(","));
+                    case "--blobs" -> blobCounts = counts(args[++i]);
+                    case "--clients" -> clientCounts = counts(args[++i]);
+                    case "--shapes" -> shapes = Arrays.stream(args[++i].split(",")).map(RequestShape::named).toList();
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
             }
+            return new Options(out, dataDir, seconds, servers, connections, blobCounts, clientCounts, shapes);
         }
-        Files.createDirectories(out);
+
+        /** A comma-separated list of counts, e.g. {@code 1,4,16}. */
+        static int[] counts(String list) {
+            return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        Files.createDirectories(options.out());
         long started = System.nanoTime();
         // The pool is generated (once) in dataDir; each server gets a copy, since a server locks its data dir
         // and all of them run at once: the cells of one shape run on each server in turn, so that the
         // machine's drift over the run falls on all of them alike.
         // Copies and logs beside the data dir (target/hexstream-data-e2e-NAME/), not among the results.
-        E2ePool pool = E2ePool.prepare(dataDir);
-        JwtAuthenticator tokens = pool.tokens();
-        List<VersionedHash> hashes = pool.hashes();
+        E2ePool pool = E2ePool.prepare(options.dataDir());
         Map<Server, ServerJvm> jvms = new LinkedHashMap<>();
         Map<String, byte[]> digests = new LinkedHashMap<>();
-        List<Cell> cells = new ArrayList<>();
+        List<Cell> cells;
         try {
-            for (Server server : SERVERS) {
-                if (servers.contains(server.name())) {
-                    Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
-                    ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
-                            copy.toAbsolutePath().resolve("server.log"));
-                    jvms.put(server, jvm);
-                    for (RequestShape shape : shapes) {
-                        if (!serves(server, shape)) {
-                            continue;
-                        }
-                        if (server.name().equals(SSZ)) {
-                            SszV2Mode.verify(jvm, tokens, hashes, dataDir);
-                        } else {
-                            digests.put(server.name() + " " + shape.name(), verify(jvm, tokens, hashes, dataDir, shape));
-                        }
-                    }
-                }
-            }
-            for (String connection : connections) {
-                for (RequestShape shape : shapes) {
-                    for (int blobs : blobCounts) {
-                        for (int clients : clientCounts) {
-                            for (var server : jvms.entrySet()) {
-                                if (!serves(server.getKey(), shape)) {
-                                    continue;
-                                }
-                                Cell cell = run(server.getKey().name(), server.getValue(), tokens, hashes.subList(0, blobs),
-                                        clients, connection.equals("per-request"), seconds, shape);
-                                System.out.println(cell);
-                                cells.add(cell);
-                            }
-                        }
-                    }
-                }
-            }
+            startAndVerify(options, pool, jvms, digests);
+            cells = runCells(options, pool, jvms);
         } finally {
             for (ServerJvm jvm : jvms.values()) {
                 jvm.close();
@@ -172,20 +152,85 @@ public final class EndToEndBenchmark {
         }
         List<String> order = jvms.keySet().stream().map(Server::name).toList();
         cells.sort(java.util.Comparator.comparingInt((Cell c) -> order.indexOf(c.server())));
+        checkSameBytes(options.shapes(), digests);
+        writeReport(options, cells, started);
+    }
+
+    /**
+     * Starts each server asked for (in {@link #SERVERS}' order) on its own copy of the pool, into
+     * {@code jvms} as it starts, and verifies one response of each shape it serves, its body's SHA-256
+     * into {@code digests} (the SSZ server's is checked on its own).
+     */
+    private static void startAndVerify(Options options, E2ePool pool, Map<Server, ServerJvm> jvms,
+            Map<String, byte[]> digests) throws Exception {
+        Path dataDir = options.dataDir();
+        for (Server server : SERVERS) {
+            if (!options.servers().contains(server.name())) {
+                continue;
+            }
+            Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
+            ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
+                    copy.toAbsolutePath().resolve("server.log"));
+            jvms.put(server, jvm);
+            for (RequestShape shape : options.shapes()) {
+                if (!serves(server, shape)) {
+                    continue;
+                }
+                if (server.name().equals(SSZ)) {
+                    SszV2Mode.verify(jvm, pool.tokens(), pool.hashes(), dataDir);
+                } else {
+                    digests.put(server.name() + " " + shape.name(),
+                            verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape));
+                }
+            }
+        }
+    }
+
+    /** Runs every cell of the matrix, each server in turn within one combination; prints each as it ends. */
+    private static List<Cell> runCells(Options options, E2ePool pool, Map<Server, ServerJvm> jvms) throws Exception {
+        List<Cell> cells = new ArrayList<>();
+        for (String connection : options.connections()) {
+            for (RequestShape shape : options.shapes()) {
+                for (int blobs : options.blobCounts()) {
+                    for (int clients : options.clientCounts()) {
+                        for (var server : jvms.entrySet()) {
+                            if (!serves(server.getKey(), shape)) {
+                                continue;
+                            }
+                            Cell cell = run(server.getKey().name(), server.getValue(), pool.tokens(),
+                                    pool.hashes().subList(0, blobs), clients, connection.equals("per-request"),
+                                    options.seconds(), shape);
+                            System.out.println(cell);
+                            cells.add(cell);
+                        }
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    /** Throws unless every server answered each shape with the same bytes. */
+    private static void checkSameBytes(List<RequestShape> shapes, Map<String, byte[]> digests) {
         for (RequestShape shape : shapes) {
             byte[] first = null;
             for (var digest : digests.entrySet()) {
                 if (digest.getKey().endsWith(" " + shape.name())) {
                     first = first == null ? digest.getValue() : first;
                     if (!Arrays.equals(digest.getValue(), first)) {
-                        throw new IllegalStateException("the servers answered " + shape.name() + " with different bytes: "
-                                + digests.keySet());
+                        throw new IllegalStateException("the servers answered " + shape.name()
+                                + " with different bytes: " + digests.keySet());
                     }
                 }
             }
         }
+    }
+
+    /** Writes {@code e2e.md} and the two charts into {@code --out}, and prints the tables. */
+    private static void writeReport(Options options, List<Cell> cells, long started) throws java.io.IOException {
+        Path out = options.out();
         String jdk = System.getProperty("java.version");
-        String markdown = Report.markdown(cells, jdk, seconds, (System.nanoTime() - started) / 1e9)
+        String markdown = Report.markdown(cells, jdk, options.seconds(), (System.nanoTime() - started) / 1e9)
                 + MetricsRatio.markdown(cells);
         Files.writeString(out.resolve("e2e.md"), markdown);
         Report.charts(cells, jdk, out.resolve("e2e-p50.png"), out.resolve("e2e-heap.png"));
