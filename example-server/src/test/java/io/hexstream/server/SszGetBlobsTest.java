@@ -91,7 +91,8 @@ class SszGetBlobsTest {
         // the container offset; then one entry available = 0 with a zero blob and proof, then the blob's
         byte[] expected = concat("04000000" + "00", new byte[131_072 + 48], "01", e.blob(), e.blobProof());
         assertEquals(4 + 2 * 131_121, expected.length);
-        assertOctetStream(expected, SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(List.of(UNKNOWN, hash))));
+        assertOctetStream(expected, SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(List.of(UNKNOWN,
+                hash))));
     }
 
     @Test
@@ -101,7 +102,8 @@ class SszGetBlobsTest {
         // offsets 8 and 8 + 131,081 = 131,089 (0x20011); the unavailable entry: 0, 5, zero blob, 131,076, no proofs
         byte[] expected = concat("04000000" + "08000000" + "11000200" + "00" + "05000000", new byte[131_072],
                 "04000200" + "01" + "05000000", e.blob(), "04000200", e.cellProofs());
-        assertOctetStream(expected, SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(List.of(UNKNOWN, hash))));
+        assertOctetStream(expected, SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(List.of(UNKNOWN,
+                hash))));
     }
 
     @Test
@@ -141,7 +143,8 @@ class SszGetBlobsTest {
         for (String path : List.of("/engine/v1/blobs/v2", "/engine/v1/blobs/v3")) {
             assertOctetStream(hex("04000000"), SszBlobs.post(osaka, path, SszBlobs.request(List.of())));
         }
-        assertOctetStream(hex("04000000"), SszBlobs.post(osaka, "/engine/v1/blobs/v4", SszBlobs.requestV4(List.of(), 3)));
+        assertOctetStream(hex("04000000"), SszBlobs.post(osaka, "/engine/v1/blobs/v4", SszBlobs.requestV4(List.of(),
+                3)));
         assertOctetStream(hex("04000000"), SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(List.of())));
     }
 
@@ -150,7 +153,8 @@ class SszGetBlobsTest {
     @Test
     void v1Of128IsTheJsonAnswer() {
         List<VersionedHash> hashes = withUnknowns(prague, 128);
-        List<Entry> decoded = SszBlobs.decodeV1(ok(SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(hashes))));
+        List<Entry> decoded = SszBlobs.decodeV1(ok(SszBlobs.post(prague, "/engine/v1/blobs/v1",
+                SszBlobs.request(hashes))));
         JsonNode json = prague.getBlobs("V1", hashes);
         assertEquals(128, decoded.size());
         for (int i = 0; i < 128; i++) {
@@ -200,7 +204,8 @@ class SszGetBlobsTest {
             Entry entry = SszBlobs.decodeV4(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v4", request))).get(0);
             for (int slot = 0; slot < 128; slot++) {
                 if (slot == cell) {
-                    assertArrayEquals(Arrays.copyOfRange(cells, cell * 2048, cell * 2048 + 2048), entry.cells().get(slot));
+                    assertArrayEquals(Arrays.copyOfRange(cells, cell * 2048, cell * 2048 + 2048),
+                            entry.cells().get(slot));
                     assertArrayEquals(Arrays.copyOfRange(entry(osaka, hash).cellProofs(), cell * 48, cell * 48 + 48),
                             entry.proofs().get(slot));
                 } else {
@@ -238,10 +243,12 @@ class SszGetBlobsTest {
         v4WithV2Offset[0] = 4;
         try (HttpConnection connection = HttpConnection.open(osaka.port())) {
             for (byte[] body : List.of(badOffset, new byte[] {4, 0}, new byte[0], trailing)) {
-                assertProblem(connection, "/engine/v1/blobs/v3", body, 400, "{\"type\":\"/engine-api/errors/ssz-decode-error\"}");
+                assertProblem(connection, "/engine/v1/blobs/v3", body, 400,
+                        "{\"type\":\"/engine-api/errors/ssz-decode-error\"}");
             }
             for (byte[] body : List.of(v4WithV2Offset, SszBlobs.request(List.of()), new byte[19])) {
-                assertProblem(connection, "/engine/v1/blobs/v4", body, 400, "{\"type\":\"/engine-api/errors/ssz-decode-error\"}");
+                assertProblem(connection, "/engine/v1/blobs/v4", body, 400,
+                        "{\"type\":\"/engine-api/errors/ssz-decode-error\"}");
             }
             connection.send(SszBlobs.rawPost(osaka.token(), "/engine/v1/blobs/v2", SszBlobs.request(List.of())));
             HttpConnection.Head head = connection.readHead();
@@ -255,7 +262,8 @@ class SszGetBlobsTest {
     void moreThan128HashesIs413BeforeTheBodyIsRead() throws Exception {
         for (String path : List.of("/engine/v1/blobs/v2", "/engine/v1/blobs/v4")) {
             boolean v4 = path.endsWith("v4");
-            byte[] body = v4 ? SszBlobs.requestV4(osaka.cycledHashes(129), 0) : SszBlobs.request(osaka.cycledHashes(129));
+            byte[] body = v4 ? SszBlobs.requestV4(osaka.cycledHashes(129),
+                    0) : SszBlobs.request(osaka.cycledHashes(129));
             try (HttpConnection connection = HttpConnection.open(osaka.port())) {
                 connection.send(SszBlobs.rawPost(osaka.token(), path, body));
                 HttpConnection.Head head = connection.readHead();
@@ -356,7 +364,8 @@ class SszGetBlobsTest {
                 connection.send(SszBlobs.rawPost(null, path, body));
                 HttpConnection.Head head = connection.readHead();
                 assertEquals(401, head.status());
-                assertEquals("no Authorization header\n", new String(connection.readBody(head), StandardCharsets.UTF_8));
+                assertEquals("no Authorization header\n", new String(connection.readBody(head),
+                        StandardCharsets.UTF_8));
             }
             try (HttpConnection connection = HttpConnection.open(osaka.port())) {
                 String token = osaka.token();
@@ -374,7 +383,8 @@ class SszGetBlobsTest {
 
     @Test
     void otherPathsAre404AndOtherMethods405() {
-        for (String path : List.of("/engine/v1/blobs/v5", "/engine/v1/blobs", "/engine/v2/blobs", "/engine/v1/blobs/v2/",
+        for (String path : List.of("/engine/v1/blobs/v5", "/engine/v1/blobs", "/engine/v2/blobs",
+                "/engine/v1/blobs/v2/",
                 "/engine/v1/payloads")) {
             HttpResponse<byte[]> response = SszBlobs.post(osaka, path, SszBlobs.request(List.of()));
             assertEquals(404, response.statusCode(), path);
@@ -424,7 +434,8 @@ class SszGetBlobsTest {
         ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
         pipelined.writeBytes(HttpConnection.post(osaka.token(), json));
         pipelined.writeBytes(ssz);
-        pipelined.writeBytes(HttpConnection.post(osaka.token(), request(8, "engine_getBlobsV3", hashParams(List.of(UNKNOWN)))));
+        pipelined.writeBytes(HttpConnection.post(osaka.token(), request(8, "engine_getBlobsV3",
+                hashParams(List.of(UNKNOWN)))));
         pipelined.writeBytes(ssz);
         try (HttpConnection connection = HttpConnection.open(osaka.port())) {
             connection.send(pipelined.toByteArray());
@@ -462,7 +473,8 @@ class SszGetBlobsTest {
         }
         assertEquals(0, ServerSockets.awaitAtMost(osaka.port(), 0, Duration.ofSeconds(30)));
         assertEquals(List.of(), LeakDetectionExtension.collectReports());
-        assertEquals(v2Length, ok(SszBlobs.post(osaka, "/engine/v1/blobs/v2", SszBlobs.request(osaka.cycledHashes(128)))).length);
+        assertEquals(v2Length, ok(SszBlobs.post(osaka, "/engine/v1/blobs/v2",
+                SszBlobs.request(osaka.cycledHashes(128)))).length);
     }
 
     // ---- helpers
@@ -492,12 +504,14 @@ class SszGetBlobsTest {
             Entry entry = decoded.get(i);
             JsonNode expected = json.get(i);
             assertEquals(!expected.isNull(), entry.available(), "available " + i);
-            assertArrayEquals(expected.isNull() ? new byte[131_072] : bytes(expected.get("blob")), entry.blob(), "blob " + i);
+            assertArrayEquals(expected.isNull() ? new byte[131_072] : bytes(expected.get("blob")), entry.blob(),
+                    "blob " + i);
             List<String> proofs = new ArrayList<>();
             if (!expected.isNull()) {
                 expected.get("proofs").forEach(proof -> proofs.add(proof.asText()));
             }
-            assertEquals(proofs, entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()), "proofs " + i);
+            assertEquals(proofs, entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
+                    "proofs " + i);
         }
     }
 
@@ -523,7 +537,8 @@ class SszGetBlobsTest {
             }
             assertEquals(expectedCells, entry.cells().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
                     "cells " + i);
-            assertEquals(expectedProofs, entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
+            assertEquals(expectedProofs,
+                    entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
                     "proofs " + i);
         }
     }

@@ -20,7 +20,8 @@ import io.netty.util.ReferenceCountUtil;
  * method the path has not {@code 405} (with {@code Allow}), a missing or bad JWT on a route that needs one
  * {@code 401} with the reason as a one-line body, a {@code Content-Length} over the route's body limit
  * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
- * ({@link Route#rejectHead}) as it answers it. An accepted request's route is passed on just before its head, for {@link EngineApiHandler};
+ * ({@link Route#rejectHead}) as it answers it. An accepted request's route is passed on just before its
+ * head, for {@link EngineApiHandler};
  * a refused request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in
  * turn, its body dropped unread. After a 400 or 401 (and after any refusal of a request that asked
  * {@code Expect: 100-continue}, whose client may never send the body) the connection stops reading and

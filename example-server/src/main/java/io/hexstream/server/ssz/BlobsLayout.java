@@ -36,7 +36,7 @@ import io.hexstream.server.engine.GetBlobs;
 final class BlobsLayout {
     /** A 4-byte SSZ offset. */
     static final int OFFSET = 4;
-    /** A {@code BlobV2Entry}'s or {@code BlobV4Entry}'s fixed part: {@code available} and the offset of {@code contents}. */
+    /** A {@code BlobV2Entry} or {@code BlobV4Entry}: {@code available}, then the offset of {@code contents}. */
     static final int ENTRY_FIXED = 1 + OFFSET;
     /** The offset of {@code proofs} in a {@code BlobAndProofV2}: after the blob and that offset. */
     static final int PROOFS_OFFSET = BlobSizes.BLOB_SIZE + OFFSET;

@@ -43,7 +43,10 @@ final class BlobsResponseInput implements ChunkedInput<ByteBuf> {
             return skip == position;
         }
 
-        /** How much of a part of {@code length} bytes at {@link #position} comes before the chunk's start; -1 for none of it now. */
+        /**
+         * Lays out a part of {@code length} bytes: how much of it comes before the chunk's start, or -1
+         * if none of it is written now.
+         */
         private int start(int length) {
             long from = position;
             position += length;

@@ -25,7 +25,8 @@ public record Problem(HttpResponseStatus status, String type, String detail) {
     /** {@code Content-Type} of the body. */
     public static final String CONTENT_TYPE = "application/problem+json";
     /** The SSZ of the body did not decode: {@code 400}, canned, no detail. */
-    public static final Problem SSZ_DECODE_ERROR = new Problem(HttpResponseStatus.BAD_REQUEST, "ssz-decode-error", null);
+    public static final Problem SSZ_DECODE_ERROR =
+            new Problem(HttpResponseStatus.BAD_REQUEST, "ssz-decode-error", null);
 
     /** {@code 404 method-not-found}: the URL is no endpoint served (a blob revision the fork does not serve). */
     public static Problem methodNotFound(String detail) {

@@ -98,7 +98,8 @@ class BlobsResponseInputTest {
         assertBody(expected, version, entries, version == GetBlobs.Version.V4 ? CellIndices.of(new byte[16]) : null);
     }
 
-    private static void assertBody(byte[] expected, GetBlobs.Version version, BlobEntry[] entries, CellIndices cells) throws Exception {
+    private static void assertBody(byte[] expected, GetBlobs.Version version, BlobEntry[] entries,
+            CellIndices cells) throws Exception {
         for (int chunkSize : CHUNK_SIZES) {
             BlobsResponse response = response(version, entries, cells);
             assertEquals(expected.length, response.contentLength());
@@ -109,7 +110,8 @@ class BlobsResponseInputTest {
             while ((chunk = input.readChunk(ByteBufAllocator.DEFAULT)) != null) {
                 try {
                     assertTrue(chunk.isDirect());
-                    assertTrue(chunk.readableBytes() > 0 && chunk.readableBytes() <= chunkSize, chunk.readableBytes() + " bytes");
+                    assertTrue(chunk.readableBytes() > 0 && chunk.readableBytes() <= chunkSize,
+                            chunk.readableBytes() + " bytes");
                     byte[] bytes = new byte[chunk.readableBytes()];
                     chunk.readBytes(bytes);
                     body.writeBytes(bytes);

@@ -141,7 +141,8 @@ public final class SszBlobs {
             }
             at += size == VARIABLE ? 4 : size;
         }
-        expect(offsets.isEmpty() ? bytes.length == fixed : offsets.get(0) == fixed, "first offset, fixed part " + fixed);
+        expect(offsets.isEmpty() ? bytes.length == fixed : offsets.get(0) == fixed,
+                "first offset, fixed part " + fixed);
         List<byte[]> fields = new ArrayList<>();
         at = 0;
         int variable = 0;
