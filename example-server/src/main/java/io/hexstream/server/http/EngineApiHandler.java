@@ -281,6 +281,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
+        if (refused.contentType() != null) {
+            return body(refused.version(), refused.status(), refused.contentType(), refused.reason(),
+                    refused.keepAlive());
+        }
         if (refused.reason() != null) {
             return text(refused.version(), refused.status(), refused.reason(), refused.keepAlive());
         }
@@ -294,18 +298,29 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     /** A response whose body is {@code reason} and a line feed, as plain text. */
     private static FullHttpResponse text(HttpVersion version, HttpResponseStatus status, String reason,
             boolean keepAlive) {
-        ByteBuf text = Unpooled.copiedBuffer(reason + "\n", StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status, text);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8");
-        HttpUtil.setContentLength(response, text.readableBytes());
+        return body(version, status, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8", reason + "\n", keepAlive);
+    }
+
+    /** A response whose body is {@code body} in UTF-8, of type {@code contentType}. */
+    private static FullHttpResponse body(HttpVersion version, HttpResponseStatus status, CharSequence contentType,
+            String body, boolean keepAlive) {
+        ByteBuf bytes = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(version, status, bytes);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        HttpUtil.setContentLength(response, bytes.readableBytes());
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
     }
 
-    /** A response without content; the connection closes after it unless {@code keepAlive}. */
+    /**
+     * A response without content; the connection closes after it unless {@code keepAlive}. A {@code 204}
+     * has no {@code Content-Length} (RFC 9110, 8.6), any other status {@code Content-Length: 0}.
+     */
     private static FullHttpResponse empty(HttpVersion version, HttpResponseStatus status, boolean keepAlive) {
         FullHttpResponse response = new DefaultFullHttpResponse(version, status);
-        HttpUtil.setContentLength(response, 0);
+        if (status.code() != HttpResponseStatus.NO_CONTENT.code()) {
+            HttpUtil.setContentLength(response, 0);
+        }
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
     }

@@ -35,8 +35,10 @@ import java.util.concurrent.Future;
  * sets its cells beside {@code hexstream-vector}'s),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
- * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v2/blobs}:
- * the same blobs and proofs as {@code GetBlobsV2Response}, half the bytes, checked on its own) and, if
+ * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v1/blobs/v2}:
+ * the same blobs and proofs as {@code BlobsV2Response}, half the bytes, checked on its own; shape {@code v2}
+ * only), {@code hexstream-ssz-v4x8} ({@code POST /engine/v1/blobs/v4} of the {@code v4x8} cells; shape
+ * {@code v4x8} only) and, if
  * asked for, {@code sendfile} ({@code prerendered}'s bytes from a file per request shape, sent with
  * {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and {@code jacksonStringsWholeBody}
  * (the same Strings serialised whole).
@@ -51,7 +53,7 @@ import java.util.concurrent.Future;
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
+ *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
  *     (also: sendfile, jacksonStringsWholeBody)
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
@@ -72,8 +74,10 @@ public final class EndToEndBenchmark {
     static final String SENDFILE = "sendfile";
     /** How long {@link #verifyCells} waits for a server to serve every cell. */
     static final int CELLS_WAIT_SECONDS = 120;
-    /** The product asked for the same blobs over binary SSZ ({@link SszV2Mode}): a body of its own. */
+    /** The product asked for the same blobs over binary SSZ, {@code v2} shape only ({@link SszMode}). */
     static final String SSZ = "hexstream-ssz-v2";
+    /** The product asked for the same cells over binary SSZ, {@code v4x8} shape only ({@link SszMode}). */
+    static final String SSZ_V4X8 = "hexstream-ssz-v4x8";
 
     /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
     record Server(String name, String mode, boolean vector) {}
@@ -85,7 +89,8 @@ public final class EndToEndBenchmark {
             new Server(PEER, "besuStreaming", false),
             new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
             new Server(MetricsRatio.ON, "hexstreamMetrics", true),
-            new Server(SSZ, "ssz", false));
+            new Server(SSZ, "ssz", false),
+            new Server(SSZ_V4X8, "ssz", false));
 
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
@@ -103,7 +108,7 @@ public final class EndToEndBenchmark {
             Path dataDir = DATA_DIR;
             double seconds = 3;
             List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
-                    MetricsRatio.ON, SSZ);
+                    MetricsRatio.ON, SSZ, SSZ_V4X8);
             List<String> connections = CONNECTIONS;
             int[] blobCounts = BLOBS;
             int[] clientCounts = CLIENTS;
@@ -165,7 +170,8 @@ public final class EndToEndBenchmark {
             Map<String, byte[]> digests) throws Exception {
         Path dataDir = options.dataDir();
         for (Server server : SERVERS) {
-            if (!options.servers().contains(server.name())) {
+            if (!options.servers().contains(server.name())
+                    || options.shapes().stream().noneMatch(shape -> serves(server, shape))) {
                 continue;
             }
             Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
@@ -176,8 +182,8 @@ public final class EndToEndBenchmark {
                 if (!serves(server, shape)) {
                     continue;
                 }
-                if (server.name().equals(SSZ)) {
-                    SszV2Mode.verify(jvm, pool.tokens(), pool.hashes(), dataDir);
+                if (sszShape(server.name()) != null) {
+                    SszMode.verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape);
                 } else {
                     digests.put(server.name() + " " + shape.name(),
                             verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape));
@@ -257,9 +263,18 @@ public final class EndToEndBenchmark {
         return copy;
     }
 
-    /** Whether {@code server} runs {@code shape}: the whole-body Strings baseline and the SSZ mode ask for getBlobsV2 only. */
+    /**
+     * Whether {@code server} runs {@code shape}: the whole-body Strings baseline asks for getBlobsV2 only,
+     * each SSZ server for its own shape only.
+     */
     private static boolean serves(Server server, RequestShape shape) {
-        return !shape.v4() || !(server.mode().equals("jacksonStringsWholeBody") || server.name().equals(SSZ));
+        String ssz = sszShape(server.name());
+        return ssz != null ? ssz.equals(shape.name()) : !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
+    }
+
+    /** The shape an SSZ server runs, or {@code null} for a JSON server. */
+    private static String sszShape(String server) {
+        return server.equals(SSZ) ? "v2" : server.equals(SSZ_V4X8) ? "v4x8" : null;
     }
 
     /**
@@ -314,7 +329,7 @@ public final class EndToEndBenchmark {
 
     static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
             int clients, boolean perRequest, double seconds, RequestShape shape) throws Exception {
-        byte[] request = name.equals(SSZ) ? SszV2Mode.request(tokens.token(), hashes, perRequest)
+        byte[] request = sszShape(name) != null ? SszMode.request(tokens.token(), hashes, shape, perRequest)
                 : LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoopbackClient> connections = new ArrayList<>();
