@@ -109,7 +109,8 @@ class DisconnectStormTest {
             assertEquals(reference.length(), after.body().length);
             assertArrayEquals(reference.sha256(), HttpConnection.sha256().digest(after.body()));
             assertEquals(
-                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\""
+                            + ",\"engine_getBlobsV4\"]}",
                     new String(
                             server.post(request(2, "engine_exchangeCapabilities", "[[]]"))
                                     .body(),

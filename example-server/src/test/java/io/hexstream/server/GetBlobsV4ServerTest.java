@@ -153,7 +153,8 @@ class GetBlobsV4ServerTest {
                 errorReply(
                         14,
                         -32602,
-                        "Invalid params: versioned hash 1: expected 32 bytes (66 characters with 0x), got 64 characters"),
+                        "Invalid params: versioned hash 1: expected 32 bytes (66 characters with 0x), got 64"
+                                + " characters"),
                 reply(
                         amsterdam,
                         request(

@@ -70,8 +70,8 @@ class IngestionMetricsTest {
             assertEquals(
                     4,
                     metrics.value("hexstream_rpc_requests_total{method=\"eth_sendRawTransaction\",outcome=\"ok\"}")
-                            + metrics.value(
-                                    "hexstream_rpc_requests_total{method=\"eth_sendRawTransaction\",outcome=\"-32000\"}"));
+                            + metrics.value("hexstream_rpc_requests_total{method=\"eth_sendRawTransaction\""
+                                    + ",outcome=\"-32000\"}"));
             assertEquals(0, metrics.value("hexstream_ingest_queue_depth"));
         }
     }

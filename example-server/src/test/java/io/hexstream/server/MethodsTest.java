@@ -174,7 +174,8 @@ class MethodsTest {
                 + request(2, "engine_exchangeCapabilities", "[[]]") + "]";
         assertEquals(
                 "[{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"result\":[null]},"
-                        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}]",
+                        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\""
+                        + ",\"engine_getBlobsV4\"]}]",
                 new String(osaka.post(batch).body(), US_ASCII));
         HttpResponse<byte[]> notification =
                 osaka.post("{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "}");

@@ -36,7 +36,8 @@ class MetricsOverhead {
                 }
             }
             System.out.printf(
-                    "128-blob getBlobsV2, time to last byte, median of %d: metrics off %.2f ms, on %.2f ms (%+.1f %%)%n",
+                    "128-blob getBlobsV2, time to last byte, median of %d: metrics off %.2f ms, on %.2f ms (%+.1f"
+                            + " %%)%n",
                     offTimes.count(),
                     offTimes.median() / 1e6,
                     onTimes.median() / 1e6,

@@ -141,7 +141,8 @@ class RefusalsTest {
                 cells.proofs(cells.proofs().subList(0, 127)).build(),
                 -32000,
                 "Server error: counts: 1 versioned hashes,"
-                        + " 1 blobs, 1 commitments, 127 cell proofs; expected one blob and commitment and 128 cell proofs per versioned hash");
+                        + " 1 blobs, 1 commitments, 127 cell proofs; expected one blob and commitment and 128 cell"
+                        + " proofs per versioned hash");
         assertRefused(
                 blobProofs().blobs(List.of()).build(),
                 -32000,

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class RequestHeadTest {
     private static final String CAPABILITIES =
-            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}";
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\""
+                    + ",\"engine_getBlobsV4\"]}";
     private static final String CALL = request(1, "engine_exchangeCapabilities", "[[]]");
     private static EngineServerFixture server;
 

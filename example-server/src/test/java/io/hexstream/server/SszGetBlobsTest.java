@@ -321,7 +321,8 @@ class SszGetBlobsTest {
             HttpConnection.Head answer = connection.readHead();
             assertEquals(413, answer.status());
             assertEquals(
-                    "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"129 versioned hashes, at most 128\"}",
+                    "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"129 versioned hashes, at most"
+                            + " 128\"}",
                     new String(connection.readBody(answer), StandardCharsets.UTF_8));
         }
     }
@@ -450,7 +451,8 @@ class SszGetBlobsTest {
     @Test
     void capabilitiesListTheForkAndTheRevisionsItServes() {
         String common = "\"fork_scoped_endpoints\":[],\"independently_versioned\":{\"blobs\":[%s]},"
-                + "\"unscoped_endpoints\":[\"capabilities\",\"identity\"],\"limits\":{\"blobs.max_versioned_hashes\":128}}";
+                + "\"unscoped_endpoints\":[\"capabilities\",\"identity\"],\"limits\":{\"blobs.max_versioned_hashes\""
+                + ":128}}";
         HttpResponse<byte[]> response = get(osaka, "/engine/v1/capabilities");
         assertEquals(200, response.statusCode());
         assertEquals(

@@ -135,8 +135,10 @@ class StalledReadersTest {
 
             System.out.printf(
                     "stalled readers (%s, %d stalled for %d s): direct memory %.1f MiB before, peak %.1f MiB;"
-                            + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request median"
-                            + " %.1f ms idle (%.1f ms before, %.1f ms after), %.1f ms with the stalled readers (%d samples);"
+                            + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request"
+                            + " median"
+                            + " %.1f ms idle (%.1f ms before, %.1f ms after), %.1f ms with the stalled readers (%d"
+                            + " samples);"
                             + " %d leak reports%n",
                     ReliabilitySizes.label(),
                     STALLED,

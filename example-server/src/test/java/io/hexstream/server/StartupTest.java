@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class StartupTest {
     private static final String TRY_HELP = "Try 'hexstream-example-server --help' for more information.\n";
     private static final String CAPABILITIES_REPLY =
-            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}";
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\""
+                    + ",\"engine_getBlobsV4\"]}";
 
     @Test
     void aFirstStartWritesAnOwnerOnlySecretAndAnEmptyHashesFileThatTokenUsesAndSigtermStopsItSilently(@TempDir Path dir)

@@ -37,8 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code besu9445}: Besu's path since its #9445: every commitment, proof and blob a {@code String} by
  *       {@code toFastHex} ({@link BesuHex}) in a {@code parallelStream}, as
- *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/results/BlobsBundleV1.java}
- *       builds it, then Jackson into {@link BesuResponseStream};
+ *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
+ *       {@code jsonrpc/internal/results/BlobsBundleV1.java} builds it, then Jackson into {@link BesuResponseStream};
  *   <li>{@code hexModule}: the bundle's tuweni {@code Bytes}/{@code Bytes48} lists with {@link HexModule}, same stream;
  *   <li>{@code jsonBody}: the response as a {@code JsonBody}, every chunk produced into a pooled direct buffer and
  *       released as the socket would.

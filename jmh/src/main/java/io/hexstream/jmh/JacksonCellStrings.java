@@ -9,11 +9,11 @@ import java.util.List;
 /**
  * Besu's way to a getBlobsV4 response: every selected cell (a 2,048-byte slice of the blob's 128 cells) and its cell
  * proof made a {@code String} by the {@code char[]} method ({@link BesuHex}), gathered for Jackson, as
- * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/methods/engine/EngineGetBlobsV4.java}
- * builds its
- * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/results/BlobCellsAndProofsV1.java}
- * (String lists, {@code blob_cells} then {@code proofs}). A baseline for the benchmarks only; the response around it is
- * {@link JacksonStrings.Response}.
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
+ * {@code jsonrpc/internal/methods/engine/EngineGetBlobsV4.java} builds its
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
+ * {@code jsonrpc/internal/results/BlobCellsAndProofsV1.java} (String lists, {@code blob_cells} then {@code proofs}). A
+ * baseline for the benchmarks only; the response around it is {@link JacksonStrings.Response}.
  */
 public final class JacksonCellStrings {
     private JacksonCellStrings() {}

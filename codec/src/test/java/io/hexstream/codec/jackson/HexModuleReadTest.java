@@ -286,7 +286,8 @@ class HexModuleReadTest {
             assertTrue(
                     raw.getMessage()
                             .startsWith(
-                                    "Cannot read `[B` from DATA at \"/proofs/1\": invalid hex character 'z' at index 200001"),
+                                    "Cannot read `[B` from DATA at \"/proofs/1\": invalid hex character 'z' at index"
+                                            + " 200001"),
                     read[0] + ": " + raw.getMessage());
             assertTrue(raw.getMessage().contains("[\"proofs\"]->java.util.ArrayList[1]"), raw.getMessage());
         }

@@ -26,7 +26,8 @@ class RefusalLogTest {
         assertEquals(
                 List.of(
                         "refused /127.0.0.1:40000: 401 for POST /: no Authorization header",
-                        "refused /127.0.0.1:40000: 401 for POST /: wrong signature: the token is not signed with this server's"
+                        "refused /127.0.0.1:40000: 401 for POST /: wrong signature: the token is not signed with this"
+                                + " server's"
                                 + " secret (and 2 more refusals not logged)"),
                 lines);
     }

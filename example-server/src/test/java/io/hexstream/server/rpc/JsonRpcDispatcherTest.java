@@ -109,7 +109,8 @@ class JsonRpcDispatcherTest {
         executor.poll().run();
         assertEquals(2, blockingCalls.get());
         assertEquals(
-                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"slow a\"]},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"b\"]}]",
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"slow"
+                        + " a\"]},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"b\"]}]",
                 text(done.get()));
     }
 

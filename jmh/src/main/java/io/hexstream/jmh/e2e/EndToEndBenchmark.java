@@ -46,9 +46,12 @@ import java.util.concurrent.Future;
  * {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
  *
  * <pre>
- * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
- *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
+ * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
+ *     io.hexstream.jmh.e2e.EndToEndBenchmark
+ *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3]
+ *     [--connections per-request,keep-alive]
+ *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
+ *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
  *     (also: sendfile, jacksonStringsWholeBody)
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>

@@ -28,7 +28,8 @@ final class MetricsRatio {
         StringBuilder md = new StringBuilder(String.format(
                 Locale.ROOT,
                 "%n#### Metrics on ÷ off: `%s` ÷ `%s`, same run%n%n"
-                        + "`%s` serves `--metrics-port` and is scraped once a second (OpenMetrics, as Prometheus asks); a ratio"
+                        + "`%s` serves `--metrics-port` and is scraped once a second (OpenMetrics, as Prometheus asks);"
+                        + " a ratio"
                         + " above 1 is a cost of the metrics (for responses/s: below 1).%n%n",
                 ON,
                 OFF,

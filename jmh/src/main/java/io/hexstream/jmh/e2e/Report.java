@@ -58,8 +58,8 @@ final class Report {
                 .append("× peer: how many times faster than `" + peer + "` (its p50 ÷ this p50).\n\n");
         md.append("| server | kernel | connections | request | blobs | clients | p50 ms | p99 ms |")
                 .append(floor == null ? "" : " p50 ÷ floor |")
-                .append(
-                        " × peer | responses/s | MB/s | server heap / request | server CPU / request | peak direct MiB |\n")
+                .append(" × peer | responses/s | MB/s | server heap / request | server CPU / request |")
+                .append(" peak direct MiB |\n")
                 .append("|---|---|---|---|---:|---:|---:|---:|")
                 .append(floor == null ? "" : "---:|")
                 .append("---:|---:|---:|---:|---:|---:|\n");

@@ -27,8 +27,10 @@ import java.util.Map;
  * faster, ≤ 256 KiB of heap per response). Writes {@code vertx-e2e.md}.
  *
  * <pre>
- * mvn -B -q -pl jmh -am package -DskipTests &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.VertxEndToEndBenchmark \
- *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
+ * mvn -B -q -pl jmh -am package -DskipTests &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
+ *     io.hexstream.jmh.e2e.VertxEndToEndBenchmark
+ *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3]
+ *     [--connections per-request,keep-alive]
  *     [--blobs 1,21,128] [--clients 1,4]
  * </pre>
  */
