@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Paced: constructed with {@code paced}, the socket is read only while the caller wants
  * ({@link #pause()}, {@link #resume()}), for a listener handing entries to bounded work.
  *
- * <p>Thread-safe; calls must not be made from the client's own event loop (connecting waits).
+ * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be made from the client's own event loop (connecting waits).
  */
 public final class GetBlobsClient implements AutoCloseable {
     /** The HTTP decoder's largest content piece: a socket read's worth. */
@@ -50,7 +50,8 @@ public final class GetBlobsClient implements AutoCloseable {
     private final boolean paced;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
-    private Channel channel;
+    /** Written under the lock, read without it by {@link #pause()} and {@link #resume()} (an event loop may call them). */
+    private volatile Channel channel;
     private long nextId = 1;
 
     /**
@@ -104,16 +105,18 @@ public final class GetBlobsClient implements AutoCloseable {
     }
 
     /** Stops reading the socket after the read under way (paced clients only). */
-    public synchronized void pause() {
-        if (channel != null) {
-            channel.pipeline().get(JsonResponseReader.class).pause();
+    public void pause() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.pipeline().get(JsonResponseReader.class).pause();
         }
     }
 
     /** Reads the socket again after {@link #pause()} (paced clients only). */
-    public synchronized void resume() {
-        if (channel != null) {
-            channel.pipeline().get(JsonResponseReader.class).resume();
+    public void resume() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.pipeline().get(JsonResponseReader.class).resume();
         }
     }
 
