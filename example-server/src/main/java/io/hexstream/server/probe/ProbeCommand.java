@@ -83,10 +83,10 @@ public final class ProbeCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     BlobsMethod method;
 
-    @Option(names = "--cells", paramLabel = "HEX", converter = Bitarray.class,
+    @Option(names = "--cells", paramLabel = "HEX",
             description = "engine_getBlobsV4's indices_bitarray, 16 bytes of DATA; cell i is bit i%8 of byte i/8"
                     + " (default: all 128 cells).")
-    byte[] cells;
+    String cells;
 
     @Option(names = "--transport", paramLabel = "TRANSPORT", defaultValue = "json",
             description = "json (JSON-RPC); ssz is not yet supported (default: ${DEFAULT-VALUE}).")
@@ -251,8 +251,17 @@ public final class ProbeCommand implements Callable<Integer> {
         if (cells != null && !method.answersCells()) {
             throw usage("--cells is engine_getBlobsV4's indices_bitarray, not " + method.methodName() + "'s");
         }
-        byte[] bitarray = cells != null ? cells : method.answersCells() ? allCells() : null;
+        byte[] bitarray = cells != null ? bitarray(cells) : method.answersCells() ? allCells() : null;
         return new GetBlobsCall(method, hashList(), bitarray);
+    }
+
+    /** {@code --cells}: 16 bytes of {@code DATA}. */
+    private byte[] bitarray(String text) {
+        try {
+            return HexDecoder.decode(text, CellIndices.BITARRAY_SIZE);
+        } catch (HexFormatException e) {
+            throw usage("Invalid value for option '--cells': '" + text + "' is not 16 bytes of DATA: " + e.getMessage());
+        }
     }
 
     private static byte[] allCells() {
@@ -311,8 +320,8 @@ public final class ProbeCommand implements Callable<Integer> {
         if (cause instanceof IOException && cause.getMessage() != null) {
             return cause.getMessage();
         }
-        return cause instanceof RuntimeException && cause.getMessage() != null
-                && cause.getClass().getPackageName().startsWith("io.hexstream") ? cause.getMessage() : cause.toString();
+        return cause.getMessage() != null && cause.getClass().getPackageName().startsWith("io.hexstream")
+                ? cause.getMessage() : cause.toString();
     }
 
     /** {@code --method}: a getBlobs method's name. */
@@ -335,18 +344,6 @@ public final class ProbeCommand implements Callable<Integer> {
                 return VersionedHash.decode(value);
             } catch (HexFormatException e) {
                 throw new TypeConversionException("'" + value + "' is not a versioned hash: " + e.getMessage());
-            }
-        }
-    }
-
-    /** {@code --cells}: 16 bytes of {@code DATA}. */
-    static final class Bitarray implements ITypeConverter<byte[]> {
-        @Override
-        public byte[] convert(String value) {
-            try {
-                return HexDecoder.decode(value, CellIndices.BITARRAY_SIZE);
-            } catch (HexFormatException e) {
-                throw new TypeConversionException("'" + value + "' is not 16 bytes of DATA: " + e.getMessage());
             }
         }
     }
