@@ -3,6 +3,7 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.hexstream.codec.Hex;
 import io.hexstream.jmh.GetBlobsResponseReadBenchmark.TekuBlobAndProofV2;
 import io.hexstream.jmh.TekuShapedDeserializer;
 import io.hexstream.server.auth.JwtAuthenticator;
@@ -41,12 +42,13 @@ import java.util.stream.Collectors;
  *       {@code treeToValue} into {@link TekuBlobAndProofV2} records whose fields use Teku's
  *       {@code getTextCharacters()} deserializer ({@link TekuShapedDeserializer}); its first blob is its last.
  * </ul>
- * Times run from just before the request is sent; rounds interleave the three clients. Prints a table of
+ * Times run from just before the request is sent; rounds interleave the three clients, each started after a
+ * {@code System.gc()} so that none pays for another's garbage. Prints a table of
  * p50 and p99 and the acceptance ratios (first blob within 15 % of the time to last byte; last blob within
  * 1.2× the plain read), and writes it to {@code OUT/client-e2e.md}.
  *
  * <pre>
- * mvn -B -q -DskipTests package &amp;&amp; java --add-modules jdk.incubator.vector -cp jmh/target/hexstream-jmh.jar \
+ * mvn -B -q -DskipTests package &amp;&amp; java -Xmx2g --add-modules jdk.incubator.vector -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.ClientEndToEnd [--data-dir target/hexstream-data-client] [--out target/jmh-results] \
  *     [--blobs 128] [--warmup 10] [--rounds 30]
  * </pre>
@@ -101,14 +103,14 @@ public final class ClientEndToEnd {
 
     private static String measure(int port, JwtAuthenticator tokens, List<VersionedHash> hashes, int warmup, int rounds)
             throws Exception {
-        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"engine_getBlobsV2\",\"params\":[["
+        String params = ",\"method\":\"engine_getBlobsV2\",\"params\":[["
                 + hashes.stream().map(h -> "\"" + h + "\"").collect(Collectors.joining(",")) + "]]}";
         ObjectMapper teku = new ObjectMapper();
         ObjectReader tekuResult = teku.readerFor(teku.getTypeFactory().constructCollectionType(List.class,
                 TekuBlobAndProofV2.class));
         GetBlobsCall call = new GetBlobsCall(BlobsMethod.V2, hashes, null);
         long[][] plain = new long[1][rounds];
-        long[][] probe = new long[2][rounds];
+        long[][] probe = new long[3][rounds];
         long[][] tekuTimes = new long[1][rounds];
         long bodyBytes = 0;
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
@@ -116,17 +118,22 @@ public final class ClientEndToEnd {
                 GetBlobsClient client = new GetBlobsClient(EndpointUrl.parse("http://127.0.0.1:" + port),
                         tokens, false)) {
             for (int r = -warmup; r < rounds; r++) {
+                // The id of the probe client's call of this round, so that every body has the same length.
+                String body = "{\"jsonrpc\":\"2.0\",\"id\":" + (r + warmup + 1) + params;
                 byte[] request = LoopbackClient.request(tokens.token(), body, false);
+                System.gc(); // each client starts without the garbage of the one before (Teku's path's: hundreds of MB)
                 long start = System.nanoTime();
                 long length = raw.exchange(request);
                 long plainNanos = System.nanoTime() - start;
 
+                System.gc();
                 BlobsOutcome outcome = client.call(call, new BlobsListener() {}).get(60, TimeUnit.SECONDS);
                 if (outcome.available() != hashes.size() || outcome.bodyBytes() != length) {
                     throw new IllegalStateException("the probe client read " + outcome + ", the plain read " + length);
                 }
 
                 request = LoopbackClient.request(tokens.token(), body, false);
+                System.gc();
                 start = System.nanoTime();
                 JsonNode tree = teku.readTree(new ByteArrayInputStream(raw.fetch(request)));
                 List<TekuBlobAndProofV2> result = tekuResult.readValue(tree.get("result"));
@@ -138,19 +145,23 @@ public final class ClientEndToEnd {
                     plain[0][r] = plainNanos;
                     probe[0][r] = outcome.toFirstBlob();
                     probe[1][r] = outcome.toLastByte();
+                    probe[2][r] = outcome.toHead();
                     tekuTimes[0][r] = tekuNanos;
                     bodyBytes = length;
                 }
             }
         }
-        return report(hashes.size(), bodyBytes, rounds, plain[0], probe[0], probe[1], tekuTimes[0]);
+        return report(hashes.size(), bodyBytes, rounds, plain[0], probe, tekuTimes[0]);
     }
 
-    private static String report(int blobs, long bodyBytes, int rounds, long[] plain, long[] firstBlob, long[] lastByte,
-            long[] teku) {
+    /** {@code probe}: the probe client's times to first blob, to last byte and to the response head. */
+    private static String report(int blobs, long bodyBytes, int rounds, long[] plain, long[][] probe, long[] teku) {
+        long[] firstBlob = probe[0];
+        long[] lastByte = probe[1];
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-                "engine_getBlobsV2, %d blobs, %,d bytes of JSON, loopback, keep-alive, %d rounds (ms)%n%n", blobs,
-                bodyBytes, rounds));
+                "engine_getBlobsV2, %d blobs, %,d bytes of JSON, loopback, keep-alive, %d rounds, client kernel %s (ms;"
+                        + " the probe client's first byte p50 %.2f)%n%n", blobs, bodyBytes, rounds, Hex.kernel(),
+                p(probe[2], 0.5) / 1e6));
         table.append("| client | first blob p50 | last blob p50 | last blob p99 |\n|---|---:|---:|---:|\n");
         table.append(row("plainRead (read and discard)", null, plain));
         table.append(row("probeClient (hexstream)", firstBlob, lastByte));
