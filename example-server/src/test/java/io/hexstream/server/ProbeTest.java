@@ -33,7 +33,7 @@ import picocli.CommandLine;
  * HTTP 401 lines, the usage errors.
  */
 class ProbeTest {
-    /** {@code engine_getBlobsV2 #1: 6/6 blobs, 1,650,592 bytes, first byte 0.84 ms, first blob 1.91 ms, last byte 7.42 ms}. */
+    /** {@code engine_getBlobsV2 #1: 6/6 blobs, 1,650,592 bytes, first byte 0.84 ms, first blob 1.91 ms, last …}. */
     static final Pattern LINE = Pattern.compile("(engine_getBlobsV\\d) #(\\d+): (\\d+)/(\\d+) blobs, ([\\d,]+) bytes,"
             + " first byte \\d+\\.\\d\\d ms, first blob (-|\\d+\\.\\d\\d ms), last byte \\d+\\.\\d\\d ms");
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
@@ -80,8 +80,8 @@ class ProbeTest {
                 // The ids 1 to 3 are one digit each: the same length every time.
                 assertEquals(length, Long.parseLong(line.group(5).replace(",", "")));
             }
-            assertTrue(lines[3].matches("engine_getBlobsV3 p50 of 3: first byte \\d+\\.\\d\\d ms, first blob \\d+\\.\\d\\d"
-                    + " ms, last byte \\d+\\.\\d\\d ms"), lines[3]);
+            assertTrue(lines[3].matches("engine_getBlobsV3 p50 of 3: first byte \\d+\\.\\d\\d ms,"
+                    + " first blob \\d+\\.\\d\\d ms, last byte \\d+\\.\\d\\d ms"), lines[3]);
             assertTrue(lines[4].startsWith("engine_getBlobsV3 p99 of 3: first byte "), lines[4]);
             assertBlobFiles(server, dir.resolve("out"), List.of(hashes.get(0), hashes.get(2)), false);
         }
@@ -103,10 +103,11 @@ class ProbeTest {
                 byte[] all = CellFixtures.allCells(entry.blob());
                 String name = hash.toString().substring(2);
                 for (int cell : cells) {
-                    assertArrayEquals(Arrays.copyOfRange(all, cell * BlobSizes.CELL_SIZE, (cell + 1) * BlobSizes.CELL_SIZE),
-                            Files.readAllBytes(out.resolve(name + ".cell-" + cell)));
+                    assertArrayEquals(Arrays.copyOfRange(all, cell * BlobSizes.CELL_SIZE,
+                            (cell + 1) * BlobSizes.CELL_SIZE), Files.readAllBytes(out.resolve(name + ".cell-" + cell)));
                     assertArrayEquals(Arrays.copyOfRange(entry.cellProofs(), cell * BlobSizes.PROOF_SIZE,
-                            (cell + 1) * BlobSizes.PROOF_SIZE), Files.readAllBytes(out.resolve(name + ".proof-" + cell)));
+                            (cell + 1) * BlobSizes.PROOF_SIZE),
+                            Files.readAllBytes(out.resolve(name + ".proof-" + cell)));
                     expected.add(name + ".cell-" + cell);
                     expected.add(name + ".proof-" + cell);
                 }
@@ -214,7 +215,8 @@ class ProbeTest {
             BlobEntry entry = server.server().pool().get(hash);
             String name = hash.toString().substring(2);
             assertArrayEquals(entry.blob(), Files.readAllBytes(out.resolve(name + ".blob")));
-            assertArrayEquals(v1 ? entry.blobProof() : entry.cellProofs(), Files.readAllBytes(out.resolve(name + ".proofs")));
+            assertArrayEquals(v1 ? entry.blobProof() : entry.cellProofs(),
+                    Files.readAllBytes(out.resolve(name + ".proofs")));
             expected.add(name + ".blob");
             expected.add(name + ".proofs");
         }

@@ -8,7 +8,10 @@ package io.hexstream.server.client;
  */
 public interface BlobsListener {
 
-    /** {@code result[index]} is a {@code BlobAndProofV1} (V1) or {@code BlobAndProofV2} (V2, V3); its buffers are the listener's. */
+    /**
+     * {@code result[index]} is a {@code BlobAndProofV1} (V1) or {@code BlobAndProofV2} (V2, V3); its buffers
+     * are the listener's.
+     */
     default void blob(int index, BlobAndProofs entry) {
         entry.release();
     }

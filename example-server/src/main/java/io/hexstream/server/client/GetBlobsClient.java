@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Paced: constructed with {@code paced}, the socket is read only while the caller wants
  * ({@link #pause()}, {@link #resume()}), for a listener handing entries to bounded work.
  *
- * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be made from the client's own event loop (connecting waits).
+ * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be
+ * made from the client's own event loop (connecting waits).
  */
 public final class GetBlobsClient implements AutoCloseable {
     /** The HTTP decoder's largest content piece: a socket read's worth. */
@@ -50,7 +51,7 @@ public final class GetBlobsClient implements AutoCloseable {
     private final boolean paced;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
-    /** Written under the lock, read without it by {@link #pause()} and {@link #resume()} (an event loop may call them). */
+    /** Written under the lock; read without it by {@link #pause()} and {@link #resume()}, which an event loop calls. */
     private volatile Channel channel;
     private long nextId = 1;
 

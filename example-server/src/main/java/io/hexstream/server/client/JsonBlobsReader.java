@@ -394,7 +394,8 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             proofCount = 0;
         } else if (member == BLOB_CELLS) {
             once(cells != null, "blob_cells");
-            cells = allocator.directBuffer(selected.length * BlobSizes.CELL_SIZE, selected.length * BlobSizes.CELL_SIZE);
+            int size = selected.length * BlobSizes.CELL_SIZE;
+            cells = allocator.directBuffer(size, size);
             cellPresent = new boolean[selected.length];
             cellCount = 0;
         } else {
@@ -431,7 +432,8 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         entry = -1;
         if (method.answersCells()) {
             if (cells == null || proofs == null) {
-                throw fault(entryPath(index), "BlobCellsAndProofsV1 without " + (cells == null ? "blob_cells" : "proofs"));
+                throw fault(entryPath(index), "BlobCellsAndProofsV1 without "
+                        + (cells == null ? "blob_cells" : "proofs"));
             }
             int[] indices = new int[selected.length];
             int answered = 0;

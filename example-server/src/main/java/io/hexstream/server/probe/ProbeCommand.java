@@ -260,7 +260,8 @@ public final class ProbeCommand implements Callable<Integer> {
         try {
             return HexDecoder.decode(text, CellIndices.BITARRAY_SIZE);
         } catch (HexFormatException e) {
-            throw usage("Invalid value for option '--cells': '" + text + "' is not 16 bytes of DATA: " + e.getMessage());
+            throw usage("Invalid value for option '--cells': '" + text + "' is not 16 bytes of DATA: "
+                    + e.getMessage());
         }
     }
 

@@ -48,7 +48,8 @@ import java.util.stream.Collectors;
  * 1.2× the plain read), and writes it to {@code OUT/client-e2e.md}.
  *
  * <pre>
- * mvn -B -q -DskipTests package &amp;&amp; java -Xmx2g --add-modules jdk.incubator.vector -cp jmh/target/hexstream-jmh.jar \
+ * mvn -B -q -DskipTests package &amp;&amp; java -Xmx2g --add-modules jdk.incubator.vector \
+ *     -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.ClientEndToEnd [--data-dir target/hexstream-data-client] [--out target/jmh-results] \
  *     [--blobs 128] [--warmup 10] [--rounds 30]
  * </pre>
@@ -89,8 +90,8 @@ public final class ClientEndToEnd {
             for (int i = 0; i < blobs; i++) {
                 hashes.add(pool.get(i % pool.size()));
             }
-            JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
-                    Clock.systemUTC());
+            byte[] secret = JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes();
+            JwtAuthenticator tokens = new JwtAuthenticator(secret, Clock.systemUTC());
             String report = measure(port, tokens, hashes, warmup, rounds);
             System.out.print(report);
             Files.createDirectories(out);
@@ -169,9 +170,9 @@ public final class ClientEndToEnd {
         double first = (double) p(firstBlob, 0.5) / p(lastByte, 0.5);
         double last = (double) p(lastByte, 0.5) / p(plain, 0.5);
         table.append(String.format(Locale.ROOT, "%nprobe client: first blob at %.1f %% of its last byte (at most 15 %%:"
-                + " %s); last blob at %.2f× the plain read (at most 1.2×: %s); Teku's path %.1f× the probe client's last"
-                + " blob%n", 100 * first, first <= 0.15 ? "met" : "NOT met", last, last <= 1.2 ? "met" : "NOT met",
-                (double) p(teku, 0.5) / p(lastByte, 0.5)));
+                + " %s); last blob at %.2f× the plain read (at most 1.2×: %s); Teku's path %.1f× the probe"
+                + " client's last blob%n", 100 * first, first <= 0.15 ? "met" : "NOT met", last,
+                last <= 1.2 ? "met" : "NOT met", (double) p(teku, 0.5) / p(lastByte, 0.5)));
         return table.toString();
     }
 
@@ -187,7 +188,7 @@ public final class ClientEndToEnd {
         return sorted[Math.max(0, (int) Math.ceil(q * sorted.length) - 1)];
     }
 
-    /** The example server in a JVM of its own: the Vector API, its hex cache, {@value #POOL} blobs, its log beside the data. */
+    /** The example server in its own JVM: the Vector API, its hex cache, {@value #POOL} blobs, its log by the data. */
     private static Process startServer(Path dataDir, int port) throws IOException {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
                 "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp",
