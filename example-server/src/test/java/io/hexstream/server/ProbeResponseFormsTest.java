@@ -170,7 +170,7 @@ class ProbeResponseFormsTest {
         return array.append(']').toString();
     }
 
-    /** The example server's layout of the two entries; {@code 'g'} for a digit of proof {@code proof} of {@code entry}. */
+    /** The example server's layout of the two entries, with {@code 'g'} in proof {@code proof} of {@code entry}. */
     private String compactV2(int entry, int proof) {
         StringBuilder body = new StringBuilder("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[");
         for (int i = 0; i < 2; i++) {
