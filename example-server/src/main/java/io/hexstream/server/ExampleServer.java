@@ -50,7 +50,7 @@ public final class ExampleServer implements AutoCloseable {
     /** {@code null} when {@code --hex-cache-mib} is 0. */
     private final HexCache hexCache;
     private final int generatedAtOpen;
-    /** The ingest and large-request executors. */
+    /** The ingest, large-request and scrape executors. */
     private final List<ExecutorService> executors;
     /** The ingest executor: blocking work (KZG, fsync), bounded. */
     private final ExecutorService blockingWork;

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The quick start-up steps, one named method each: lock the data dir ({@link DataDirLock}), load KZG and
  * its trusted setup, read or generate the secret ({@link #loadSecret}), open the hex cache, load the
- * stored pool ({@link #openPool}), start the executors, then wire and bind the ports
- * ({@link ServerWiring#bind}). The secret and the stored pool come before the bind because the handler
+ * stored pool ({@link #openPool}), start the executors (a scrape executor too with {@code --metrics-port}),
+ * then wire and bind the ports ({@link ServerWiring#bind}). The secret and the stored pool come before the bind because the handler
  * checks every JWT with the secret, and a transaction taken in while the store is still being read would
  * be filed out of order; all are quick, so that a taken port is found out at once. A step that fails
  * throws a {@link StartupException} naming what failed, and what the steps before it made is undone.
@@ -67,8 +67,14 @@ final class Startup {
             ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS,
                     LARGE_REQUEST_QUEUE);
             executors.add(largeRequests);
+            ExecutorService scrapes = null;
+            if (instrumentation.prometheus() != null) {
+                scrapes = BoundedExecutor.create(MetricsRoute.SCRAPE_THREAD, MetricsRoute.SCRAPE_THREADS,
+                        MetricsRoute.SCRAPE_QUEUE);
+                executors.add(scrapes);
+            }
             ListeningPorts ports = new ServerWiring(options, secret, clock, pool, hexCache, instrumentation, ingest,
-                    largeRequests).bind(renderer);
+                    largeRequests, scrapes).bind(renderer);
             logPorts(options, ports);
             return new ExampleServer(options, lock, secret, pool, hexCache, executors, ingest, ports);
         } catch (StartupException | InterruptedException | RuntimeException e) {

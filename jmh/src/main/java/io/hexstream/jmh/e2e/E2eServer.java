@@ -20,7 +20,7 @@ import java.util.List;
  * counted on the server's I/O threads); end of input stops it. Modes:
  * {@code hexstream} (the product, hex cache off: every response encoded), {@code hexstream-cache} (the
  * product answering from its hex cache, 64 MiB, which holds the whole pool), {@code ssz} (the product,
- * asked by {@link SszV2Mode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
+ * asked by {@link SszMode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
  * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code sendfile} ({@link SendfileRenderer}: the floor's bytes from files in {@code DATA_DIR}, sent as file regions),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
