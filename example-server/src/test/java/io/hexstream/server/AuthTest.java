@@ -36,7 +36,8 @@ class AuthTest {
     }
 
     private static int status(String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -45,26 +46,34 @@ class AuthTest {
 
     /** The body of the answer to {@code authorization}, which must be a 401: the reason, one line. */
     private static String refusal(String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
         var response = server.send(request.build());
         assertEquals(401, response.statusCode());
-        assertEquals("text/plain; charset=utf-8", response.headers().firstValue("content-type").orElseThrow());
+        assertEquals(
+                "text/plain; charset=utf-8",
+                response.headers().firstValue("content-type").orElseThrow());
         return new String(response.body(), StandardCharsets.UTF_8);
     }
 
     /** A token signed with the server's secret over exactly this payload JSON. */
     private static String signed(String payloadJson) {
         String unsigned = base64("{\"alg\":\"HS256\",\"typ\":\"JWT\"}") + "." + base64(payloadJson);
-        byte[] signature = KEY.sign(unsigned.substring(0, unsigned.indexOf('.')).getBytes(StandardCharsets.UTF_8),
+        byte[] signature = KEY.sign(
+                unsigned.substring(0, unsigned.indexOf('.')).getBytes(StandardCharsets.UTF_8),
                 unsigned.substring(unsigned.indexOf('.') + 1).getBytes(StandardCharsets.UTF_8));
-        return "Bearer " + unsigned + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
+        return "Bearer " + unsigned + "."
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
     }
 
     private static String issuedAt(long secondsFromNow) {
-        return "Bearer " + JWT.create().withIssuedAt(Date.from(NOW.plusSeconds(secondsFromNow))).sign(KEY);
+        return "Bearer "
+                + JWT.create()
+                        .withIssuedAt(Date.from(NOW.plusSeconds(secondsFromNow)))
+                        .sign(KEY);
     }
 
     private static String base64(String json) {
@@ -74,8 +83,15 @@ class AuthTest {
     @Test
     void aFreshTokenIsAccepted() {
         assertEquals(200, status(issuedAt(0)));
-        assertEquals(200, status("bearer " + JWT.create().withIssuedAt(Date.from(NOW)).withClaim("clv", "teku/1")
-                .withClaim("id", "cl-1").sign(KEY).toString()));
+        assertEquals(
+                200,
+                status("bearer "
+                        + JWT.create()
+                                .withIssuedAt(Date.from(NOW))
+                                .withClaim("clv", "teku/1")
+                                .withClaim("id", "cl-1")
+                                .sign(KEY)
+                                .toString()));
     }
 
     @Test
@@ -97,11 +113,17 @@ class AuthTest {
 
     @Test
     void wrongKeyOrAlgorithm() {
-        assertEquals(401, status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC256(new byte[32]))));
-        assertEquals(401, status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
-        String none = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + ".";
+        assertEquals(
+                401,
+                status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
+        assertEquals(
+                401,
+                status("Bearer "
+                        + JWT.create()
+                                .withIssuedAt(Date.from(NOW))
+                                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
+        String none = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "."
+                + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + ".";
         assertEquals(401, status("Bearer " + none));
     }
 
@@ -111,12 +133,19 @@ class AuthTest {
         assertEquals("Authorization is not a Bearer token\n", refusal("Basic dXNlcjpwYXNz"));
         assertEquals("iat is 61 s before now, at most 60 s either way\n", refusal(issuedAt(-61)));
         assertEquals("iat is 61 s after now, at most 60 s either way\n", refusal(issuedAt(61)));
-        assertEquals("wrong signature: the token is not signed with this server's secret\n", refusal("Bearer "
-                + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
-        assertEquals("alg is HS512, only HS256 is accepted\n", refusal("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
-        assertEquals("alg is none, only HS256 is accepted\n", refusal("Bearer " + base64("{\"alg\":\"none\"}") + "."
-                + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + "."));
+        assertEquals(
+                "wrong signature: the token is not signed with this server's secret\n",
+                refusal("Bearer " + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
+        assertEquals(
+                "alg is HS512, only HS256 is accepted\n",
+                refusal("Bearer "
+                        + JWT.create()
+                                .withIssuedAt(Date.from(NOW))
+                                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
+        assertEquals(
+                "alg is none, only HS256 is accepted\n",
+                refusal("Bearer " + base64("{\"alg\":\"none\"}") + "."
+                        + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + "."));
         assertEquals("malformed token: 2 parts, a JWT has 3 separated by '.'\n", refusal("Bearer not.ajwt"));
     }
 
@@ -126,29 +155,41 @@ class AuthTest {
         long now = NOW.getEpochSecond();
         for (String claim : new String[] {"iat", "exp", "nbf"}) {
             String iat = claim.equals("iat") ? "" : "\"iat\":" + now + ",";
-            assertEquals(claim + " 9223372036854775807 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 9223372036854775807 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":9223372036854775807}")));
-            assertEquals(claim + " 99999999999999999999999 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 99999999999999999999999 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":99999999999999999999999}")));
-            assertEquals(claim + " -1 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " -1 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":-1}")));
-            assertEquals(claim + " 1800000000.5 is not a whole number of seconds\n",
+            assertEquals(
+                    claim + " 1800000000.5 is not a whole number of seconds\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":1800000000.5}")));
-            assertEquals(claim + " is not a number\n", refusal(signed("{" + iat + "\"" + claim + "\":\"1800000000\"}")));
+            assertEquals(
+                    claim + " is not a number\n", refusal(signed("{" + iat + "\"" + claim + "\":\"1800000000\"}")));
         }
         assertEquals("iat is missing\n", refusal(signed("{\"exp\":" + (now + 100) + "}")));
-        assertEquals("exp is 1 s before now: the token has expired\n",
+        assertEquals(
+                "exp is 1 s before now: the token has expired\n",
                 refusal(signed("{\"iat\":" + now + ",\"exp\":" + (now - 1) + "}")));
-        assertEquals("nbf is 5 s after now: the token is not valid yet\n",
+        assertEquals(
+                "nbf is 5 s after now: the token is not valid yet\n",
                 refusal(signed("{\"iat\":" + now + ",\"nbf\":" + (now + 5) + "}")));
-        assertEquals(200, status(signed("{\"iat\":" + now + ",\"exp\":" + (now + 1) + ",\"nbf\":" + now
-                + ",\"id\":\"cl\",\"clv\":\"x\"}")));
+        assertEquals(
+                200,
+                status(signed("{\"iat\":" + now + ",\"exp\":" + (now + 1) + ",\"nbf\":" + now
+                        + ",\"id\":\"cl\",\"clv\":\"x\"}")));
     }
 
     @Test
     void iatMissingOrNotANumber() {
         assertEquals(401, status("Bearer " + JWT.create().withClaim("id", "x").sign(KEY)));
-        assertEquals(401, status("Bearer " + JWT.create().withClaim("iat", "1800000000").sign(KEY)));
-        assertEquals(401, status("Bearer " + JWT.create().withClaim("iat", "soon").sign(KEY)));
+        assertEquals(
+                401,
+                status("Bearer " + JWT.create().withClaim("iat", "1800000000").sign(KEY)));
+        assertEquals(
+                401, status("Bearer " + JWT.create().withClaim("iat", "soon").sign(KEY)));
     }
 }

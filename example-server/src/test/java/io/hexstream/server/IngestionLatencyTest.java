@@ -17,7 +17,6 @@ import io.hexstream.server.testing.Latencies;
 import io.hexstream.server.testing.TestBlobs;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -30,13 +29,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Ingestion (decode, KZG, fsync) never stalls the getBlobs streams: while 6-blob transactions are sent
- * back to back on one connection (20 distinct ones in the EIP-7594 form, each verified in full; or 2 in the
- * EIP-4844 form over 6 blobs of their own, each converted: {@code computeCellsAndKzgProofs}, about 3 s a
- * transaction), 8 other
- * keep-alive connections asking {@code engine_getBlobsV2} of one blob every 20 ms see a p99 of at most
- * 50 ms, each time counted from when the request was due (so a reader stalled behind a transaction
- * counts every request it could not send, not just the one it waited for). Prints p50 and p99.
+ * Ingestion (decode, KZG, fsync) never stalls the getBlobs streams: while 6-blob transactions are sent back to back on
+ * one connection (20 distinct ones in the EIP-7594 form, each verified in full; or 2 in the EIP-4844 form over 6 blobs
+ * of their own, each converted: {@code computeCellsAndKzgProofs}, about 3 s a transaction), 8 other keep-alive
+ * connections asking {@code engine_getBlobsV2} of one blob every 20 ms see a p99 of at most 50 ms, each time counted
+ * from when the request was due (so a reader stalled behind a transaction counts every request it could not send, not
+ * just the one it waited for). Prints p50 and p99.
  */
 class IngestionLatencyTest {
     /** The transactions sent: their network form, how many, and what ingesting them costs. */
@@ -51,7 +49,10 @@ class IngestionLatencyTest {
         final String what;
         final Function<List<BlobEntry>, BlobTransactionBuilder> form;
 
-        Sidecars(int transactions, boolean distinctBlobs, String what,
+        Sidecars(
+                int transactions,
+                boolean distinctBlobs,
+                String what,
                 Function<List<BlobEntry>, BlobTransactionBuilder> form) {
             this.transactions = transactions;
             this.distinctBlobs = distinctBlobs;
@@ -81,13 +82,16 @@ class IngestionLatencyTest {
         EngineServerFixture.copySharedPool(data);
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, data);
                 HttpConnection ingesting = HttpConnection.open(server.port())) {
-            String getBlobs = request(1, "engine_getBlobsV2", hashParams(server.hashes().subList(0, 1)));
+            String getBlobs =
+                    request(1, "engine_getBlobsV2", hashParams(server.hashes().subList(0, 1)));
             ByteArrayOutputStream transactions = new ByteArrayOutputStream();
             List<String> expected = new ArrayList<>();
             for (int nonce = 0; nonce < sidecars.transactions; nonce++) {
-                BlobTransactionBuilder tx = sidecars.form.apply(sidecars.blobs(nonce)).nonce(nonce);
-                transactions.writeBytes(HttpConnection.post(server.token(), request(1, "eth_sendRawTransaction",
-                        "[\"" + Hex.encodeToString(tx.build(), true) + "\"]")));
+                BlobTransactionBuilder tx =
+                        sidecars.form.apply(sidecars.blobs(nonce)).nonce(nonce);
+                transactions.writeBytes(HttpConnection.post(
+                        server.token(),
+                        request(1, "eth_sendRawTransaction", "[\"" + Hex.encodeToString(tx.build(), true) + "\"]")));
                 expected.add(dataReply(1, tx.hash()));
             }
             List<HttpConnection> readers = new ArrayList<>();
@@ -134,9 +138,10 @@ class IngestionLatencyTest {
                 }
                 double p50 = all.median() / 1e6;
                 double p99 = all.percentile(99) / 1e6;
-                System.out.printf("ingestion latency: %d transactions of 6 blobs (%s) in %d ms; %d getBlobsV2 of 1 blob"
-                        + " on %d connections meanwhile: p50 %.1f ms, p99 %.1f ms%n", sidecars.transactions, sidecars.what,
-                        ingestMillis, all.count(), READERS, p50, p99);
+                System.out.printf(
+                        "ingestion latency: %d transactions of 6 blobs (%s) in %d ms; %d getBlobsV2 of 1 blob"
+                                + " on %d connections meanwhile: p50 %.1f ms, p99 %.1f ms%n",
+                        sidecars.transactions, sidecars.what, ingestMillis, all.count(), READERS, p50, p99);
                 assertTrue(p99 <= P99_LIMIT_MS, "p99 " + p99 + " ms");
             } finally {
                 ingested.set(true);

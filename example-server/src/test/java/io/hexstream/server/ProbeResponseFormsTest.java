@@ -31,19 +31,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code probe --out} against a hand-written HTTP server whose responses are written as the JSON and HTTP
- * specs allow, not as the example server writes them: other whitespace, member order, members the probe does
- * not know, {@code \}{@code u} escapes and uppercase digits in the hex, non-ASCII text, chunked bodies in
- * chunks of 1 to 64 bytes with extensions and trailers, or a {@code Content-Length}. Each gives the same files,
- * the bytes of the blobs it was built from (c-kzg's, generated apart from any server). Malformed responses
- * (odd and bad digits, a body cut short, a JSON-RPC error, HTTP 401, 127 cell proofs) give exit 1, their one
- * line on stderr, and leave no file, though the entries before the fault were written to temporary files.
+ * {@code probe --out} against a hand-written HTTP server whose responses are written as the JSON and HTTP specs allow,
+ * not as the example server writes them: other whitespace, member order, members the probe does not know,
+ * {@code \}{@code u} escapes and uppercase digits in the hex, non-ASCII text, chunked bodies in chunks of 1 to 64 bytes
+ * with extensions and trailers, or a {@code Content-Length}. Each gives the same files, the bytes of the blobs it was
+ * built from (c-kzg's, generated apart from any server). Malformed responses (odd and bad digits, a body cut short, a
+ * JSON-RPC error, HTTP 401, 127 cell proofs) give exit 1, their one line on stderr, and leave no file, though the
+ * entries before the fault were written to temporary files.
  */
 class ProbeResponseFormsTest {
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
 
     private final List<BlobEntry> entries = TestBlobs.first(2);
-    private final List<VersionedHash> hashes = entries.stream().map(e -> VersionedHash.ofCommitment(e.commitment()))
+    private final List<VersionedHash> hashes = entries.stream()
+            .map(e -> VersionedHash.ofCommitment(e.commitment()))
             .toList();
 
     @Test
@@ -51,8 +52,8 @@ class ProbeResponseFormsTest {
         String body = "{\r\n\t\"id\" : 1 ,\n  \"result\" : [\n" + otherV2(0) + " ,\n" + otherV2(1)
                 + "\n ] , \"note\" : \"d\u00e9j\u00e0 vu \ud83d\ude00 \\\"quoted\\\" \\u00e9\" ,\n"
                 + " \"jsonrpc\" : \"2.0\"\n}\n";
-        Run run = probeAgainst(dir, chunked(body.getBytes(UTF_8), 64, 1), hashes, "--method", "engine_getBlobsV2",
-                "--verify");
+        Run run = probeAgainst(
+                dir, chunked(body.getBytes(UTF_8), 64, 1), hashes, "--method", "engine_getBlobsV2", "--verify");
         assertEquals(0, run.exitCode(), run.stderr());
         ProbeTest.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.getBytes(UTF_8).length);
         assertBlobFiles(dir.resolve("out"), false);
@@ -62,11 +63,15 @@ class ProbeResponseFormsTest {
     void v2CompactWithContentLengthAndProofsFirstGivesTheSameFiles(@TempDir Path dir) throws Exception {
         StringBuilder body = new StringBuilder("{\"jsonrpc\":\"2.0\",\"result\":[");
         for (int i = 0; i < 2; i++) {
-            body.append(i == 0 ? "" : ",").append("{\"proofs\":").append(proofArray(entries.get(i).cellProofs(), false))
-                    .append(",\"blob\":\"").append(Hex.encodeToString(entries.get(i).blob(), true)).append("\"}");
+            body.append(i == 0 ? "" : ",")
+                    .append("{\"proofs\":")
+                    .append(proofArray(entries.get(i).cellProofs(), false))
+                    .append(",\"blob\":\"")
+                    .append(Hex.encodeToString(entries.get(i).blob(), true))
+                    .append("\"}");
         }
-        Run run = probeAgainst(dir, contentLength(body.append("],\"id\":1}").toString()), hashes, "--method",
-                "engine_getBlobsV2");
+        Run run = probeAgainst(
+                dir, contentLength(body.append("],\"id\":1}").toString()), hashes, "--method", "engine_getBlobsV2");
         assertEquals(0, run.exitCode(), run.stderr());
         assertBlobFiles(dir.resolve("out"), false);
     }
@@ -74,8 +79,13 @@ class ProbeResponseFormsTest {
     @Test
     void v1WithANullEntryInSmallChunksGivesTheSameFiles(@TempDir Path dir) throws Exception {
         String body = "{ \"result\": [ " + v1(0) + ", null ,\n" + v1(1) + " ], \"jsonrpc\": \"2.0\", \"id\": 1.0 }";
-        Run run = probeAgainst(dir, chunked(body.getBytes(US_ASCII), 7, 2),
-                List.of(hashes.get(0), UNKNOWN, hashes.get(1)), "--method", "engine_getBlobsV1", "--verify");
+        Run run = probeAgainst(
+                dir,
+                chunked(body.getBytes(US_ASCII), 7, 2),
+                List.of(hashes.get(0), UNKNOWN, hashes.get(1)),
+                "--method",
+                "engine_getBlobsV1",
+                "--verify");
         assertEquals(0, run.exitCode(), run.stderr());
         ProbeTest.assertLine(run.stdout(), "engine_getBlobsV1", 2, 3, body.length());
         assertBlobFiles(dir.resolve("out"), true);
@@ -83,7 +93,10 @@ class ProbeResponseFormsTest {
 
     @Test
     void v4WithNullCellsGivesTheCellsAnswered(@TempDir Path dir) throws Exception {
-        byte[][] cells = {CellFixtures.allCells(entries.get(0).blob()), CellFixtures.allCells(entries.get(1).blob())};
+        byte[][] cells = {
+            CellFixtures.allCells(entries.get(0).blob()),
+            CellFixtures.allCells(entries.get(1).blob())
+        };
         // Entry 1 lacks cell 70: null, and its proof null.
         String body = "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":[null,{\"proofs\":[" + quoted(proof(0, 0))
                 + ",\n" + quoted(proof(0, 70)) + "],\"blob_cells\":[" + quoted(cell(cells[0], 0)) + ","
@@ -91,14 +104,30 @@ class ProbeResponseFormsTest {
                 + "],\"x\":[[]]},{\"blob_cells\":[" + quoted(cell(cells[1], 0)) + ", null ], \"proofs\" : [ "
                 + quoted(proof(1, 0)) + " , null ] } ] }";
         Path out = dir.resolve("out");
-        Run run = probeAgainst(dir, chunked(body.getBytes(US_ASCII), 64, 3), List.of(UNKNOWN, hashes.get(0),
-                hashes.get(1)), "--method", "engine_getBlobsV4", "--cells", CellFixtures.bitarray(0, 70));
+        Run run = probeAgainst(
+                dir,
+                chunked(body.getBytes(US_ASCII), 64, 3),
+                List.of(UNKNOWN, hashes.get(0), hashes.get(1)),
+                "--method",
+                "engine_getBlobsV4",
+                "--cells",
+                CellFixtures.bitarray(0, 70));
         assertEquals(0, run.exitCode(), run.stderr());
         ProbeTest.assertLine(run.stdout(), "engine_getBlobsV4", 2, 3, body.length());
         String first = name(0);
         String second = name(1);
-        assertEquals(List.of(first + ".cell-0", first + ".cell-70", first + ".proof-0", first + ".proof-70",
-                second + ".cell-0", second + ".proof-0").stream().sorted().toList(), ProbeTest.files(out));
+        assertEquals(
+                List.of(
+                                first + ".cell-0",
+                                first + ".cell-70",
+                                first + ".proof-0",
+                                first + ".proof-70",
+                                second + ".cell-0",
+                                second + ".proof-0")
+                        .stream()
+                        .sorted()
+                        .toList(),
+                ProbeTest.files(out));
         assertArrayEquals(cell(cells[0], 70), Files.readAllBytes(out.resolve(first + ".cell-70")));
         assertArrayEquals(proof(0, 70), Files.readAllBytes(out.resolve(first + ".proof-70")));
         assertArrayEquals(cell(cells[1], 0), Files.readAllBytes(out.resolve(second + ".cell-0")));
@@ -110,23 +139,40 @@ class ProbeResponseFormsTest {
         String good = compactV2(-1, -1);
         String blob1 = Hex.encodeToString(entries.get(1).blob(), true);
         String odd = good.replace(blob1, blob1.substring(0, blob1.length() - 1));
-        assertMalformed(dir, "odd", contentLength(odd), "result[1].blob: odd number of hex digits at byte "
-                + grouped(odd.indexOf(blob1.substring(0, blob1.length() - 1)) + blob1.length() - 1));
+        assertMalformed(
+                dir,
+                "odd",
+                contentLength(odd),
+                "result[1].blob: odd number of hex digits at byte "
+                        + grouped(odd.indexOf(blob1.substring(0, blob1.length() - 1)) + blob1.length() - 1));
 
         String bad = compactV2(1, 5);
-        assertMalformed(dir, "bad", chunked(bad.getBytes(US_ASCII), 64, 4),
+        assertMalformed(
+                dir,
+                "bad",
+                chunked(bad.getBytes(US_ASCII), 64, 4),
                 "result[1].proofs[5]: invalid hex character 'g' at byte " + grouped(bad.indexOf('g')));
 
         byte[] whole = contentLength(good);
-        assertMalformed(dir, "truncated", Arrays.copyOf(whole, whole.length * 3 / 4),
+        assertMalformed(
+                dir,
+                "truncated",
+                Arrays.copyOf(whole, whole.length * 3 / 4),
                 "connection closed before the response ended");
 
-        assertMalformed(dir, "error", contentLength("{ \"error\" : { \"message\" : \"Unsupported fork\", \"data\" :"
-                + " { \"x\" : [ 1 ] }, \"code\" : -38005 } , \"id\" : 1 , \"jsonrpc\" : \"2.0\" }"),
+        assertMalformed(
+                dir,
+                "error",
+                contentLength("{ \"error\" : { \"message\" : \"Unsupported fork\", \"data\" :"
+                        + " { \"x\" : [ 1 ] }, \"code\" : -38005 } , \"id\" : 1 , \"jsonrpc\" : \"2.0\" }"),
                 "-38005 Unsupported fork");
 
-        assertMalformed(dir, "unauthorized", ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now").getBytes(US_ASCII),
+        assertMalformed(
+                dir,
+                "unauthorized",
+                ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
+                                + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
+                        .getBytes(US_ASCII),
                 "HTTP 401 Unauthorized");
 
         String short127 = good.replace("," + quoted(proof(0, 127)), "");
@@ -182,8 +228,12 @@ class ProbeResponseFormsTest {
                 }
                 proofs = proofs.substring(0, at + 10) + 'g' + proofs.substring(at + 11);
             }
-            body.append(i == 0 ? "" : ",").append("{\"blob\":").append(quoted(entries.get(i).blob()))
-                    .append(",\"proofs\":").append(proofs).append('}');
+            body.append(i == 0 ? "" : ",")
+                    .append("{\"blob\":")
+                    .append(quoted(entries.get(i).blob()))
+                    .append(",\"proofs\":")
+                    .append(proofs)
+                    .append('}');
         }
         return body.append("]}").toString();
     }
@@ -197,14 +247,15 @@ class ProbeResponseFormsTest {
     }
 
     private byte[] proof(int entry, int cell) {
-        return Arrays.copyOfRange(entries.get(entry).cellProofs(), cell * BlobSizes.PROOF_SIZE,
-                (cell + 1) * BlobSizes.PROOF_SIZE);
+        return Arrays.copyOfRange(
+                entries.get(entry).cellProofs(), cell * BlobSizes.PROOF_SIZE, (cell + 1) * BlobSizes.PROOF_SIZE);
     }
 
     private static byte[] contentLength(String body) {
         byte[] bytes = body.getBytes(UTF_8);
         byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
-                + "\r\n\r\n").getBytes(US_ASCII);
+                        + "\r\n\r\n")
+                .getBytes(US_ASCII);
         byte[] response = Arrays.copyOf(head, head.length + bytes.length);
         System.arraycopy(bytes, 0, response, head.length, bytes.length);
         return response;
@@ -232,7 +283,10 @@ class ProbeResponseFormsTest {
 
     private Run probeAgainst(Path dir, byte[] response, List<VersionedHash> asked, String... options) throws Exception {
         try (CannedServer server = new CannedServer(n -> response)) {
-            return ProbeTest.probe("http://127.0.0.1:" + server.port() + "/engine?x=1", dir, asked,
+            return ProbeTest.probe(
+                    "http://127.0.0.1:" + server.port() + "/engine?x=1",
+                    dir,
+                    asked,
                     ProbeTest.concat(options, "--out", dir.resolve("out").toString()));
         }
     }
@@ -249,8 +303,8 @@ class ProbeResponseFormsTest {
         for (int i = 0; i < 2; i++) {
             BlobEntry entry = entries.get(i);
             assertArrayEquals(entry.blob(), Files.readAllBytes(out.resolve(name(i) + ".blob")));
-            assertArrayEquals(v1 ? entry.blobProof() : entry.cellProofs(),
-                    Files.readAllBytes(out.resolve(name(i) + ".proofs")));
+            assertArrayEquals(
+                    v1 ? entry.blobProof() : entry.cellProofs(), Files.readAllBytes(out.resolve(name(i) + ".proofs")));
             expected.addAll(List.of(name(i) + ".blob", name(i) + ".proofs"));
         }
         assertEquals(expected.stream().sorted().toList(), ProbeTest.files(out));
@@ -265,9 +319,9 @@ class ProbeResponseFormsTest {
     }
 
     /**
-     * An HTTP/1.1 server on a loopback port answering the {@code n}th request (from 0) with the bytes
-     * {@code responses} gives, as they are, then closing the connection if they are cut short or say so;
-     * it checks nothing of the request but reads its head and its {@code Content-Length} body.
+     * An HTTP/1.1 server on a loopback port answering the {@code n}th request (from 0) with the bytes {@code responses}
+     * gives, as they are, then closing the connection if they are cut short or say so; it checks nothing of the request
+     * but reads its head and its {@code Content-Length} body.
      */
     private static final class CannedServer implements AutoCloseable {
         private final ServerSocket socket = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());

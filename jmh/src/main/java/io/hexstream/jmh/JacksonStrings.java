@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Besu's way to a getBlobsV2 response: every blob and cell proof made a {@code String} by the
- * {@code char[]} method ({@link BesuHex}), gathered in POJOs for Jackson, as
+ * Besu's way to a getBlobsV2 response: every blob and cell proof made a {@code String} by the {@code char[]} method
+ * ({@link BesuHex}), gathered in POJOs for Jackson, as
  * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}
  * builds its
  * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/results/BlobAndProofV2.java}

@@ -14,21 +14,20 @@ import java.util.Base64;
 import java.util.Date;
 
 /**
- * Checks the {@code Authorization: Bearer} token of each request (execution-apis
- * {@code src/engine/authentication.md}): HS256 signed with the shared secret ({@code none} and every
- * other {@code alg} refused), with an {@code iat} claim within ±60 seconds of now. {@code exp} and
- * {@code nbf}, if present, must hold too (RFC 7519 §4.1.4, §4.1.5); other claims are ignored. Each of
- * these claims must be a NumericDate of whole seconds from 0 to 253,402,300,799 (9999-12-31T23:59:59Z);
- * anything else (a string, a fraction, a negative or larger number) is refused with the reason, never
- * an exception. The token is taken apart here (its parts are read by Jackson, as java-jwt's own decoder
- * throws on a claim it cannot make a date of); the HMAC is java-jwt's, compared in constant time.
- * Thread-safe.
+ * Checks the {@code Authorization: Bearer} token of each request (execution-apis {@code src/engine/authentication.md}):
+ * HS256 signed with the shared secret ({@code none} and every other {@code alg} refused), with an {@code iat} claim
+ * within ±60 seconds of now. {@code exp} and {@code nbf}, if present, must hold too (RFC 7519 §4.1.4, §4.1.5); other
+ * claims are ignored. Each of these claims must be a NumericDate of whole seconds from 0 to 253,402,300,799
+ * (9999-12-31T23:59:59Z); anything else (a string, a fraction, a negative or larger number) is refused with the reason,
+ * never an exception. The token is taken apart here (its parts are read by Jackson, as java-jwt's own decoder throws on
+ * a claim it cannot make a date of); the HMAC is java-jwt's, compared in constant time. Thread-safe.
  */
 public final class JwtAuthenticator implements Authenticator {
     /** How far {@code iat} may be from now, either way. */
     public static final Duration IAT_WINDOW = Duration.ofSeconds(60);
     /** The largest NumericDate taken, seconds: 9999-12-31T23:59:59Z. */
     public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Algorithm algorithm;
@@ -42,9 +41,9 @@ public final class JwtAuthenticator implements Authenticator {
     /**
      * Verifies the value of an {@code Authorization} header.
      *
-     * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and
-     *     one line (sent to the client and logged): missing, malformed, wrong algorithm or signature, or
-     *     which claim is wrong and by how many seconds
+     * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and one line (sent
+     *     to the client and logged): missing, malformed, wrong algorithm or signature, or which claim is wrong and by
+     *     how many seconds
      */
     @Override
     public Refusal refusal(String authorization) {
@@ -56,7 +55,9 @@ public final class JwtAuthenticator implements Authenticator {
         }
         String[] parts = authorization.substring(7).strip().split("\\.", -1);
         if (parts.length != 3) {
-            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'");
+            return new Refusal(
+                    Refusal.Reason.MALFORMED,
+                    "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'");
         }
         JsonNode header = json(parts[0]);
         if (header == null || !header.isObject()) {
@@ -72,10 +73,11 @@ public final class JwtAuthenticator implements Authenticator {
         } catch (IllegalArgumentException e) {
             return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the signature is not base64url");
         }
-        byte[] expected = algorithm.sign(parts[0].getBytes(StandardCharsets.US_ASCII),
-                parts[1].getBytes(StandardCharsets.US_ASCII));
+        byte[] expected = algorithm.sign(
+                parts[0].getBytes(StandardCharsets.US_ASCII), parts[1].getBytes(StandardCharsets.US_ASCII));
         if (!MessageDigest.isEqual(expected, signature)) {
-            return new Refusal(Refusal.Reason.SIGNATURE, "wrong signature: the token is not signed with this server's secret");
+            return new Refusal(
+                    Refusal.Reason.SIGNATURE, "wrong signature: the token is not signed with this server's secret");
         }
         JsonNode claims = json(parts[1]);
         if (claims == null) {
@@ -98,10 +100,14 @@ public final class JwtAuthenticator implements Authenticator {
         }
         long iat = iatNode.longValue();
         if (iat < now - IAT_WINDOW.toSeconds()) {
-            return new Refusal(Refusal.Reason.IAT, "iat is " + (now - iat) + " s before now, at most " + IAT_WINDOW.toSeconds() + " s either way");
+            return new Refusal(
+                    Refusal.Reason.IAT,
+                    "iat is " + (now - iat) + " s before now, at most " + IAT_WINDOW.toSeconds() + " s either way");
         }
         if (iat > now + IAT_WINDOW.toSeconds()) {
-            return new Refusal(Refusal.Reason.IAT, "iat is " + (iat - now) + " s after now, at most " + IAT_WINDOW.toSeconds() + " s either way");
+            return new Refusal(
+                    Refusal.Reason.IAT,
+                    "iat is " + (iat - now) + " s after now, at most " + IAT_WINDOW.toSeconds() + " s either way");
         }
         JsonNode exp = claims.get("exp");
         if (exp != null) {
@@ -110,7 +116,9 @@ public final class JwtAuthenticator implements Authenticator {
                 return new Refusal(Refusal.Reason.EXP, wrong);
             }
             if (exp.longValue() <= now) {
-                return new Refusal(Refusal.Reason.EXP, "exp is " + (now - exp.longValue()) + " s before now: the token has expired");
+                return new Refusal(
+                        Refusal.Reason.EXP,
+                        "exp is " + (now - exp.longValue()) + " s before now: the token has expired");
             }
         }
         JsonNode nbf = claims.get("nbf");
@@ -120,7 +128,9 @@ public final class JwtAuthenticator implements Authenticator {
                 return new Refusal(Refusal.Reason.NBF, wrong);
             }
             if (nbf.longValue() > now) {
-                return new Refusal(Refusal.Reason.NBF, "nbf is " + (nbf.longValue() - now) + " s after now: the token is not valid yet");
+                return new Refusal(
+                        Refusal.Reason.NBF,
+                        "nbf is " + (nbf.longValue() - now) + " s after now: the token is not valid yet");
             }
         }
         return null;

@@ -3,8 +3,8 @@ package io.hexstream.server.client;
 import io.hexstream.server.blob.BlobSizes;
 
 /**
- * The getBlobs methods and the result entries each answers (execution-apis {@code cancun.md},
- * {@code osaka.md}, {@code amsterdam.md}).
+ * The getBlobs methods and the result entries each answers (execution-apis {@code cancun.md}, {@code osaka.md},
+ * {@code amsterdam.md}).
  */
 public enum BlobsMethod {
     /** {@code BlobAndProofV1 {blob, proof}} per hash, {@code null} where missing. */

@@ -1,8 +1,8 @@
 package io.hexstream.server.client;
 
 /**
- * A getBlobs call answered with a well-formed result: how much of it, and when, in nanoseconds from the
- * moment the request was handed to the connection.
+ * A getBlobs call answered with a well-formed result: how much of it, and when, in nanoseconds from the moment the
+ * request was handed to the connection.
  *
  * @param asked the versioned hashes asked for
  * @param available the entries that are not {@code null} (0 for a {@code null} result)
@@ -11,5 +11,4 @@ package io.hexstream.server.client;
  * @param toFirstBlob until the first entry that is not {@code null} was handed over; -1 if none was
  * @param toLastByte until the body's last byte was read
  */
-public record BlobsOutcome(int asked, int available, long bodyBytes, long toHead, long toFirstBlob,
-        long toLastByte) {}
+public record BlobsOutcome(int asked, int available, long bodyBytes, long toHead, long toFirstBlob, long toLastByte) {}

@@ -7,10 +7,9 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
 
 /**
- * Counts the body bytes of the response being read, between the HTTP decoder and the response reader:
- * reset at each final response head, so that when the reader completes a response (on the same event
- * loop, during the read of its last content) {@link #bytes()} is that body's length. Passes every
- * message on untouched.
+ * Counts the body bytes of the response being read, between the HTTP decoder and the response reader: reset at each
+ * final response head, so that when the reader completes a response (on the same event loop, during the read of its
+ * last content) {@link #bytes()} is that body's length. Passes every message on untouched.
  */
 final class BodyCounter extends ChannelInboundHandlerAdapter {
     private long bytes;

@@ -4,8 +4,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 
 /**
- * Where the calls go: an {@code http} URL's host, port (80 if none) and request target (its path and
- * query as written, {@code /} if empty), and the {@code Host} header it makes (RFC 9110, section 7.2).
+ * Where the calls go: an {@code http} URL's host, port (80 if none) and request target (its path and query as written,
+ * {@code /} if empty), and the {@code Host} header it makes (RFC 9110, section 7.2).
  *
  * @param host the host name or address
  * @param port the TCP port
@@ -34,7 +34,8 @@ public record EndpointUrl(String host, int port, String target, String hostHeade
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
-        String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
+        String host = uri.getHost().startsWith("[")
+                ? uri.getHost().substring(1, uri.getHost().length() - 1)
                 : uri.getHost();
         return new EndpointUrl(host, uri.getPort() < 0 ? 80 : uri.getPort(), target, uri.getRawAuthority());
     }

@@ -17,19 +17,23 @@ public record GetBlobsCall(BlobsMethod method, List<VersionedHash> hashes, byte[
     public GetBlobsCall {
         hashes = List.copyOf(hashes);
         if (method.answersCells() != (cells != null)) {
-            throw new IllegalArgumentException(method.answersCells() ? "V4 takes indices_bitarray"
-                    : method.methodName() + " takes no indices_bitarray");
+            throw new IllegalArgumentException(
+                    method.answersCells()
+                            ? "V4 takes indices_bitarray"
+                            : method.methodName() + " takes no indices_bitarray");
         }
         if (cells != null && cells.length != CellIndices.BITARRAY_SIZE) {
-            throw new IllegalArgumentException("indices_bitarray is " + CellIndices.BITARRAY_SIZE + " bytes, got "
-                    + cells.length);
+            throw new IllegalArgumentException(
+                    "indices_bitarray is " + CellIndices.BITARRAY_SIZE + " bytes, got " + cells.length);
         }
         cells = cells == null ? null : cells.clone();
     }
 
     /** The cell indices {@link #cells()} selects, ascending; empty for V1 to V3. */
     public int[] selectedCells() {
-        return cells == null ? new int[0] : CellIndices.decode(Hex.encodeToString(cells, true)).cellList().clone();
+        return cells == null
+                ? new int[0]
+                : CellIndices.decode(Hex.encodeToString(cells, true)).cellList().clone();
     }
 
     @Override

@@ -13,17 +13,16 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Reads one JSON-RPC response to a getBlobs call as it arrives (JSON-RPC 2.0, section 5; the entries of
- * execution-apis' {@code BlobAndProofV1}, {@code BlobAndProofV2}, {@code BlobCellsAndProofsV1}): members in
- * any order, members it does not know skipped whatever their value, the hex of blobs, cells and proofs
- * decoded straight into pooled direct buffers of their exact size (strict {@code DATA}: a blob 131,072
- * bytes, a cell 2,048, a proof 48), each entry handed to the {@link BlobsListener} at its closing brace.
- * A response of another shape (an HTTP status other than 200, an entry without its blob, 127 cell
- * proofs, a result of another length than the hashes asked, an id other than the request's) fails the
- * call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}.
+ * Reads one JSON-RPC response to a getBlobs call as it arrives (JSON-RPC 2.0, section 5; the entries of execution-apis'
+ * {@code BlobAndProofV1}, {@code BlobAndProofV2}, {@code BlobCellsAndProofsV1}): members in any order, members it does
+ * not know skipped whatever their value, the hex of blobs, cells and proofs decoded straight into pooled direct buffers
+ * of their exact size (strict {@code DATA}: a blob 131,072 bytes, a cell 2,048, a proof 48), each entry handed to the
+ * {@link BlobsListener} at its closing brace. A response of another shape (an HTTP status other than 200, an entry
+ * without its blob, 127 cell proofs, a result of another length than the hashes asked, an id other than the request's)
+ * fails the call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}.
  *
- * <p>Ownership: the buffers of the entry being read are released here if the response fails; those
- * handed over are the listener's. Called on the connection's event loop only.
+ * <p>Ownership: the buffers of the entry being read are released here if the response fails; those handed over are the
+ * listener's. Called on the connection's event loop only.
  */
 final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     // Members, by where they are: the envelope (depth 1), its error (depth 2), an entry (depth 3).
@@ -56,6 +55,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private int skipDepth;
     /** The member whose value comes next, or (at depth 4) the entry's array being read. */
     private int member;
+
     private int arrayMember;
     private boolean inError;
     private boolean sawVersion;
@@ -78,8 +78,13 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private boolean[] proofPresent;
     private boolean[] cellPresent;
 
-    JsonBlobsReader(GetBlobsCall call, long id, BlobsListener listener, ByteBufAllocator allocator,
-            BodyCounter counter, long start) {
+    JsonBlobsReader(
+            GetBlobsCall call,
+            long id,
+            BlobsListener listener,
+            ByteBufAllocator allocator,
+            BodyCounter counter,
+            long start) {
         this.call = call;
         this.method = call.method();
         this.id = id;
@@ -101,7 +106,8 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     public JsonTokenListener head(HttpResponse head) {
         toHead = System.nanoTime() - start;
         if (!head.status().equals(HttpResponseStatus.OK)) {
-            throw new BadResponseException("HTTP " + head.status().code() + " " + head.status().reasonPhrase());
+            throw new BadResponseException(
+                    "HTTP " + head.status().code() + " " + head.status().reasonPhrase());
         }
         return this;
     }
@@ -112,8 +118,8 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         if (sawError) {
             outcome.completeExceptionally(new RpcErrorException(errorCode, errorMessage));
         } else {
-            outcome.complete(new BlobsOutcome(call.hashes().size(), available, counter.bytes(), toHead, toFirstBlob,
-                    toLastByte));
+            outcome.complete(new BlobsOutcome(
+                    call.hashes().size(), available, counter.bytes(), toHead, toFirstBlob, toLastByte));
         }
     }
 
@@ -241,8 +247,10 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             return;
         }
         member = switch (depth) {
-            case 1 -> is(name, "jsonrpc") ? JSONRPC : is(name, "id") ? ID : is(name, "result") ? RESULT
-                    : is(name, "error") ? ERROR : OTHER;
+            case 1 ->
+                is(name, "jsonrpc")
+                        ? JSONRPC
+                        : is(name, "id") ? ID : is(name, "result") ? RESULT : is(name, "error") ? ERROR : OTHER;
             case 2 -> !inError ? OTHER : is(name, "code") ? CODE : is(name, "message") ? MESSAGE : OTHER;
             case 3 -> entryMember(name);
             default -> OTHER;
@@ -351,8 +359,9 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             throw fault(entryPath(entries), "expected an entry object or null, found " + found);
         }
         if (depth == 4) {
-            throw fault(memberPath(arrayMember) + "[" + count(arrayMember) + "]", "expected a hex string"
-                    + (method.answersCells() ? " or null" : "") + ", found " + found);
+            throw fault(
+                    memberPath(arrayMember) + "[" + count(arrayMember) + "]",
+                    "expected a hex string" + (method.answersCells() ? " or null" : "") + ", found " + found);
         }
         if (member != OTHER) {
             throw fault(memberPath(member), "expected " + what(member) + ", found " + found);
@@ -432,15 +441,17 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         entry = -1;
         if (method.answersCells()) {
             if (cells == null || proofs == null) {
-                throw fault(entryPath(index), "BlobCellsAndProofsV1 without "
-                        + (cells == null ? "blob_cells" : "proofs"));
+                throw fault(
+                        entryPath(index), "BlobCellsAndProofsV1 without " + (cells == null ? "blob_cells" : "proofs"));
             }
             int[] indices = new int[selected.length];
             int answered = 0;
             for (int k = 0; k < selected.length; k++) {
                 if (cellPresent[k] != proofPresent[k]) {
-                    throw fault(entryPath(index), "cell " + selected[k] + " is " + (cellPresent[k] ? "" : "null")
-                            + " but its proof " + (proofPresent[k] ? "is not" : "is null"));
+                    throw fault(
+                            entryPath(index),
+                            "cell " + selected[k] + " is " + (cellPresent[k] ? "" : "null") + " but its proof "
+                                    + (proofPresent[k] ? "is not" : "is null"));
                 }
                 if (cellPresent[k]) {
                     indices[answered++] = selected[k];
@@ -453,8 +464,10 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             listener.cells(index, answer);
         } else {
             if (blob == null || proofs == null) {
-                throw fault(entryPath(index), (method == BlobsMethod.V1 ? "BlobAndProofV1" : "BlobAndProofV2")
-                        + " without " + (blob == null ? "blob" : method == BlobsMethod.V1 ? "proof" : "proofs"));
+                throw fault(
+                        entryPath(index),
+                        (method == BlobsMethod.V1 ? "BlobAndProofV1" : "BlobAndProofV2") + " without "
+                                + (blob == null ? "blob" : method == BlobsMethod.V1 ? "proof" : "proofs"));
             }
             BlobAndProofs answer = new BlobAndProofs(blob, proofs);
             blob = null;

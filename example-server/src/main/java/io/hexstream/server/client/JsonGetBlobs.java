@@ -15,8 +15,11 @@ final class JsonGetBlobs {
     /** The body of {@code call} with the JSON-RPC id {@code id}. */
     static byte[] requestBody(GetBlobsCall call, long id) {
         StringBuilder body = new StringBuilder(96 + 70 * call.hashes().size());
-        body.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id).append(",\"method\":\"")
-                .append(call.method().methodName()).append("\",\"params\":[[");
+        body.append("{\"jsonrpc\":\"2.0\",\"id\":")
+                .append(id)
+                .append(",\"method\":\"")
+                .append(call.method().methodName())
+                .append("\",\"params\":[[");
         for (int i = 0; i < call.hashes().size(); i++) {
             VersionedHash hash = call.hashes().get(i);
             body.append(i == 0 ? "\"" : ",\"").append(hash).append('"');

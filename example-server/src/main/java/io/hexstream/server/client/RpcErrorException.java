@@ -1,8 +1,8 @@
 package io.hexstream.server.client;
 
 /**
- * A JSON-RPC error response (JSON-RPC 2.0, section 5.1): its {@code code} and {@code message}; the message
- * of the exception is both, {@code -38005 Unsupported fork}.
+ * A JSON-RPC error response (JSON-RPC 2.0, section 5.1): its {@code code} and {@code message}; the message of the
+ * exception is both, {@code -38005 Unsupported fork}.
  */
 public final class RpcErrorException extends Exception {
     private static final long serialVersionUID = 1L;

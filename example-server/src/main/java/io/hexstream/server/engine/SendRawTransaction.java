@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code eth_sendRawTransaction} for blob transactions: params {@code ["0x…"]}, the signed type-3
- * transaction in network form (EIP-4844 or EIP-7594); result its hash, {@code DATA} of 32 bytes.
- * Errors: {@code -32602} for input that is not hex or not a decodable transaction, {@code -32000}
- * naming the failed check otherwise (the same text in {@code data.err}), {@code -32603} if it cannot be
- * written to disk. {@link #blocking() Blocks} (KZG, fsync): the dispatcher runs it on the ingest executor.
+ * {@code eth_sendRawTransaction} for blob transactions: params {@code ["0x…"]}, the signed type-3 transaction in
+ * network form (EIP-4844 or EIP-7594); result its hash, {@code DATA} of 32 bytes. Errors: {@code -32602} for input that
+ * is not hex or not a decodable transaction, {@code -32000} naming the failed check otherwise (the same text in
+ * {@code data.err}), {@code -32603} if it cannot be written to disk. {@link #blocking() Blocks} (KZG, fsync): the
+ * dispatcher runs it on the ingest executor.
  */
 public final class SendRawTransaction implements RpcMethod {
     private static final Logger LOG = LoggerFactory.getLogger(SendRawTransaction.class);

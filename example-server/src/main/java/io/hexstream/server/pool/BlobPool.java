@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as
- * {@link PoolItem}s (a generated blob, or a transaction's blobs) in insertion order, the oldest item
- * first; {@link DurableBlobPool} keeps it on disk. A versioned hash is pooled once: an item brings only the entries not pooled before it, and
- * evicting it removes only those. Thread-safe: lookups and insertions take one lock for a few map
- * operations, never for I/O. A response holding an entry keeps its bytes alive after eviction.
+ * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as {@link PoolItem}s (a
+ * generated blob, or a transaction's blobs) in insertion order, the oldest item first; {@link DurableBlobPool} keeps it
+ * on disk. A versioned hash is pooled once: an item brings only the entries not pooled before it, and evicting it
+ * removes only those. Thread-safe: lookups and insertions take one lock for a few map operations, never for I/O. A
+ * response holding an entry keeps its bytes alive after eviction.
  */
 public final class BlobPool {
     private final int capacity;
@@ -23,7 +23,9 @@ public final class BlobPool {
     private final LinkedHashMap<String, PoolItem> items = new LinkedHashMap<>();
     private final Consumer<PoolItem> onEvict;
 
-    /** A pool of at most {@code capacity} blobs that calls {@code onEvict} (outside the lock) for each item it drops. */
+    /**
+     * A pool of at most {@code capacity} blobs that calls {@code onEvict} (outside the lock) for each item it drops.
+     */
     public BlobPool(int capacity, Consumer<PoolItem> onEvict) {
         if (capacity < 1) {
             throw new IllegalArgumentException("pool capacity must be at least 1, got " + capacity);
@@ -33,9 +35,9 @@ public final class BlobPool {
     }
 
     /**
-     * Adds {@code item} unless an item with its key is pooled; its entries whose versioned hash is
-     * pooled already are left out. Then evicts the oldest items while more than {@code capacity}
-     * blobs are pooled. Returns whether it was added.
+     * Adds {@code item} unless an item with its key is pooled; its entries whose versioned hash is pooled already are
+     * left out. Then evicts the oldest items while more than {@code capacity} blobs are pooled. Returns whether it was
+     * added.
      */
     public boolean add(PoolItem item) {
         List<PoolItem> evicted = new ArrayList<>(0);
@@ -60,13 +62,13 @@ public final class BlobPool {
     }
 
     /**
-     * Puts {@code complete} in the place of {@code stale}, the pooled item with the same key and the same
-     * blobs in the same order (now with more of their parts, such as extension cells), atomically: a
-     * lookup sees the one or the other. Returns false, changing nothing, if {@code stale} is not pooled
-     * (evicted, or replaced already).
+     * Puts {@code complete} in the place of {@code stale}, the pooled item with the same key and the same blobs in the
+     * same order (now with more of their parts, such as extension cells), atomically: a lookup sees the one or the
+     * other. Returns false, changing nothing, if {@code stale} is not pooled (evicted, or replaced already).
      */
     public boolean replace(PoolItem stale, PoolItem complete) {
-        if (!stale.key().equals(complete.key()) || stale.entries().size() != complete.entries().size()) {
+        if (!stale.key().equals(complete.key())
+                || stale.entries().size() != complete.entries().size()) {
             throw new IllegalArgumentException("item " + complete.key() + " does not replace item " + stale.key());
         }
         synchronized (entries) {
@@ -97,7 +99,8 @@ public final class BlobPool {
         synchronized (entries) {
             return items.values().stream()
                     .filter(item -> item.entries().stream().anyMatch(entry -> entry.extensionCells() == null))
-                    .map(PoolItem::key).toList();
+                    .map(PoolItem::key)
+                    .toList();
         }
     }
 
@@ -124,7 +127,9 @@ public final class BlobPool {
     /** How many pooled items are generated blobs. */
     public int generatedItems() {
         synchronized (entries) {
-            return (int) items.values().stream().filter(item -> !item.isTransaction()).count();
+            return (int) items.values().stream()
+                    .filter(item -> !item.isTransaction())
+                    .count();
         }
     }
 

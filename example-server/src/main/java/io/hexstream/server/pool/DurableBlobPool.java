@@ -15,14 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blob pool and its files under one owner: the in-memory {@link BlobPool} that answers lookups,
- * and the {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is
- * written (fsynced) before it is added, so what is served is on disk; evicting an item deletes the
- * file it was written to, which this pool remembers (no directory listing).
+ * The blob pool and its files under one owner: the in-memory {@link BlobPool} that answers lookups, and the
+ * {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is written (fsynced) before it
+ * is added, so what is served is on disk; evicting an item deletes the file it was written to, which this pool
+ * remembers (no directory listing).
  *
- * <p>Thread-safe. Lookups take only the memory pool's short lock, so an event loop never waits for
- * a write; additions, which write and fsync, are serialised among themselves and belong on a thread
- * that may block.
+ * <p>Thread-safe. Lookups take only the memory pool's short lock, so an event loop never waits for a write; additions,
+ * which write and fsync, are serialised among themselves and belong on a thread that may block.
  */
 public final class DurableBlobPool {
     private static final Logger LOG = LoggerFactory.getLogger(DurableBlobPool.class);
@@ -31,6 +30,7 @@ public final class DurableBlobPool {
     private final BlobPool memory;
     /** The file of each pooled item, by key; guarded by {@code this}. */
     private final Map<String, Path> files = new HashMap<>();
+
     private final PoolListener listener;
 
     private DurableBlobPool(BlobStore store, int capacity, PoolListener listener) {
@@ -40,9 +40,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Opens the pool stored under {@code dataDir} (created if need be), of at most {@code capacity}
-     * blobs, with every intact item found there, oldest first (evicting the oldest if they are more than
-     * {@code capacity}).
+     * Opens the pool stored under {@code dataDir} (created if need be), of at most {@code capacity} blobs, with every
+     * intact item found there, oldest first (evicting the oldest if they are more than {@code capacity}).
      *
      * @param metrics told how long each fsync of the store takes
      * @throws IOException if the directory cannot be created or listed
@@ -53,8 +52,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * As {@link #open(Path, int, ServerMetrics)}, telling {@code listener} of every entry that enters
-     * the pool (from the store, then as added) and leaves it.
+     * As {@link #open(Path, int, ServerMetrics)}, telling {@code listener} of every entry that enters the pool (from
+     * the store, then as added) and leaves it.
      */
     public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener)
             throws IOException {
@@ -68,8 +67,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while
-     * more than {@code capacity} blobs are pooled.
+     * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while more than
+     * {@code capacity} blobs are pooled.
      *
      * @return false, writing nothing, if an item with its key is pooled already
      * @throws IOException if it could not be written; then nothing was added
@@ -83,8 +82,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Adds the transaction {@code transactionHash} with those of {@code entries} whose versioned hash is
-     * not pooled yet (possibly none), written first as {@link #add} does.
+     * Adds the transaction {@code transactionHash} with those of {@code entries} whose versioned hash is not pooled yet
+     * (possibly none), written first as {@link #add} does.
      *
      * @return how many blobs were new to the pool, or -1 if the transaction is pooled already
      * @throws IOException if it could not be written; then nothing was added
@@ -99,10 +98,10 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Gives the pooled item {@code key} its extension cells, those {@code cells} computes for each of its
-     * blobs that lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside
-     * any lock), then rewrites its file in the current format (durably, atomically) and puts the complete
-     * item in its place. An item evicted meanwhile stays evicted: its file is not rewritten.
+     * Gives the pooled item {@code key} its extension cells, those {@code cells} computes for each of its blobs that
+     * lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside any lock), then
+     * rewrites its file in the current format (durably, atomically) and puts the complete item in its place. An item
+     * evicted meanwhile stays evicted: its file is not rewritten.
      *
      * @return whether the item was completed: false if it is not pooled, or has its cells already
      * @throws IOException if the file could not be rewritten; then the item and its file are as they were

@@ -18,11 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What the probe does with each entry of one response, off the I/O thread: on the {@code worker}'s
- * threads it writes the entry's files ({@link ResponseFiles}) and checks it ({@link BlobCheck}), then
- * releases its buffers. Memory is bounded: once {@value #MAX_PENDING} entries wait for the worker, the
- * client stops reading the socket until half of them are done. The first fault found is kept, naming the
- * entry ({@code result[3]: the cell proofs do not verify}).
+ * What the probe does with each entry of one response, off the I/O thread: on the {@code worker}'s threads it writes
+ * the entry's files ({@link ResponseFiles}) and checks it ({@link BlobCheck}), then releases its buffers. Memory is
+ * bounded: once {@value #MAX_PENDING} entries wait for the worker, the client stops reading the socket until half of
+ * them are done. The first fault found is kept, naming the entry ({@code result[3]: the cell proofs do not verify}).
  */
 final class EntryWork implements BlobsListener {
     /** Entries handed over and not yet done: about 4.4 MiB of {@code BlobAndProofV2}s. */
@@ -41,7 +40,11 @@ final class EntryWork implements BlobsListener {
      * @param files where the entries go, or {@code null} for nowhere
      * @param verify whether each blob is checked
      */
-    EntryWork(List<VersionedHash> hashes, ResponseFiles files, boolean verify, ExecutorService worker,
+    EntryWork(
+            List<VersionedHash> hashes,
+            ResponseFiles files,
+            boolean verify,
+            ExecutorService worker,
             GetBlobsClient client) {
         this.hashes = hashes;
         this.files = files;
@@ -52,30 +55,51 @@ final class EntryWork implements BlobsListener {
 
     @Override
     public void blob(int index, BlobAndProofs entry) {
-        submit(index, () -> {
-            String hash = name(index);
-            if (files != null) {
-                files.write(hash + ".blob", entry.blob(), entry.blob().readerIndex(), entry.blob().readableBytes());
-                files.write(hash + ".proofs", entry.proofs(), entry.proofs().readerIndex(),
-                        entry.proofs().readableBytes());
-            }
-            return verify ? BlobCheck.fault(hashes.get(index), bytes(entry.blob()), bytes(entry.proofs())) : null;
-        }, entry::release);
+        submit(
+                index,
+                () -> {
+                    String hash = name(index);
+                    if (files != null) {
+                        files.write(
+                                hash + ".blob",
+                                entry.blob(),
+                                entry.blob().readerIndex(),
+                                entry.blob().readableBytes());
+                        files.write(
+                                hash + ".proofs",
+                                entry.proofs(),
+                                entry.proofs().readerIndex(),
+                                entry.proofs().readableBytes());
+                    }
+                    return verify
+                            ? BlobCheck.fault(hashes.get(index), bytes(entry.blob()), bytes(entry.proofs()))
+                            : null;
+                },
+                entry::release);
     }
 
     @Override
     public void cells(int index, CellsAndProofs entry) {
-        submit(index, () -> {
-            String hash = name(index);
-            int[] indices = entry.indices();
-            for (int k = 0; k < indices.length; k++) {
-                files.write(hash + ".cell-" + indices[k], entry.cells(), entry.cells().readerIndex()
-                        + k * BlobSizes.CELL_SIZE, BlobSizes.CELL_SIZE);
-                files.write(hash + ".proof-" + indices[k], entry.proofs(), entry.proofs().readerIndex()
-                        + k * BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
-            }
-            return null;
-        }, entry::release);
+        submit(
+                index,
+                () -> {
+                    String hash = name(index);
+                    int[] indices = entry.indices();
+                    for (int k = 0; k < indices.length; k++) {
+                        files.write(
+                                hash + ".cell-" + indices[k],
+                                entry.cells(),
+                                entry.cells().readerIndex() + k * BlobSizes.CELL_SIZE,
+                                BlobSizes.CELL_SIZE);
+                        files.write(
+                                hash + ".proof-" + indices[k],
+                                entry.proofs(),
+                                entry.proofs().readerIndex() + k * BlobSizes.PROOF_SIZE,
+                                BlobSizes.PROOF_SIZE);
+                    }
+                    return null;
+                },
+                entry::release);
     }
 
     /** One entry's work, returning its fault or {@code null}. */

@@ -43,77 +43,104 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * {@code probe}: asks an Engine API endpoint for blobs with {@code engine_getBlobsV1} to {@code V4} and
- * prints, per request, {@code engine_getBlobsV2 #1: 6/6 blobs, 1,650,592 bytes, first byte 0.84 ms, first
- * blob 1.91 ms, last byte 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times.
- * Exit 0 when every response is a well-formed result; else one line on stderr naming the fault
- * ({@code engine_getBlobsV2: result[3].blob: odd number of hex digits at byte 4,194,311},
- * {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty response. A usage
- * error is one line and exit 2, as for the server.
+ * {@code probe}: asks an Engine API endpoint for blobs with {@code engine_getBlobsV1} to {@code V4} and prints, per
+ * request, {@code engine_getBlobsV2 #1: 6/6 blobs, 1,650,592 bytes, first byte 0.84 ms, first blob 1.91 ms, last byte
+ * 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times. Exit 0 when every response is a
+ * well-formed result; else one line on stderr naming the fault ({@code engine_getBlobsV2: result[3].blob: odd number of
+ * hex digits at byte 4,194,311}, {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty
+ * response. A usage error is one line and exit 2, as for the server.
  */
-@Command(name = "probe", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "probe",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "Ask an Engine API endpoint for blobs (engine_getBlobsV1 to V4) and print the time to the first"
                 + " byte, the first blob and the last byte of each response; optionally check and keep them.")
 public final class ProbeCommand implements Callable<Integer> {
     /** How long a response may take to its last byte. */
     static final long RESPONSE_TIMEOUT_S = 60;
     /**
-     * Entries that may wait for the worker: {@link EntryWork} pauses the socket at {@value EntryWork#MAX_PENDING},
-     * and the read under way then may still finish a few small V4 entries.
+     * Entries that may wait for the worker: {@link EntryWork} pauses the socket at {@value EntryWork#MAX_PENDING}, and
+     * the read under way then may still finish a few small V4 entries.
      */
     static final int WORK_QUEUE = 1024;
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", paramLabel = "URL", required = true,
+    @Option(
+            names = "--url",
+            paramLabel = "URL",
+            required = true,
             description = "The endpoint, http://HOST:PORT[/PATH]: POSTed to as given.")
     String url;
 
-    @Option(names = "--jwt-secret", paramLabel = "FILE", required = true,
+    @Option(
+            names = "--jwt-secret",
+            paramLabel = "FILE",
+            required = true,
             description = "File with the endpoint's 32-byte hex JWT secret (0x optional).")
     Path jwtSecret;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Hashes hashes;
 
-    @Option(names = "--method", paramLabel = "METHOD", defaultValue = "engine_getBlobsV2",
+    @Option(
+            names = "--method",
+            paramLabel = "METHOD",
+            defaultValue = "engine_getBlobsV2",
             converter = MethodName.class,
             description = "engine_getBlobsV1, engine_getBlobsV2, engine_getBlobsV3 or engine_getBlobsV4"
                     + " (default: ${DEFAULT-VALUE}).")
     BlobsMethod method;
 
-    @Option(names = "--cells", paramLabel = "HEX",
+    @Option(
+            names = "--cells",
+            paramLabel = "HEX",
             description = "engine_getBlobsV4's indices_bitarray, 16 bytes of DATA; cell i is bit i%8 of byte i/8"
                     + " (default: all 128 cells).")
     String cells;
 
-    @Option(names = "--transport", paramLabel = "TRANSPORT", defaultValue = "json",
+    @Option(
+            names = "--transport",
+            paramLabel = "TRANSPORT",
+            defaultValue = "json",
             description = "json (JSON-RPC); ssz is not yet supported (default: ${DEFAULT-VALUE}).")
     String transport;
 
-    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+    @Option(
+            names = "--repeat",
+            paramLabel = "N",
+            defaultValue = "1",
             description = "Send the request N times, one after the other on one connection, then print the p50 and"
                     + " p99 (default: ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--verify",
+    @Option(
+            names = "--verify",
             description = "Check each blob's KZG commitment against its versioned hash, and its proofs (not with"
                     + " engine_getBlobsV4, which answers no blob).")
     boolean verify;
 
-    @Option(names = "--out", paramLabel = "DIR",
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
             description = "Write each blob answered to DIR/<hash>.blob and .proofs (V4: each cell to"
                     + " <hash>.cell-<index> and .proof-<index>), once its response is known to be well-formed.")
     Path out;
 
     /** {@code --hashes FILE} or {@code --hash H …}. */
     static final class Hashes {
-        @Option(names = "--hashes", paramLabel = "FILE",
+        @Option(
+                names = "--hashes",
+                paramLabel = "FILE",
                 description = "File of versioned hashes, one a line (the server's hashes.txt).")
         Path file;
 
-        @Option(names = "--hash", paramLabel = "H", converter = HashValue.class,
+        @Option(
+                names = "--hash",
+                paramLabel = "H",
+                converter = HashValue.class,
                 description = "A versioned hash, 0x and 64 hex digits; repeat for more.")
         List<VersionedHash> values;
     }
@@ -142,11 +169,13 @@ public final class ProbeCommand implements Callable<Integer> {
             Kzg.load();
         }
         boolean work = verify || out != null;
-        ExecutorService worker = work ? BoundedExecutor.create("hexstream-probe",
-                Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE) : null;
+        ExecutorService worker = work
+                ? BoundedExecutor.create(
+                        "hexstream-probe", Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE)
+                : null;
         List<BlobsOutcome> outcomes = new ArrayList<>();
-        try (GetBlobsClient client = new GetBlobsClient(endpoint, new JwtAuthenticator(secret, Clock.systemUTC()),
-                work)) {
+        try (GetBlobsClient client =
+                new GetBlobsClient(endpoint, new JwtAuthenticator(secret, Clock.systemUTC()), work)) {
             for (int r = 1; r <= repeat; r++) {
                 String fault = probe(client, call, worker, r, outcomes);
                 if (fault != null) {
@@ -166,8 +195,9 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     /** One request: its line printed, its files moved into place; or its fault, leaving none of its files. */
-    private String probe(GetBlobsClient client, GetBlobsCall call, ExecutorService worker, int r,
-            List<BlobsOutcome> outcomes) throws InterruptedException {
+    private String probe(
+            GetBlobsClient client, GetBlobsCall call, ExecutorService worker, int r, List<BlobsOutcome> outcomes)
+            throws InterruptedException {
         ResponseFiles files = out != null ? new ResponseFiles(out) : null;
         EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
         BlobsOutcome outcome = null;
@@ -203,9 +233,19 @@ public final class ProbeCommand implements Callable<Integer> {
             return fault;
         }
         outcomes.add(outcome);
-        spec.commandLine().getOut().println(String.format(Locale.ROOT, "%s #%d: %d/%d blobs, %,d bytes, first byte %s,"
-                + " first blob %s, last byte %s", method.methodName(), r, outcome.available(), outcome.asked(),
-                outcome.bodyBytes(), ms(outcome.toHead()), ms(outcome.toFirstBlob()), ms(outcome.toLastByte())));
+        spec.commandLine()
+                .getOut()
+                .println(String.format(
+                        Locale.ROOT,
+                        "%s #%d: %d/%d blobs, %,d bytes, first byte %s," + " first blob %s, last byte %s",
+                        method.methodName(),
+                        r,
+                        outcome.available(),
+                        outcome.asked(),
+                        outcome.bodyBytes(),
+                        ms(outcome.toHead()),
+                        ms(outcome.toFirstBlob()),
+                        ms(outcome.toLastByte())));
         spec.commandLine().getOut().flush();
         return null;
     }
@@ -213,11 +253,24 @@ public final class ProbeCommand implements Callable<Integer> {
     private void summary(List<BlobsOutcome> outcomes) {
         PrintWriter stdout = spec.commandLine().getOut();
         for (double q : new double[] {0.50, 0.99}) {
-            stdout.println(String.format(Locale.ROOT, "%s p%d of %d: first byte %s, first blob %s, last byte %s",
-                    method.methodName(), Math.round(q * 100), outcomes.size(),
-                    ms(percentile(outcomes.stream().mapToLong(BlobsOutcome::toHead).toArray(), q)),
-                    ms(percentile(outcomes.stream().mapToLong(BlobsOutcome::toFirstBlob).toArray(), q)),
-                    ms(percentile(outcomes.stream().mapToLong(BlobsOutcome::toLastByte).toArray(), q))));
+            stdout.println(String.format(
+                    Locale.ROOT,
+                    "%s p%d of %d: first byte %s, first blob %s, last byte %s",
+                    method.methodName(),
+                    Math.round(q * 100),
+                    outcomes.size(),
+                    ms(percentile(
+                            outcomes.stream().mapToLong(BlobsOutcome::toHead).toArray(), q)),
+                    ms(percentile(
+                            outcomes.stream()
+                                    .mapToLong(BlobsOutcome::toFirstBlob)
+                                    .toArray(),
+                            q)),
+                    ms(percentile(
+                            outcomes.stream()
+                                    .mapToLong(BlobsOutcome::toLastByte)
+                                    .toArray(),
+                            q))));
         }
         stdout.flush();
     }
@@ -239,8 +292,10 @@ public final class ProbeCommand implements Callable<Integer> {
     /** The call the options ask for; a usage error (exit 2) for options that do not go together. */
     private GetBlobsCall checkedCall() {
         if (!transport.equalsIgnoreCase("json")) {
-            throw usage(transport.equalsIgnoreCase("ssz") ? "--transport ssz is not yet supported: use --transport json"
-                    : "Invalid value for option '--transport': '" + transport + "' is not json or ssz");
+            throw usage(
+                    transport.equalsIgnoreCase("ssz")
+                            ? "--transport ssz is not yet supported: use --transport json"
+                            : "Invalid value for option '--transport': '" + transport + "' is not json or ssz");
         }
         if (repeat < 1) {
             throw usage("Invalid value for option '--repeat': '" + repeat + "' is not at least 1");
@@ -260,8 +315,8 @@ public final class ProbeCommand implements Callable<Integer> {
         try {
             return HexDecoder.decode(text, CellIndices.BITARRAY_SIZE);
         } catch (HexFormatException e) {
-            throw usage("Invalid value for option '--cells': '" + text + "' is not 16 bytes of DATA: "
-                    + e.getMessage());
+            throw usage(
+                    "Invalid value for option '--cells': '" + text + "' is not 16 bytes of DATA: " + e.getMessage());
         }
     }
 
@@ -309,8 +364,11 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     private static String reason(Exception e) {
-        return e instanceof NoSuchFileException ? "no such file" : e instanceof AccessDeniedException ? "not permitted"
-                : e instanceof IllegalArgumentException ? e.getMessage() : e.toString();
+        return e instanceof NoSuchFileException
+                ? "no such file"
+                : e instanceof AccessDeniedException
+                        ? "not permitted"
+                        : e instanceof IllegalArgumentException ? e.getMessage() : e.toString();
     }
 
     /** A failed response in one line: the client's own messages, or what ended the connection. */
@@ -322,7 +380,8 @@ public final class ProbeCommand implements Callable<Integer> {
             return cause.getMessage();
         }
         return cause.getMessage() != null && cause.getClass().getPackageName().startsWith("io.hexstream")
-                ? cause.getMessage() : cause.toString();
+                ? cause.getMessage()
+                : cause.toString();
     }
 
     /** {@code --method}: a getBlobs method's name. */

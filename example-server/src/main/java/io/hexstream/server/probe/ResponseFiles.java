@@ -13,11 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The files of one response under {@code --out DIR}: each written to a temporary file in {@code DIR} as
- * its entry arrives, and moved to its name ({@code <hash>.blob}, {@code <hash>.proofs},
- * {@code <hash>.cell-<index>}, {@code <hash>.proof-<index>}) only by {@link #commit()}, once the whole
- * response is known to be well-formed; {@link #abort()} deletes them. So a file under its name always
- * holds the bytes of a well-formed response. Thread-safe: entries are written by several threads.
+ * The files of one response under {@code --out DIR}: each written to a temporary file in {@code DIR} as its entry
+ * arrives, and moved to its name ({@code <hash>.blob}, {@code <hash>.proofs}, {@code <hash>.cell-<index>},
+ * {@code <hash>.proof-<index>}) only by {@link #commit()}, once the whole response is known to be well-formed;
+ * {@link #abort()} deletes them. So a file under its name always holds the bytes of a well-formed response.
+ * Thread-safe: entries are written by several threads.
  */
 final class ResponseFiles {
     private final Path dir;
@@ -29,8 +29,8 @@ final class ResponseFiles {
     }
 
     /**
-     * Writes {@code length} bytes of {@code buf} from {@code index} to a temporary file for {@code name}.
-     * The buffer stays the caller's.
+     * Writes {@code length} bytes of {@code buf} from {@code index} to a temporary file for {@code name}. The buffer
+     * stays the caller's.
      */
     void write(String name, ByteBuf buf, int index, int length) throws IOException {
         Path temp = Files.createTempFile(dir, ".probe-", ".part");

@@ -32,12 +32,14 @@ class BlobPoolTest {
     @Test
     void theOldestIsEvictedFirstAndReported() {
         List<VersionedHash> evicted = new ArrayList<>();
-        BlobPool pool = new BlobPool(3, item -> evicted.add(item.entries().get(0).versionedHash()));
+        BlobPool pool =
+                new BlobPool(3, item -> evicted.add(item.entries().get(0).versionedHash()));
         for (int i = 0; i < 5; i++) {
             assertTrue(pool.add(item(i)));
         }
         assertEquals(List.of(entry(0).versionedHash(), entry(1).versionedHash()), evicted);
-        assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
+        assertEquals(
+                List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
         assertNull(pool.get(entry(0).versionedHash()));
     }
 
@@ -49,7 +51,8 @@ class BlobPoolTest {
         byte[] txHash = new byte[32];
         txHash[0] = 7;
         List<BlobEntry> brought = pool.notPooled(List.of(entry(1), entry(2), entry(3), entry(2)));
-        assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash()),
+        assertEquals(
+                List.of(entry(2).versionedHash(), entry(3).versionedHash()),
                 brought.stream().map(BlobEntry::versionedHash).toList());
         assertTrue(pool.add(PoolItem.transaction(txHash, brought)));
         assertTrue(pool.containsTransaction(txHash.clone()));
@@ -58,12 +61,15 @@ class BlobPoolTest {
 
         pool.add(item(4));
         pool.add(item(5)); // 5 blobs: the oldest item, entry(1), goes
-        assertEquals(List.of(entry(1).versionedHash()), evicted.stream().map(i -> i.entries().get(0).versionedHash()).toList());
+        assertEquals(
+                List.of(entry(1).versionedHash()),
+                evicted.stream().map(i -> i.entries().get(0).versionedHash()).toList());
         pool.add(item(6)); // then the transaction, both its blobs at once
         assertEquals(2, evicted.size());
         assertSame(brought.get(0), evicted.get(1).entries().get(0));
         assertFalse(pool.containsTransaction(txHash));
-        assertEquals(List.of(entry(4).versionedHash(), entry(5).versionedHash(), entry(6).versionedHash()), pool.hashes());
+        assertEquals(
+                List.of(entry(4).versionedHash(), entry(5).versionedHash(), entry(6).versionedHash()), pool.hashes());
     }
 
     @Test
@@ -87,7 +93,9 @@ class BlobPoolTest {
 
     @Test
     void entriesAreCheckedForSize() {
-        assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_071], new byte[48], new byte[48], null));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new BlobEntry(new byte[131_071], new byte[48], new byte[48], null));
         assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_072], new byte[48], null, null));
         assertThrows(IllegalArgumentException.class, () -> new BlobPool(0, item -> {}));
     }
