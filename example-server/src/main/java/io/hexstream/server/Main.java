@@ -2,6 +2,7 @@ package io.hexstream.server;
 
 import io.hexstream.server.ServerOptions.SecretOptions;
 import io.hexstream.server.auth.JwtAuthenticator;
+import io.hexstream.server.probe.ProbeCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,10 +20,11 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * The command line: serve the Engine API (default; its options are {@link ServerOptions}), or print a token
- * ({@code token}). Logs go to stdout; a start-up failure is one line on stderr and exit 1, with the stack trace in the
- * log only at {@code --log-level debug}; an unknown option or a bad value is one line on stderr, then a line pointing
- * at {@code --help}, and exit 2. Ctrl-C and SIGTERM stop the server and exit 0.
+ * The command line: serve the Engine API (default; its options are {@link ServerOptions}), print a token
+ * ({@code token}), or ask an endpoint for blobs ({@code probe}, {@link ProbeCommand}). Logs go to stdout; a start-up
+ * failure is one line on stderr and exit 1, with the stack trace in the log only at {@code --log-level debug}; an
+ * unknown option or a bad value is one line on stderr, then a line pointing at {@code --help}, and exit 2. Ctrl-C and
+ * SIGTERM stop the server and exit 0.
  */
 @Command(
         name = "hexstream-example-server",
@@ -32,7 +34,7 @@ import picocli.CommandLine.ParseResult;
         optionListHeading = "Options:%n",
         description = "A JWT-authenticated Engine API server for engine_getBlobsV1 to V4 (JSON, and binary SSZ on the"
                 + " Engine API port), streaming through hexstream, with eth_sendRawTransaction for blob transactions.",
-        subcommands = Main.TokenCommand.class)
+        subcommands = {Main.TokenCommand.class, ProbeCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin
     ServerOptions options;
@@ -126,7 +128,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** {@code --version}: the Maven project version, filtered into a resource at build time. */
-    static final class Version implements IVersionProvider {
+    public static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() throws IOException {
             try (InputStream in = Main.class.getResourceAsStream("version.txt")) {

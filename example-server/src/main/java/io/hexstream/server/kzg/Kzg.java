@@ -72,6 +72,20 @@ public final class Kzg {
     }
 
     /**
+     * {@code blob_to_kzg_commitment} of {@code blob} (131,072 bytes): its 48-byte commitment.
+     *
+     * @throws IllegalArgumentException if c-kzg refuses the blob (not canonical field elements)
+     */
+    public static byte[] commitment(byte[] blob) {
+        load();
+        try {
+            return CKZG4844JNI.blobToKzgCommitment(blob);
+        } catch (CKZGException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
      * EIP-4844 network form: {@code verifyBlobKzgProofBatch} of {@code count} blobs, each with its commitment and blob
      * proof.
      *

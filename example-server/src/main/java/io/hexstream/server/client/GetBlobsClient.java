@@ -1,0 +1,157 @@
+package io.hexstream.server.client;
+
+import io.hexstream.codec.http.JsonExchange;
+import io.hexstream.codec.http.JsonResponseReader;
+import io.hexstream.server.auth.JwtAuthenticator;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A getBlobs client of one Engine API endpoint over JSON-RPC and HTTP/1.1: one kept-alive connection (made on the first
+ * call, and again if the server has closed it), each request with a fresh HS256 JWT ({@code iat} now; execution-apis
+ * {@code authentication.md}), calls pipelined in the order made, and each response read as it arrives by a
+ * {@link JsonResponseReader}: the entries of its result reach the call's {@link BlobsListener} one by one, decoded into
+ * pooled direct buffers, the first long before the last byte of the body. Bodies of any framing (Content-Length,
+ * chunked) and any layout the JSON spec allows are read.
+ *
+ * <p>Paced: constructed with {@code paced}, the socket is read only while the caller wants ({@link #pause()},
+ * {@link #resume()}), for a listener handing entries to bounded work.
+ *
+ * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be made from the
+ * client's own event loop (connecting waits).
+ */
+public final class GetBlobsClient implements AutoCloseable {
+    /** The HTTP decoder's largest content piece: a socket read's worth. */
+    private static final int MAX_CHUNK = 1 << 16;
+
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    private final EndpointUrl url;
+    private final JwtAuthenticator tokens;
+    private final boolean paced;
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    /** Written under the lock; read without it by {@link #pause()} and {@link #resume()}, which an event loop calls. */
+    private volatile Channel channel;
+
+    private long nextId = 1;
+
+    /**
+     * A client of {@code url} signing with {@code tokens}; no connection is made yet.
+     *
+     * @param paced whether the socket is read only while {@link #resume()}d (it starts reading)
+     */
+    public GetBlobsClient(EndpointUrl url, JwtAuthenticator tokens, boolean paced) {
+        this.url = url;
+        this.tokens = tokens;
+        this.paced = paced;
+        this.group = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("hexstream-client", true), NioIoHandler.newFactory());
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpClientCodec(4096, 8192, MAX_CHUNK),
+                                        new BodyCounter(),
+                                        new JsonResponseReader(paced));
+                    }
+                });
+    }
+
+    /**
+     * Sends {@code call}; its result's entries go to {@code listener} as they are decoded.
+     *
+     * @return completes with the outcome once the body has ended and was a well-formed result; fails with
+     *     {@link RpcErrorException} (a JSON-RPC error), {@link BadResponseException} (another HTTP status, a result of
+     *     another shape), {@link io.hexstream.codec.json.JsonDecodeException} (malformed JSON or hex, with its path and
+     *     byte offset), or the I/O failure that ended the connection
+     * @throws IOException if the connection cannot be made
+     */
+    public synchronized CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener)
+            throws IOException, InterruptedException {
+        Channel ch = connected();
+        long id = nextId++;
+        byte[] body = JsonGetBlobs.requestBody(call, id);
+        FullHttpRequest request = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1, HttpMethod.POST, url.target(), Unpooled.wrappedBuffer(body));
+        request.headers()
+                .set(HttpHeaderNames.HOST, url.hostHeader())
+                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        JsonBlobsReader reader = new JsonBlobsReader(
+                call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class), System.nanoTime());
+        ch.writeAndFlush(new JsonExchange(request, reader));
+        return reader.outcome();
+    }
+
+    /** Stops reading the socket after the read under way (paced clients only). */
+    public void pause() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.pipeline().get(JsonResponseReader.class).pause();
+        }
+    }
+
+    /** Reads the socket again after {@link #pause()} (paced clients only). */
+    public void resume() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.pipeline().get(JsonResponseReader.class).resume();
+        }
+    }
+
+    private Channel connected() throws IOException, InterruptedException {
+        if (channel != null && channel.isActive()) {
+            return channel;
+        }
+        ChannelFuture connect = bootstrap.connect(url.host(), url.port()).await();
+        if (!connect.isSuccess()) {
+            Throwable cause = connect.cause();
+            throw new IOException(
+                    "cannot connect to " + url.host() + ":" + url.port() + ": "
+                            + (cause.getMessage() != null
+                                    ? cause.getMessage()
+                                    : cause.getClass().getSimpleName()),
+                    cause);
+        }
+        channel = connect.channel();
+        return channel;
+    }
+
+    /** Closes the connection (failing the calls under way) and stops the event loop. */
+    @Override
+    public synchronized void close() {
+        if (channel != null) {
+            channel.close().awaitUninterruptibly();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

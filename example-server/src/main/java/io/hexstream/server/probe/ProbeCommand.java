@@ -1,0 +1,410 @@
+package io.hexstream.server.probe;
+
+import io.hexstream.codec.HexDecoder;
+import io.hexstream.codec.HexFormatException;
+import io.hexstream.server.Main;
+import io.hexstream.server.auth.JwtAuthenticator;
+import io.hexstream.server.auth.JwtSecret;
+import io.hexstream.server.blob.CellIndices;
+import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.client.BlobsListener;
+import io.hexstream.server.client.BlobsMethod;
+import io.hexstream.server.client.BlobsOutcome;
+import io.hexstream.server.client.EndpointUrl;
+import io.hexstream.server.client.GetBlobsCall;
+import io.hexstream.server.client.GetBlobsClient;
+import io.hexstream.server.kzg.Kzg;
+import io.hexstream.server.rpc.BoundedExecutor;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code probe}: asks an Engine API endpoint for blobs with {@code engine_getBlobsV1} to {@code V4} and prints, per
+ * request, {@code engine_getBlobsV2 #1: 6/6 blobs, 1,650,592 bytes, first byte 0.84 ms, first blob 1.91 ms, last byte
+ * 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times. Exit 0 when every response is a
+ * well-formed result; else one line on stderr naming the fault ({@code engine_getBlobsV2: result[3].blob: odd number of
+ * hex digits at byte 4,194,311}, {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty
+ * response. A usage error is one line and exit 2, as for the server.
+ */
+@Command(
+        name = "probe",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "Ask an Engine API endpoint for blobs (engine_getBlobsV1 to V4) and print the time to the first"
+                + " byte, the first blob and the last byte of each response; optionally check and keep them.")
+public final class ProbeCommand implements Callable<Integer> {
+    /** How long a response may take to its last byte. */
+    static final long RESPONSE_TIMEOUT_S = 60;
+    /**
+     * Entries that may wait for the worker: {@link EntryWork} pauses the socket at {@value EntryWork#MAX_PENDING}, and
+     * the read under way then may still finish a few small V4 entries.
+     */
+    static final int WORK_QUEUE = 1024;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--url",
+            paramLabel = "URL",
+            required = true,
+            description = "The endpoint, http://HOST:PORT[/PATH]: POSTed to as given.")
+    String url;
+
+    @Option(
+            names = "--jwt-secret",
+            paramLabel = "FILE",
+            required = true,
+            description = "File with the endpoint's 32-byte hex JWT secret (0x optional).")
+    Path jwtSecret;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Hashes hashes;
+
+    @Option(
+            names = "--method",
+            paramLabel = "METHOD",
+            defaultValue = "engine_getBlobsV2",
+            converter = MethodName.class,
+            description = "engine_getBlobsV1, engine_getBlobsV2, engine_getBlobsV3 or engine_getBlobsV4"
+                    + " (default: ${DEFAULT-VALUE}).")
+    BlobsMethod method;
+
+    @Option(
+            names = "--cells",
+            paramLabel = "HEX",
+            description = "engine_getBlobsV4's indices_bitarray, 16 bytes of DATA; cell i is bit i%8 of byte i/8"
+                    + " (default: all 128 cells).")
+    String cells;
+
+    @Option(
+            names = "--transport",
+            paramLabel = "TRANSPORT",
+            defaultValue = "json",
+            description = "json (JSON-RPC); ssz is not yet supported (default: ${DEFAULT-VALUE}).")
+    String transport;
+
+    @Option(
+            names = "--repeat",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "Send the request N times, one after the other on one connection, then print the p50 and"
+                    + " p99 (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(
+            names = "--verify",
+            description = "Check each blob's KZG commitment against its versioned hash, and its proofs (not with"
+                    + " engine_getBlobsV4, which answers no blob).")
+    boolean verify;
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Write each blob answered to DIR/<hash>.blob and .proofs (V4: each cell to"
+                    + " <hash>.cell-<index> and .proof-<index>), once its response is known to be well-formed.")
+    Path out;
+
+    /** {@code --hashes FILE} or {@code --hash H …}. */
+    static final class Hashes {
+        @Option(
+                names = "--hashes",
+                paramLabel = "FILE",
+                description = "File of versioned hashes, one a line (the server's hashes.txt).")
+        Path file;
+
+        @Option(
+                names = "--hash",
+                paramLabel = "H",
+                converter = HashValue.class,
+                description = "A versioned hash, 0x and 64 hex digits; repeat for more.")
+        List<VersionedHash> values;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        GetBlobsCall call = checkedCall();
+        EndpointUrl endpoint = endpoint();
+        PrintWriter err = spec.commandLine().getErr();
+        byte[] secret;
+        try {
+            secret = JwtSecret.read(jwtSecret).bytes();
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("--jwt-secret " + jwtSecret + ": " + reason(e));
+            return 1;
+        }
+        try {
+            if (out != null) {
+                Files.createDirectories(out);
+            }
+        } catch (IOException e) {
+            err.println("--out " + out + ": cannot create it: " + reason(e));
+            return 1;
+        }
+        if (verify) {
+            Kzg.load();
+        }
+        boolean work = verify || out != null;
+        ExecutorService worker = work
+                ? BoundedExecutor.create(
+                        "hexstream-probe", Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE)
+                : null;
+        List<BlobsOutcome> outcomes = new ArrayList<>();
+        try (GetBlobsClient client =
+                new GetBlobsClient(endpoint, new JwtAuthenticator(secret, Clock.systemUTC()), work)) {
+            for (int r = 1; r <= repeat; r++) {
+                String fault = probe(client, call, worker, r, outcomes);
+                if (fault != null) {
+                    err.println(method.methodName() + ": " + fault.replaceAll("\\R", " "));
+                    return 1;
+                }
+            }
+        } finally {
+            if (worker != null) {
+                worker.shutdownNow();
+            }
+        }
+        if (repeat > 1) {
+            summary(outcomes);
+        }
+        return 0;
+    }
+
+    /** One request: its line printed, its files moved into place; or its fault, leaving none of its files. */
+    private String probe(
+            GetBlobsClient client, GetBlobsCall call, ExecutorService worker, int r, List<BlobsOutcome> outcomes)
+            throws InterruptedException {
+        ResponseFiles files = out != null ? new ResponseFiles(out) : null;
+        EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
+        BlobsOutcome outcome = null;
+        String fault = null;
+        try {
+            outcome = client.call(call, work != null ? work : new BlobsListener() {})
+                    .get(RESPONSE_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            fault = describe(e.getCause());
+        } catch (TimeoutException e) {
+            client.close(); // no more entries are handed over
+            fault = "no response within " + RESPONSE_TIMEOUT_S + " s";
+        } catch (IOException e) {
+            fault = e.getMessage();
+        }
+        if (work != null) {
+            String wrong = work.await();
+            fault = fault != null ? fault : wrong;
+        }
+        if (files != null) {
+            if (fault != null) {
+                files.abort();
+            } else {
+                try {
+                    files.commit();
+                } catch (IOException e) {
+                    files.abort();
+                    fault = "--out " + out + ": " + e;
+                }
+            }
+        }
+        if (fault != null) {
+            return fault;
+        }
+        outcomes.add(outcome);
+        spec.commandLine()
+                .getOut()
+                .println(String.format(
+                        Locale.ROOT,
+                        "%s #%d: %d/%d blobs, %,d bytes, first byte %s," + " first blob %s, last byte %s",
+                        method.methodName(),
+                        r,
+                        outcome.available(),
+                        outcome.asked(),
+                        outcome.bodyBytes(),
+                        ms(outcome.toHead()),
+                        ms(outcome.toFirstBlob()),
+                        ms(outcome.toLastByte())));
+        spec.commandLine().getOut().flush();
+        return null;
+    }
+
+    private void summary(List<BlobsOutcome> outcomes) {
+        PrintWriter stdout = spec.commandLine().getOut();
+        for (double q : new double[] {0.50, 0.99}) {
+            stdout.println(String.format(
+                    Locale.ROOT,
+                    "%s p%d of %d: first byte %s, first blob %s, last byte %s",
+                    method.methodName(),
+                    Math.round(q * 100),
+                    outcomes.size(),
+                    ms(percentile(
+                            outcomes.stream().mapToLong(BlobsOutcome::toHead).toArray(), q)),
+                    ms(percentile(
+                            outcomes.stream()
+                                    .mapToLong(BlobsOutcome::toFirstBlob)
+                                    .toArray(),
+                            q)),
+                    ms(percentile(
+                            outcomes.stream()
+                                    .mapToLong(BlobsOutcome::toLastByte)
+                                    .toArray(),
+                            q))));
+        }
+        stdout.flush();
+    }
+
+    /** The nearest-rank percentile {@code q}; -1 (none) if any value is -1. */
+    static long percentile(long[] values, double q) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        if (sorted.length == 0 || sorted[0] < 0) {
+            return -1;
+        }
+        return sorted[Math.max(0, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    private static String ms(long nanos) {
+        return nanos < 0 ? "-" : String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+    }
+
+    /** The call the options ask for; a usage error (exit 2) for options that do not go together. */
+    private GetBlobsCall checkedCall() {
+        if (!transport.equalsIgnoreCase("json")) {
+            throw usage(
+                    transport.equalsIgnoreCase("ssz")
+                            ? "--transport ssz is not yet supported: use --transport json"
+                            : "Invalid value for option '--transport': '" + transport + "' is not json or ssz");
+        }
+        if (repeat < 1) {
+            throw usage("Invalid value for option '--repeat': '" + repeat + "' is not at least 1");
+        }
+        if (verify && method.answersCells()) {
+            throw usage("--verify checks blobs, and engine_getBlobsV4 answers cells: no commitment to check them by");
+        }
+        if (cells != null && !method.answersCells()) {
+            throw usage("--cells is engine_getBlobsV4's indices_bitarray, not " + method.methodName() + "'s");
+        }
+        byte[] bitarray = cells != null ? bitarray(cells) : method.answersCells() ? allCells() : null;
+        return new GetBlobsCall(method, hashList(), bitarray);
+    }
+
+    /** {@code --cells}: 16 bytes of {@code DATA}. */
+    private byte[] bitarray(String text) {
+        try {
+            return HexDecoder.decode(text, CellIndices.BITARRAY_SIZE);
+        } catch (HexFormatException e) {
+            throw usage(
+                    "Invalid value for option '--cells': '" + text + "' is not 16 bytes of DATA: " + e.getMessage());
+        }
+    }
+
+    private static byte[] allCells() {
+        byte[] all = new byte[CellIndices.BITARRAY_SIZE];
+        Arrays.fill(all, (byte) 0xFF);
+        return all;
+    }
+
+    private EndpointUrl endpoint() {
+        try {
+            return EndpointUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw usage("Invalid value for option '--url': " + e.getMessage());
+        }
+    }
+
+    private List<VersionedHash> hashList() {
+        if (hashes.values != null) {
+            return hashes.values;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(hashes.file);
+        } catch (IOException e) {
+            throw usage("--hashes " + hashes.file + ": " + (e instanceof NoSuchFileException ? "no such file" : e));
+        }
+        List<VersionedHash> list = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (!line.isEmpty()) {
+                try {
+                    list.add(VersionedHash.decode(line));
+                } catch (HexFormatException e) {
+                    throw usage("--hashes " + hashes.file + ": line " + (i + 1) + " is not a versioned hash: "
+                            + e.getMessage());
+                }
+            }
+        }
+        return list;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private static String reason(Exception e) {
+        return e instanceof NoSuchFileException
+                ? "no such file"
+                : e instanceof AccessDeniedException
+                        ? "not permitted"
+                        : e instanceof IllegalArgumentException ? e.getMessage() : e.toString();
+    }
+
+    /** A failed response in one line: the client's own messages, or what ended the connection. */
+    static String describe(Throwable cause) {
+        if (cause instanceof ClosedChannelException || cause instanceof PrematureChannelClosureException) {
+            return "connection closed before the response ended";
+        }
+        if (cause instanceof IOException && cause.getMessage() != null) {
+            return cause.getMessage();
+        }
+        return cause.getMessage() != null && cause.getClass().getPackageName().startsWith("io.hexstream")
+                ? cause.getMessage()
+                : cause.toString();
+    }
+
+    /** {@code --method}: a getBlobs method's name. */
+    static final class MethodName implements ITypeConverter<BlobsMethod> {
+        @Override
+        public BlobsMethod convert(String value) {
+            try {
+                return BlobsMethod.of(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "' is not engine_getBlobsV1, V2, V3 or V4");
+            }
+        }
+    }
+
+    /** {@code --hash}: 32 bytes of {@code DATA}. */
+    static final class HashValue implements ITypeConverter<VersionedHash> {
+        @Override
+        public VersionedHash convert(String value) {
+            try {
+                return VersionedHash.decode(value);
+            } catch (HexFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a versioned hash: " + e.getMessage());
+            }
+        }
+    }
+}
