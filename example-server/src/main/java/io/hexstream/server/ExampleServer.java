@@ -25,6 +25,7 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.CellBackfill;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.pool.PoolListener;
+import io.hexstream.server.pool.StoreFiles;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.JsonRpcRoute;
@@ -366,7 +367,13 @@ public final class ExampleServer implements AutoCloseable {
      */
     public static ExampleServer start(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
             throws StartupException, InterruptedException {
-        ExampleServer server = open(config, renderer, clock);
+        return start(config, renderer, clock, Seams.SYSTEM);
+    }
+
+    /** As {@link #start(Config, Function, Clock)}, its blocking work done through {@code seams}. */
+    public static ExampleServer start(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock,
+            Seams seams) throws StartupException, InterruptedException {
+        ExampleServer server = open(config, renderer, clock, seams);
         try {
             server.topUp(() -> false);
         } catch (StartupException | RuntimeException e) {
@@ -388,6 +395,12 @@ public final class ExampleServer implements AutoCloseable {
     /** As {@link #open(Config, ResponseRenderer, Clock)} with the renderer {@code renderer} makes of the server's writer. */
     public static ExampleServer open(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
             throws StartupException, InterruptedException {
+        return open(config, renderer, clock, Seams.SYSTEM);
+    }
+
+    /** As {@link #open(Config, Function, Clock)}, its blocking work done through {@code seams}. */
+    public static ExampleServer open(Config config, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock,
+            Seams seams) throws StartupException, InterruptedException {
         DataDirLock lock = DataDirLock.acquire(config.dataDir());
         List<ExecutorService> executors = new ArrayList<>();
         HexCache hexCache = null;
@@ -398,7 +411,8 @@ public final class ExampleServer implements AutoCloseable {
             ServerMetrics metrics = instrumentation.metrics();
             // Before the pool, so that it encodes the stored blobs as they load.
             hexCache = config.hexCacheMib() > 0 ? new HexCache((long) config.hexCacheMib() << 20) : null;
-            DurableBlobPool pool = openPool(config, metrics, hexCache != null ? hexCache : PoolListener.NONE);
+            DurableBlobPool pool = openPool(config, metrics, hexCache != null ? hexCache : PoolListener.NONE,
+                    seams.storeFiles());
             ResponseWriter writer = new ResponseWriter();
             ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", config.ingestThreads(),
                     config.ingestThreads() * INGEST_QUEUE_PER_THREAD);
@@ -408,7 +422,8 @@ public final class ExampleServer implements AutoCloseable {
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
                     config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(),
-                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics), metrics, hexCache),
+                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics, seams.ingestWork()), metrics,
+                    hexCache),
                     ingest, config.maxResponseBytes(), metrics);
             ResponseRenderer responses = renderer.apply(writer);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);
@@ -508,10 +523,10 @@ public final class ExampleServer implements AutoCloseable {
     }
 
     /** The durable pool with the stored items loaded, oldest first. */
-    private static DurableBlobPool openPool(Config config, ServerMetrics metrics, PoolListener listener)
-            throws StartupException {
+    private static DurableBlobPool openPool(Config config, ServerMetrics metrics, PoolListener listener,
+            StoreFiles files) throws StartupException {
         try {
-            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics, listener);
+            return DurableBlobPool.open(config.dataDir(), config.poolMaxBlobs(), metrics, listener, files);
         } catch (IOException e) {
             throw new StartupException("--data-dir " + config.dataDir() + ": cannot load the pool: " + reason(e), e);
         }
