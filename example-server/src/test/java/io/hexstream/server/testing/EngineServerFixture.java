@@ -1,6 +1,7 @@
 package io.hexstream.server.testing;
 
 import io.hexstream.server.ExampleServer;
+import io.hexstream.server.Seams;
 import io.hexstream.server.StartupException;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.VersionedHash;
@@ -56,8 +57,13 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over {@code dataDir}, topped up to {@link #GENERATED} blobs. */
     public static EngineServerFixture start(Fork fork, Path dataDir) {
+        return start(fork, dataDir, Seams.SYSTEM);
+    }
+
+    /** As {@link #start(Fork, Path)}, its blocking work done through {@code seams}. */
+    public static EngineServerFixture start(Fork fork, Path dataDir, Seams seams) {
         return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(GENERATED), Clock.systemUTC(),
-                scratch());
+                scratch(), seams);
     }
 
     /**
@@ -81,25 +87,32 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     /** As {@link #startEmpty(Fork, Path)}, with the options {@code options} sets on the builder. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir, UnaryOperator<ExampleServer.Config.Builder> options) {
         return start(options.apply(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0)),
-                Clock.systemUTC(), scratch());
+                Clock.systemUTC(), scratch(), Seams.SYSTEM);
+    }
+
+    /** As {@link #startEmpty(Fork, Path)}, its blocking work done through {@code seams}. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams) {
+        return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0),
+                Clock.systemUTC(), scratch(), seams);
     }
 
     private static EngineServerFixture startOverSharedPool(ExampleServer.Config.Builder config, Clock clock) {
         Path scratch = scratch();
         copySharedPool(scratch.resolve("data"));
-        return start(config.dataDir(scratch.resolve("data")), clock, scratch);
+        return start(config.dataDir(scratch.resolve("data")), clock, scratch, Seams.SYSTEM);
     }
 
     /**
      * Starts on a free loopback port with the secret {@link #SECRET} and the hashes file in {@code scratch},
      * which {@link #close()} deletes.
      */
-    private static EngineServerFixture start(ExampleServer.Config.Builder config, Clock clock, Path scratch) {
+    private static EngineServerFixture start(ExampleServer.Config.Builder config, Clock clock, Path scratch,
+            Seams seams) {
         try {
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             ExampleServer.Config built = config.host("127.0.0.1").port(0).jwtSecret(secret)
                     .hashesOut(scratch.resolve("hashes.txt")).build();
-            ExampleServer server = ExampleServer.start(built, ResponseRenderer::streaming, clock);
+            ExampleServer server = ExampleServer.start(built, ResponseRenderer::streaming, clock, seams);
             return new EngineServerFixture(server, clock, built.dataDir(), scratch);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -142,7 +155,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     private static synchronized List<VersionedHash> sharedPool() {
         if (sharedHashes == null) {
             try (EngineServerFixture shared = start(ExampleServer.Config.builder().dataDir(SHARED_DATA).generate(GENERATED),
-                    Clock.systemUTC(), scratch())) {
+                    Clock.systemUTC(), scratch(), Seams.SYSTEM)) {
                 sharedHashes = List.copyOf(shared.hashes());
             }
         }
