@@ -422,8 +422,8 @@ public final class ExampleServer implements AutoCloseable {
             executors.add(largeRequests);
             JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork(),
                     config.maxBlobsPerRequest(), new TransactionIngest(pool, config.maxBlobsPerTx(),
-                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics, seams.ingestWork()), metrics,
-                    hexCache),
+                    config.convertV0Sidecars() && config.fork().atLeast(Fork.OSAKA), metrics, seams.ingestWork()),
+                    metrics, hexCache),
                     ingest, config.maxResponseBytes(), metrics);
             ResponseRenderer responses = renderer.apply(writer);
             RequestParser parser = new RequestParser(config.maxRequestBytes(), config.maxBatchSize(), metrics);

@@ -155,11 +155,13 @@ class AuthTest {
 
     /** A token signed with the server's secret over exactly these base64url parts, as given. */
     private static String signedParts(String header, String payload) {
-        byte[] signature = KEY.sign(header.getBytes(StandardCharsets.US_ASCII), payload.getBytes(StandardCharsets.US_ASCII));
-        return "Bearer " + header + "." + payload + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
+        byte[] signature = KEY.sign(header.getBytes(StandardCharsets.US_ASCII),
+                payload.getBytes(StandardCharsets.US_ASCII));
+        return "Bearer " + header + "." + payload + "."
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
     }
 
-    /** {@code part} with its last character's lowest bit set: the same bytes to a lenient decoder, if that bit is unused. */
+    /** {@code part} with its last character's lowest bit set: the same bytes to a lenient decoder, if unused. */
     private static String strayBit(String part) {
         String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
         int last = alphabet.indexOf(part.charAt(part.length() - 1));

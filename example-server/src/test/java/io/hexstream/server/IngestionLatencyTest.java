@@ -150,10 +150,12 @@ class IngestionLatencyTest {
             assertEquals(n, work.count(RecordingIngestWork.Step.VERIFY));
             assertEquals(sidecars.distinctBlobs ? 6L * n : 0, work.count(RecordingIngestWork.Step.CELL_PROOFS),
                     "each v0 blob converted once");
-            assertEquals(0, work.count(RecordingIngestWork.Step.EXTENSION_CELLS), "cells from verification or conversion");
+            assertEquals(0, work.count(RecordingIngestWork.Step.EXTENSION_CELLS),
+                    "cells from verification or conversion");
             for (RecordingStoreFiles.Op op : List.of(RecordingStoreFiles.Op.WRITE, RecordingStoreFiles.Op.FORCE,
                     RecordingStoreFiles.Op.RENAME, RecordingStoreFiles.Op.FORCE_DIRECTORY)) {
-                assertEquals(n, files.calls().stream().filter(call -> call.op() == op).count(), op + ": a file a transaction");
+                assertEquals(n, files.calls().stream().filter(call -> call.op() == op).count(),
+                        op + ": a file a transaction");
             }
             List<String> threadsSeen = new ArrayList<>();
             work.calls().forEach(call -> threadsSeen.add(call.step() + " on " + call.thread()));

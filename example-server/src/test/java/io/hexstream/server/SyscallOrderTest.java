@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * missing; the test is skipped, saying why, only where that cannot be done or {@code ptrace} is not allowed.
  */
 class SyscallOrderTest {
-    private static final String SYSCALLS = "write,writev,pwrite64,sendto,sendmsg,fsync,fdatasync,rename,renameat,renameat2";
+    private static final String SYSCALLS =
+            "write,writev,pwrite64,sendto,sendmsg,fsync,fdatasync,rename,renameat,renameat2";
     /** A line of {@code strace -f -yy}: the thread id, the call and the rest. */
     private static final Pattern LINE = Pattern.compile("^(\\d+) +(?:<\\.\\.\\. )?(\\w+)(.*)$");
 

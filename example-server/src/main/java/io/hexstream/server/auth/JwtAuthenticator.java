@@ -123,7 +123,8 @@ public final class JwtAuthenticator implements Authenticator {
             }
             long expires = exp.decimalValue().longValue();
             if (expires <= now) {
-                return new Refusal(Refusal.Reason.EXP, "exp is " + (now - expires) + " s before now: the token has expired");
+                return new Refusal(Refusal.Reason.EXP,
+                        "exp is " + (now - expires) + " s before now: the token has expired");
             }
         }
         JsonNode nbf = claims.get("nbf");
@@ -134,7 +135,8 @@ public final class JwtAuthenticator implements Authenticator {
             }
             long notBefore = nbf.decimalValue().longValue();
             if (notBefore > now) {
-                return new Refusal(Refusal.Reason.NBF, "nbf is " + (notBefore - now) + " s after now: the token is not valid yet");
+                return new Refusal(Refusal.Reason.NBF,
+                        "nbf is " + (notBefore - now) + " s after now: the token is not valid yet");
             }
         }
         return null;
@@ -187,8 +189,8 @@ public final class JwtAuthenticator implements Authenticator {
 
     /** The 6 bits a base64url character stands for. */
     private static int sextet(char c) {
-        return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-                : c == '-' ? 62 : 63;
+        return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
+                : c >= '0' && c <= '9' ? c - '0' + 52 : c == '-' ? 62 : 63;
     }
 
     /** The JSON of a canonical base64url part, or {@code null} if it is not JSON (or passes a parser bound). */

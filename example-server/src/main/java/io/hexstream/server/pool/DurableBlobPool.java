@@ -183,7 +183,10 @@ public final class DurableBlobPool {
         }
     }
 
-    /** Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes, and the blobs it held last. */
+    /**
+     * Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes, and the blobs it
+     * held last.
+     */
     private void evicted(PoolItem item, List<BlobEntry> freed) {
         Path file = files.remove(item.key());
         if (file != null) {

@@ -30,7 +30,7 @@ public interface StoreFiles {
     /** Renames {@code from} to {@code to} atomically, over {@code to} if it exists ({@code rename(2)}). */
     void rename(Path from, Path to) throws IOException;
 
-    /** Forces {@code directory}'s entries to the device ({@code fsync} of the directory): a rename in it survives a crash. */
+    /** Forces {@code directory}'s entries to the device ({@code fsync} of it): a rename in it survives a crash. */
     void forceDirectory(Path directory) throws IOException;
 
     /** Removes {@code file} if it exists. */

@@ -34,7 +34,7 @@ public final class TransactionIngest {
     private final ServerMetrics metrics;
     private final IngestWork work;
 
-    /** As {@link #TransactionIngest(DurableBlobPool, int, boolean, ServerMetrics, IngestWork)}, the steps {@link IngestWork#STANDARD}. */
+    /** As the constructor with an {@link IngestWork}, the steps {@link IngestWork#STANDARD}. */
     public TransactionIngest(DurableBlobPool pool, int maxBlobsPerTransaction, boolean convertV0Sidecars,
             ServerMetrics metrics) {
         this(pool, maxBlobsPerTransaction, convertV0Sidecars, metrics, IngestWork.STANDARD);
@@ -115,7 +115,8 @@ public final class TransactionIngest {
         }
         List<BlobEntry> complete = new ArrayList<>(entries.size());
         for (BlobEntry entry : entries) {
-            complete.add(convertV0Sidecars ? converted(entry) : entry.withExtensionCells(work.extensionCells(entry.blob())));
+            complete.add(convertV0Sidecars ? converted(entry)
+                    : entry.withExtensionCells(work.extensionCells(entry.blob())));
         }
         return complete;
     }

@@ -133,7 +133,8 @@ class DurableBlobPoolTest {
         assertEquals(3, pool.size());
 
         assertTrue(pool.add(PoolItem.generated(BlobPoolTest.entry(4)))); // 4 blobs: the first transaction goes
-        assertEquals(List.of(PoolItem.keyOf(txHash(2)), PoolItem.generated(BlobPoolTest.entry(4)).key()), pool.itemKeys());
+        assertEquals(List.of(PoolItem.keyOf(txHash(2)), PoolItem.generated(BlobPoolTest.entry(4)).key()),
+                pool.itemKeys());
         assertEquals(hashes(1), recorder.left, "only the blob no one else holds");
         assertNotNull(pool.get(BlobPoolTest.entry(2).versionedHash()), "the replacement's blob is still served");
         assertEquals(-1, pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),

@@ -109,7 +109,8 @@ public final class ServerProcess implements AutoCloseable {
         Files.createDirectories(dataDir);
         Path secret = Files.writeString(dataDir.resolve("test-jwt.hex"), EngineServerFixture.SECRET);
         int port = freePort();
-        Process process = launch(wrapper, jvmOptions, List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString(),
+        Process process = launch(wrapper, jvmOptions, List.of("--port", Integer.toString(port), "--data-dir",
+                dataDir.toString(),
                 "--jwt-secret", secret.toString(), "--generate", "0", "--fork", "osaka"), log, null);
         ServerProcess server = new ServerProcess(process, log, null,
                 EngineClient.authenticated(port, HexDecoder.decode(EngineServerFixture.SECRET)));
