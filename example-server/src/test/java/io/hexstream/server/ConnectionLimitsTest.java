@@ -29,7 +29,7 @@ class ConnectionLimitsTest {
     @Test
     void connectionsBeyondTheLimitAreClosedAtAccept() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                c -> c.maxConnections(2));
+                "--max-connections", "2");
                 HttpConnection first = HttpConnection.open(server.port());
                 HttpConnection second = HttpConnection.open(server.port())) {
             exchange(server, first);
@@ -54,7 +54,7 @@ class ConnectionLimitsTest {
      */
     @Test
     void aConnectionPerRequestIsClosedAfterItsResponse() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.maxConnections(4))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--max-connections", "4")) {
             String close = new String(HttpConnection.post(server.token(), CALL), java.nio.charset.StandardCharsets.US_ASCII)
                     .replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n");
             for (int i = 0; i < 100; i++) {
@@ -73,7 +73,7 @@ class ConnectionLimitsTest {
     void aResponseThatMakesNoProgressIsAbandoned() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                c -> c.writeTimeout(timeout));
+                "--write-timeout", Long.toString(timeout.toSeconds()));
                 HttpConnection stalled = HttpConnection.open(server.port())) {
             stalled.socket().setReceiveBufferSize(64 * 1024);
             stalled.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",

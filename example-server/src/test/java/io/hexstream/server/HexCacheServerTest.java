@@ -43,11 +43,11 @@ class HexCacheServerTest {
 
     @BeforeAll
     static void start() {
-        cached = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0));
-        encoded = EngineServerFixture.start(Fork.OSAKA, c -> c.hexCacheMib(0));
-        partly = EngineServerFixture.start(Fork.OSAKA, c -> c.hexCacheMib(1));
+        cached = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0");
+        encoded = EngineServerFixture.start(Fork.OSAKA, "--hex-cache-mib", "0");
+        partly = EngineServerFixture.start(Fork.OSAKA, "--hex-cache-mib", "1");
         cachedPrague = EngineServerFixture.start(Fork.PRAGUE);
-        encodedPrague = EngineServerFixture.start(Fork.PRAGUE, c -> c.hexCacheMib(0));
+        encodedPrague = EngineServerFixture.start(Fork.PRAGUE, "--hex-cache-mib", "0");
     }
 
     @AfterAll
@@ -126,13 +126,9 @@ class HexCacheServerTest {
 
     @Test
     void theOptionIs64MebibytesByDefaultAndAtLeastZero() {
-        CommandLine defaults = Main.commandLine();
-        defaults.parseArgs();
-        assertEquals(64, ((Main) defaults.getCommand()).config().hexCacheMib());
-        CommandLine off = Main.commandLine();
-        off.parseArgs("--hex-cache-mib", "0");
-        assertEquals(0, ((Main) off.getCommand()).config().hexCacheMib());
-        assertThrows(CommandLine.ParameterException.class, () -> Main.commandLine().parseArgs("--hex-cache-mib", "-1"));
+        assertEquals(64, ServerOptions.parse().hexCacheMib);
+        assertEquals(0, ServerOptions.parse("--hex-cache-mib", "0").hexCacheMib);
+        assertThrows(CommandLine.ParameterException.class, () -> ServerOptions.parse("--hex-cache-mib", "-1"));
     }
 
     @Test

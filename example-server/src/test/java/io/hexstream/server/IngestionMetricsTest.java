@@ -33,7 +33,7 @@ class IngestionMetricsTest {
     @Test
     void transactionsKzgAndFsyncsAreCountedByOutcome() {
         List<BlobEntry> blobs = TestBlobs.first(3);
-        try (EngineServerFixture server = EngineServerFixture.startEmpty(Fork.OSAKA, data, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.startEmpty(Fork.OSAKA, data, "--metrics-port", "0")) {
             BlobTransactionBuilder good = BlobTransactionBuilder.withCellProofs(blobs.subList(0, 2)).nonce(0);
             assertEquals(dataReply(1, good.hash()), server.sendRawTransaction(good.build()));
             assertEquals(dataReply(1, good.hash()), server.sendRawTransaction(good.build()));

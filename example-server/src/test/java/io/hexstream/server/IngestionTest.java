@@ -27,7 +27,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code eth_sendRawTransaction} of valid blob transactions in both network forms, with 1 and 6 blobs,
@@ -134,8 +133,6 @@ class IngestionTest {
 
     @Test
     void theUnauthenticatedPortIsOffByDefault() {
-        CommandLine commandLine = Main.commandLine();
-        commandLine.parseArgs();
-        assertNull(((Main) commandLine.getCommand()).rpcPort);
+        assertNull(ServerOptions.parse().rpcPort);
     }
 }

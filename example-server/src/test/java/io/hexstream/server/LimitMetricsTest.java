@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,7 +34,7 @@ class LimitMetricsTest {
 
     @Test
     void maxConnections() throws Exception {
-        try (EngineServerFixture server = start(c -> c.maxConnections(1));
+        try (EngineServerFixture server = start("--max-connections", "1");
                 HttpConnection first = HttpConnection.open(server.port())) {
             first.send(HttpConnection.post(server.token(), CALL));
             assertEquals(200, first.readHead().status());
@@ -50,7 +49,7 @@ class LimitMetricsTest {
 
     @Test
     void maxBatchSize() {
-        try (EngineServerFixture server = start(c -> c.maxBatchSize(2))) {
+        try (EngineServerFixture server = start("--max-batch-size", "2")) {
             assertEquals(200, server.post("[" + CALL + "," + CALL + "," + CALL + "]").statusCode());
             assertEquals(200, server.post("[" + CALL + "," + CALL + "]").statusCode());
             Exposition metrics = scrape(server);
@@ -61,7 +60,7 @@ class LimitMetricsTest {
 
     @Test
     void maxResponseBytes() {
-        try (EngineServerFixture server = start(c -> c.maxResponseBytes(1 << 20))) {
+        try (EngineServerFixture server = start("--max-response-bytes", Integer.toString(1 << 20))) {
             String six = request(1, "engine_getBlobsV2", hashParams(server.hashes()));
             assertTrue(new String(server.post(six).body(), StandardCharsets.UTF_8).contains("response too large"));
             assertOnly(scrape(server), ServerMetrics.Limit.MAX_RESPONSE_BYTES, 1);
@@ -70,7 +69,7 @@ class LimitMetricsTest {
 
     @Test
     void maxRequestBytes() throws Exception {
-        try (EngineServerFixture server = start(c -> c.maxRequestBytes(4096));
+        try (EngineServerFixture server = start("--max-request-bytes", "4096");
                 HttpConnection connection = HttpConnection.open(server.port())) {
             connection.send(HttpConnection.post(server.token(), request(1, "engine_exchangeCapabilities",
                     "[[\"" + "x".repeat(5000) + "\"]]")));
@@ -81,7 +80,7 @@ class LimitMetricsTest {
 
     @Test
     void idleTimeout() throws Exception {
-        try (EngineServerFixture server = start(c -> c.idleTimeout(Duration.ofSeconds(1)));
+        try (EngineServerFixture server = start("--idle-timeout", "1");
                 HttpConnection idle = HttpConnection.open(server.port())) {
             assertTrue(idle.closedByServerWithin(Duration.ofSeconds(5)));
             assertOnly(scrape(server), ServerMetrics.Limit.IDLE_TIMEOUT, 1);
@@ -90,7 +89,7 @@ class LimitMetricsTest {
 
     @Test
     void writeTimeout() throws Exception {
-        try (EngineServerFixture server = start(c -> c.writeTimeout(Duration.ofSeconds(1)));
+        try (EngineServerFixture server = start("--write-timeout", "1");
                 HttpConnection stalled = HttpConnection.open(server.port())) {
             stalled.socket().setReceiveBufferSize(64 * 1024);
             stalled.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",
@@ -106,7 +105,7 @@ class LimitMetricsTest {
     /** At one pipelined request, every request taken stops the reading until its response is written. */
     @Test
     void maxPipelined() throws Exception {
-        try (EngineServerFixture server = start(c -> c.maxPipelined(1));
+        try (EngineServerFixture server = start("--max-pipelined", "1");
                 HttpConnection connection = HttpConnection.open(server.port())) {
             byte[] one = HttpConnection.post(server.token(), CALL);
             byte[] three = new byte[3 * one.length];
@@ -131,7 +130,7 @@ class LimitMetricsTest {
     @Test
     void serverBusy() {
         String tx = Hex.encodeToString(BlobTransactionBuilder.withCellProofs(TestBlobs.first(1)).nonce(0).build(), true);
-        try (EngineServerFixture server = start(c -> c.ingestThreads(1))) {
+        try (EngineServerFixture server = start("--ingest-threads", "1")) {
             List<String> calls = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 calls.add(request(i, "eth_sendRawTransaction", "[\"" + tx + "\"]"));
@@ -142,8 +141,9 @@ class LimitMetricsTest {
         }
     }
 
-    private static EngineServerFixture start(UnaryOperator<ExampleServer.Config.Builder> limit) {
-        return EngineServerFixture.start(Fork.OSAKA, c -> limit.apply(c.metricsPort(0)));
+    /** A server with the metrics port and the command-line option {@code limit} sets to {@code value}. */
+    private static EngineServerFixture start(String limit, String value) {
+        return EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0", limit, value);
     }
 
     private static Exposition scrape(EngineServerFixture server) {

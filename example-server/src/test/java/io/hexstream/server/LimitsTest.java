@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * Limits under attack: ten thousand pipelined requests on one connection are answered in order, and the
@@ -127,12 +126,8 @@ class LimitsTest {
 
     @Test
     void theIdleTimeoutIsThirtySecondsByDefaultAndConfigurable() {
-        CommandLine defaults = Main.commandLine();
-        defaults.parseArgs();
-        assertEquals(30, ((Main) defaults.getCommand()).idleTimeout);
-        CommandLine set = Main.commandLine();
-        set.parseArgs("--idle-timeout", "5");
-        assertEquals(5, ((Main) set.getCommand()).idleTimeout);
+        assertEquals(Duration.ofSeconds(30), ServerOptions.parse().idleTimeout);
+        assertEquals(Duration.ofSeconds(5), ServerOptions.parse("--idle-timeout", "5").idleTimeout);
     }
 
     private static void assertBetween(Duration low, Duration high, Duration actual) {

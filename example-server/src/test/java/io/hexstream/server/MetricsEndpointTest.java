@@ -53,7 +53,7 @@ class MetricsEndpointTest {
 
     @Test
     void servesThePrometheusTextFormatAndOpenMetricsWhenAsked() {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             server.post(EngineServerFixture.request(1, "engine_getBlobsV2",
                     EngineServerFixture.hashParams(server.hashes()))); // so that the labelled families have samples
             Scraper scraper = new Scraper(server.server().metricsAddress());
@@ -81,7 +81,7 @@ class MetricsEndpointTest {
 
     @Test
     void answersNothingButGetMetrics() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             HttpClient client = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + server.server().metricsAddress().getPort();
             assertEquals(404, client.send(HttpRequest.newBuilder(URI.create(base + "/")).build(),

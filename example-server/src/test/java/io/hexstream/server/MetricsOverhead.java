@@ -22,7 +22,7 @@ class MetricsOverhead {
     @Test
     void measure() throws Exception {
         try (EngineServerFixture off = EngineServerFixture.start(Fork.OSAKA);
-                EngineServerFixture on = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0));
+                EngineServerFixture on = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0");
                 HttpConnection toOff = HttpConnection.open(off.port());
                 HttpConnection toOn = HttpConnection.open(on.port())) {
             String json = request(1, "engine_getBlobsV2", hashParams(off.cycledHashes(128)));

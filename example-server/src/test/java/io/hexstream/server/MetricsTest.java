@@ -40,7 +40,7 @@ class MetricsTest {
 
     @Test
     void everyCounterEqualsWhatWasSent() {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             List<Object> pooled = new ArrayList<>(server.hashes());
             List<Object> twoAndAMiss = List.of(pooled.get(0), pooled.get(1), MISSING);
             List<Object> tooMany = new ArrayList<>(server.cycledHashes(129));

@@ -32,7 +32,7 @@ class PrometheusParserTest {
 
     @Test
     void thePrometheusParsersReadWhatWasSent() {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             List<Object> pooled = new ArrayList<>(server.hashes());
             long v2Bytes = post(server, request(1, V2, hashParams(pooled)))             // hit: 6 of 6
                     + post(server, request(2, V2, hashParams(pooled)))                  // hit: 6 of 6

@@ -79,7 +79,7 @@ class RequestHeadTest {
     @Test
     void otherPathsGetNotFoundAndTheConnectionStaysUsable() throws Exception {
         try (HttpConnection connection = HttpConnection.open(server.port())) {
-            for (String path : new String[] {"/engine/v1/blobs/v3", "/x", "//"}) {
+            for (String path : new String[] {"/engine/v1/blobs/v5", "/x", "//"}) {
                 byte[] body = "{\"blob\":1}".getBytes(US_ASCII);
                 connection.send(head(path, server.token(), body.length, ""));
                 connection.send(body);

@@ -30,7 +30,7 @@ class ResponseCapTest {
     @Test
     void aHugeBatchIsCutAtTheCapAndTheServerServesOn() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                c -> c.maxRequestBytes(32 << 20).maxBatchSize(4096));
+                "--max-request-bytes", Integer.toString(32 << 20), "--max-batch-size", "4096");
                 HttpConnection connection = HttpConnection.open(server.port())) {
             String params = hashParams(server.cycledHashes(128));
             String one = new String(server.post(request(1, "engine_getBlobsV2", params)).body(), US_ASCII);

@@ -18,7 +18,7 @@ class ServerHeapTest {
 
     @Test
     void a128BlobGetBlobsV2AllocatesUnderTwoMebibytesOnTheServer() {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.hexCacheMib(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--hex-cache-mib", "0")) {
             long allocated = allocatedByOne128BlobGetBlobsV2(server);
             System.out.println("one 128-blob getBlobsV2, encoded: server threads allocated " + allocated + " bytes of heap");
             assertTrue(allocated < 2 << 20, "server threads allocated " + allocated + " bytes");

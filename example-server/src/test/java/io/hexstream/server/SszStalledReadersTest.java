@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Readers of 128-blob SSZ getBlobsV2 answers (17.5 MB each) that stop reading pin what stalled JSON
+ * Readers of 128-blob {@code POST /engine/v1/blobs/v2} answers (17.5 MB each) that stop reading pin what stalled JSON
  * readers do (the chunks in the outbound buffer, under 1 MiB each), not their answers: 16 of them keep the
  * server's direct memory within 16 MiB of where it was; one that resumes gets its whole answer, and once
  * the others hang up every connection is closed and nothing leaked.
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakDetectionExtension.class)
 class SszStalledReadersTest {
     private static final int STALLED = 16;
-    private static final long BODY_LENGTH = 4 + 128 * 137_224L;
+    private static final long BODY_LENGTH = 4 + 128 * (4 + 137_225L);
 
     @Test
     void stalledSszReadersPinBoundedDirectMemory() throws Exception {
@@ -34,7 +34,7 @@ class SszStalledReadersTest {
             byte[] body = SszBlobs.request(server.cycledHashes(128));
             HttpConnection.Digested reference;
             try (HttpConnection connection = HttpConnection.open(server.port())) {
-                connection.send(SszBlobs.rawPost(server.token(), "/engine/v2/blobs", body));
+                connection.send(SszBlobs.rawPost(server.token(), "/engine/v1/blobs/v2", body));
                 reference = connection.readDigested();
             }
             assertEquals(BODY_LENGTH, reference.length());
@@ -43,7 +43,7 @@ class SszStalledReadersTest {
             List<HttpConnection> stalled = new ArrayList<>();
             try (ServerMemory.Peak sampler = new ServerMemory.Peak()) {
                 try {
-                    byte[] request = SszBlobs.rawPost(server.token(), "/engine/v2/blobs", body);
+                    byte[] request = SszBlobs.rawPost(server.token(), "/engine/v1/blobs/v2", body);
                     for (int i = 0; i < STALLED; i++) {
                         HttpConnection connection = HttpConnection.open(server.port());
                         stalled.add(connection);

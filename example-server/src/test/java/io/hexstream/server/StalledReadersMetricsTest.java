@@ -32,7 +32,7 @@ class StalledReadersMetricsTest {
 
     @Test
     void theEndpointAnswersAndCountsStalledReaders() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             Scraper scraper = new Scraper(server.server().metricsAddress());
             scraper.scrape(); // a first scrape loads the classes
             byte[] request = HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * data dir's lock.
  */
 class StartupTest {
+    private static final String TRY_HELP = "Try 'hexstream-example-server --help' for more information.\n";
     private static final String CAPABILITIES_REPLY =
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}";
 
@@ -169,11 +170,32 @@ class StartupTest {
     }
 
     @Test
-    void optionValuesAreCheckedInOneLine(@TempDir Path dir) throws Exception {
-        assertEquals(new Run(2, "", "Invalid value for option '--generate': '-1' is negative\n"),
+    void optionValuesAreCheckedInOneLineThenHelpIsNamed(@TempDir Path dir) throws Exception {
+        assertEquals(new Run(2, "", "Invalid value for option '--generate': '-1' is negative\n" + TRY_HELP),
                 ServerProcess.run(dir, "generate", "--generate", "-1"));
-        assertEquals(new Run(2, "", "Invalid value for option '--port': '70000' is not a port (1-65535)\n"),
+        assertEquals(new Run(2, "", "Invalid value for option '--port': '70000' is not a port (0-65535)\n" + TRY_HELP),
                 ServerProcess.run(dir, "port", "--port", "70000"));
+    }
+
+    @Test
+    void anUnknownOptionIsOneLineThenHelpIsNamed(@TempDir Path dir) throws Exception {
+        assertEquals(new Run(2, "", "Unknown option: '--prot'\n" + TRY_HELP),
+                ServerProcess.run(dir, "unknown", "--prot"));
+        assertEquals(new Run(2, "", "Unknown option: '--port'\n"
+                        + "Try 'hexstream-example-server token --help' for more information.\n"),
+                ServerProcess.run(dir, "token-unknown", "token", "--port"));
+    }
+
+    @Test
+    void tokenWithoutASecretSaysWhereItLooked(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("elsewhere");
+        assertEquals(new Run(1, "", "no JWT secret at " + data.toAbsolutePath().resolve("jwt.hex")
+                        + " (DATA_DIR/jwt.hex, --data-dir " + data + "): the server writes it at its first start;"
+                        + " or give --jwt-secret FILE\n"),
+                ServerProcess.run(dir, "token", "token", "--data-dir", data.toString()));
+        Path secret = dir.resolve("jwt.hex");
+        assertEquals(new Run(1, "", "--jwt-secret " + secret + ": no such file\n"),
+                ServerProcess.run(dir, "token-secret", "token", "--jwt-secret", secret.toString()));
     }
 
     @Test

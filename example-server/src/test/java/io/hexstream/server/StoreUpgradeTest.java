@@ -21,7 +21,6 @@ import io.hexstream.server.testing.Hxb2Files;
 import io.hexstream.server.testing.TestBlobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -33,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A data dir of the format before extension cells ({@code HXB2}: 14 generated blobs and a transaction of
  * 6, written as the old server wrote them) under a server of today: once it is bound
- * ({@link ExampleServer#open}), V1 (prague) or V2 and V3 (osaka) answer every blob, before any cell is
+ * ({@link ExampleServer.Builder#open}), V1 (prague) or V2 and V3 (osaka) answer every blob, before any cell is
  * computed; from {@link ExampleServer#topUp} on, every entry gains the extension cells of
  * {@code computeCells} in the background and every file becomes {@code HXB3}, in place; a restart loads
  * them as {@code HXB3}, with their cells, and rewrites nothing.
@@ -83,12 +82,13 @@ class StoreUpgradeTest {
         List<Path> files = files();
 
         Path secret = Files.writeString(data.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        ExampleServer.Config config = ExampleServer.Config.builder().fork(fork).dataDir(data).generate(0)
-                .host("127.0.0.1").port(0).jwtSecret(secret).hashesOut(data.resolve("hashes.txt")).build();
-        try (ExampleServer server = ExampleServer.open(config, ResponseRenderer.streaming(new ResponseWriter()),
-                Clock.systemUTC())) {
+        ServerOptions options = ServerOptions.parse("--fork", fork.name(), "--data-dir", data.toString(), "--generate",
+                "0", "--host", "127.0.0.1", "--port", "0", "--jwt-secret", secret.toString(), "--hashes-out",
+                data.resolve("hashes.txt").toString());
+        try (ExampleServer server = ExampleServer.builder(options)
+                .renderer(writer -> ResponseRenderer.streaming(new ResponseWriter())).open()) {
             DurableBlobPool pool = server.pool();
-            EngineClient client = EngineClient.authenticated(server.address().getPort(), server.secret().bytes());
+            EngineClient client = EngineClient.authenticated(server.engineAddress().getPort(), server.secret().bytes());
             assertEquals(15, pool.itemsWithoutExtensionCells().size(), "loaded without cells");
             assertServed(client, fork, blobs);
             for (BlobEntry blob : blobs) {

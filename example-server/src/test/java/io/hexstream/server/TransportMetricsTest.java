@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TransportMetricsTest {
     @Test
     void bytesWrittenAreTheBytesReceived() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, c -> c.metricsPort(0))) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             Scraper scraper = new Scraper(server.server().metricsAddress());
             long received = 0;
             try (HttpConnection first = HttpConnection.open(server.port());

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * v0 sidecars after Osaka: a blob transaction in the EIP-4844 form (blob proofs, no cell proofs) is
@@ -107,7 +106,8 @@ class V0SidecarConversionTest {
     @Test
     void withConvertV0SidecarsFalseAV0TransactionIsPooledAsItCameAndV2AnswersNull() {
         BlobEntry entry = TestBlobs.first(15).get(14);
-        try (EngineServerFixture osaka = EngineServerFixture.startEmpty(Fork.OSAKA, data, c -> c.convertV0Sidecars(false))) {
+        try (EngineServerFixture osaka = EngineServerFixture.startEmpty(Fork.OSAKA, data,
+                "--convert-v0-sidecars=false")) {
             send(osaka, BlobTransactionBuilder.withBlobProofs(List.of(entry)).nonce(1));
             assertTrue(osaka.getBlobs("V2", List.of(entry.versionedHash())).isNull());
             assertEquals("[null]", osaka.getBlobs("V3", List.of(entry.versionedHash())).toString());
@@ -121,11 +121,7 @@ class V0SidecarConversionTest {
     void convertV0SidecarsIsOnByDefaultAndFalseTurnsItOff() {
         assertEquals(List.of(true, true, false, false), Stream.of(new String[0], new String[] {"--convert-v0-sidecars"},
                 new String[] {"--convert-v0-sidecars=false"}, new String[] {"--convert-v0-sidecars", "false"})
-                .map(args -> {
-                    CommandLine commandLine = Main.commandLine();
-                    commandLine.parseArgs(args);
-                    return ((Main) commandLine.getCommand()).config().convertV0Sidecars();
-                }).toList());
+                .map(args -> ServerOptions.parse(args).convertV0Sidecars).toList());
     }
 
     @Test

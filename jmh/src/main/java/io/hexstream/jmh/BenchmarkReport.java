@@ -62,13 +62,25 @@ public final class BenchmarkReport {
     /** A measured value and its error, {@code NaN} when JMH had too few iterations for one. */
     private record Score(double value, double error, String unit) {}
 
-    static String markdown(JsonNode runs, String baseline, String title) {
-        Map<String, Map<String, Score>> time = new LinkedHashMap<>();
-        Map<String, Map<String, Score>> alloc = new LinkedHashMap<>();
-        List<String> columns = new ArrayList<>();
+    /**
+     * One run's scores: rows by benchmark, columns by parameter values (one per combination, {@code 128, 8}
+     * under {@code blobs, cells}), in the order first met.
+     */
+    private static final class Scores {
+        final Map<String, Map<String, Score>> time = new LinkedHashMap<>();
+        final Map<String, Map<String, Score>> alloc = new LinkedHashMap<>();
+        final List<String> columns = new ArrayList<>();
         String paramName = "";
-        JsonNode first = runs.get(0);
-        for (JsonNode run : runs) {
+
+        static Scores of(JsonNode runs) {
+            Scores scores = new Scores();
+            for (JsonNode run : runs) {
+                scores.add(run);
+            }
+            return scores;
+        }
+
+        private void add(JsonNode run) {
             String benchmark = run.get("benchmark").asText();
             String row = benchmark.substring(benchmark.lastIndexOf('.') + 1);
             String column = "-";
@@ -96,25 +108,49 @@ public final class BenchmarkReport {
                 }
             }
         }
-        String jvmArgs = String.join(" ", texts(first.get("jvmArgs")));
+    }
+
+    static String markdown(JsonNode runs, String baseline, String title) {
+        Scores scores = Scores.of(runs);
         StringBuilder md = new StringBuilder();
+        heading(md, runs.get(0), title);
+        md.append("Average time per operation");
+        if (baseline != null) {
+            md.append("; in brackets, how many times faster than `").append(baseline).append("` in the same run");
+        }
+        md.append(".\n\n");
+        header(md, scores.paramName, scores.columns);
+        timeRows(md, scores, baseline);
+        if (!scores.alloc.isEmpty()) {
+            md.append("\nHeap allocated per operation (`gc.alloc.rate.norm`)");
+            if (baseline != null) {
+                md.append("; in brackets, the share of `").append(baseline).append("`'s");
+            }
+            md.append(".\n\n");
+            header(md, scores.paramName, scores.columns);
+            allocRows(md, scores, baseline);
+        }
+        return md.toString();
+    }
+
+    /** The title line: the class (or {@code title}), JDK, Vector API, forks and iterations of the {@code first} run. */
+    private static void heading(StringBuilder md, JsonNode first, String title) {
+        String jvmArgs = String.join(" ", texts(first.get("jvmArgs")));
         md.append("### ").append(title != null ? title : classOf(first.get("benchmark").asText()))
                 .append(" — JDK ").append(first.get("jdkVersion").asText())
                 .append(", Vector API ").append(jvmArgs.contains("jdk.incubator.vector") ? "on" : "off")
                 .append(", ").append(first.get("forks").asInt()).append(" fork(s) × ")
                 .append(first.get("measurementIterations").asInt()).append(" iteration(s) of ")
                 .append(first.get("measurementTime").asText()).append("\n\n");
-        md.append("Average time per operation");
-        if (baseline != null) {
-            md.append("; in brackets, how many times faster than `").append(baseline).append("` in the same run");
-        }
-        md.append(".\n\n");
-        header(md, paramName, columns);
-        for (var row : time.entrySet()) {
+    }
+
+    /** A row per benchmark: its average times and, in brackets, the speed-up over {@code baseline}'s. */
+    private static void timeRows(StringBuilder md, Scores scores, String baseline) {
+        for (var row : scores.time.entrySet()) {
             md.append("| `").append(row.getKey()).append("` |");
-            for (String column : columns) {
+            for (String column : scores.columns) {
                 Score s = row.getValue().get(column);
-                Score base = baseline == null ? null : time.getOrDefault(baseline, Map.of()).get(column);
+                Score base = baseline == null ? null : scores.time.getOrDefault(baseline, Map.of()).get(column);
                 md.append(' ').append(s == null ? "–" : formatTime(s));
                 if (s != null && base != null) {
                     md.append(String.format(Locale.ROOT, " (%.2f×)", base.value() / s.value()));
@@ -123,28 +159,23 @@ public final class BenchmarkReport {
             }
             md.append('\n');
         }
-        if (!alloc.isEmpty()) {
-            md.append("\nHeap allocated per operation (`gc.alloc.rate.norm`)");
-            if (baseline != null) {
-                md.append("; in brackets, the share of `").append(baseline).append("`'s");
-            }
-            md.append(".\n\n");
-            header(md, paramName, columns);
-            for (var row : alloc.entrySet()) {
-                md.append("| `").append(row.getKey()).append("` |");
-                for (String column : columns) {
-                    Score s = row.getValue().get(column);
-                    Score base = baseline == null ? null : alloc.getOrDefault(baseline, Map.of()).get(column);
-                    md.append(' ').append(s == null ? "–" : formatBytes(s.value()));
-                    if (s != null && base != null && base.value() > 0) {
-                        md.append(String.format(Locale.ROOT, " (%.3f %%)", 100 * s.value() / base.value()));
-                    }
-                    md.append(" |");
+    }
+
+    /** A row per benchmark: its heap per operation and, in brackets, its share of {@code baseline}'s. */
+    private static void allocRows(StringBuilder md, Scores scores, String baseline) {
+        for (var row : scores.alloc.entrySet()) {
+            md.append("| `").append(row.getKey()).append("` |");
+            for (String column : scores.columns) {
+                Score s = row.getValue().get(column);
+                Score base = baseline == null ? null : scores.alloc.getOrDefault(baseline, Map.of()).get(column);
+                md.append(' ').append(s == null ? "–" : formatBytes(s.value()));
+                if (s != null && base != null && base.value() > 0) {
+                    md.append(String.format(Locale.ROOT, " (%.3f %%)", 100 * s.value() / base.value()));
                 }
-                md.append('\n');
+                md.append(" |");
             }
+            md.append('\n');
         }
-        return md.toString();
     }
 
     private static Score score(JsonNode metric) {

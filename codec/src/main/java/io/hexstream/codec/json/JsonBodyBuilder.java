@@ -39,6 +39,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
     private static final String SHORT_ESCAPES = "\b\t\n\f\r";
     private static final String SHORT_ESCAPE_LETTERS = "btnfr";
     private static final String UPPER_DIGITS = "0123456789ABCDEF";
+    /** How many distinct index lists a builder remembers to share (V4: cells in the blob, extension cells, proofs). */
+    private static final int PICKED_KEPT = 4;
 
     private final List<Segment> segments = new ArrayList<>();
     private byte[] literal = new byte[256];
@@ -53,6 +55,13 @@ public final class JsonBodyBuilder implements AutoCloseable {
     /** Whether a name was just written, so a value must follow. */
     private boolean afterName;
     private boolean done;
+    /**
+     * The index lists copied so far, most recent at {@code pickedNext - 1}: a list equal to one of them is
+     * shared, not copied again (a response's entries pick the same cells), so a body holds a few copies
+     * whatever its entry count.
+     */
+    private final int[][] copiedIndices = new int[PICKED_KEPT][];
+    private int pickedNext;
 
     JsonBodyBuilder() {}
 
@@ -445,7 +454,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
      * The checks of {@code hexElements} and {@code encodedHexElements}: an open array, non-negative sizes,
      * {@code [from, from + count)} within {@code indices}, and every non-negative index's element of
      * {@code size} bytes ({@code unit} source bytes each: 1 raw, 2 encoded) within {@code [offset, length)}.
-     * Checks a copy, which it returns: the body keeps that, so the caller may reuse its array.
+     * Checks a copy, which it returns: the body keeps that, so the caller may reuse its array. An equal
+     * list copied earlier by this builder is returned instead of a new copy.
      */
     private int[] checkedIndices(int size, int unit, int[] indices, int from, int count, int length, int offset) {
         if (done) {
@@ -458,14 +468,27 @@ public final class JsonBodyBuilder implements AutoCloseable {
             throw new IllegalArgumentException("size " + size + " and count " + count + " must not be negative");
         }
         Objects.checkFromIndexSize(from, count, indices.length);
-        int[] picked = Arrays.copyOfRange(indices, from, from + count);
+        int[] copy = copied(indices, from, count);
         long extent = (long) unit * size;
-        for (int index : picked) {
+        for (int index : copy) {
             if (index >= 0) {
                 Objects.checkFromIndexSize(offset + index * extent, extent, length);
             }
         }
-        return picked;
+        return copy;
+    }
+
+    /** {@code indices[from, from + count)}: an equal copy made earlier, or a new one, then remembered. */
+    private int[] copied(int[] indices, int from, int count) {
+        for (int[] earlier : copiedIndices) {
+            if (earlier != null && Arrays.equals(earlier, 0, earlier.length, indices, from, from + count)) {
+                return earlier;
+            }
+        }
+        int[] copy = Arrays.copyOfRange(indices, from, from + count);
+        copiedIndices[pickedNext] = copy;
+        pickedNext = (pickedNext + 1) % PICKED_KEPT;
+        return copy;
     }
 
     private JsonBodyBuilder hexSegment(HexSource source, int size, int count, boolean bracketed, boolean prefix) {

@@ -42,7 +42,18 @@ public final class CellIndices {
      * @throws HexFormatException if {@code text} is not 16 bytes of {@code DATA}
      */
     public static CellIndices decode(CharSequence text) {
-        byte[] bits = HexDecoder.decode(text, BITARRAY_SIZE);
+        return of(HexDecoder.decode(text, BITARRAY_SIZE));
+    }
+
+    /**
+     * The cells of {@code bits}, an SSZ {@code Bitvector[128]}'s 16 bytes (binary getBlobs' {@code BlobsV4Request}).
+     *
+     * @throws IllegalArgumentException if {@code bits} is not 16 bytes
+     */
+    public static CellIndices of(byte[] bits) {
+        if (bits.length != BITARRAY_SIZE) {
+            throw new IllegalArgumentException("a Bitvector[128] is 16 bytes, not " + bits.length);
+        }
         int[] selected = new int[BlobSizes.CELLS_PER_EXT_BLOB];
         int count = 0;
         for (int i = 0; i < BlobSizes.CELLS_PER_EXT_BLOB; i++) {

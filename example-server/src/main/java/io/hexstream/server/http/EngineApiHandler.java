@@ -11,10 +11,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -63,6 +65,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         final ChannelHandlerContext ctx;
         final HttpVersion version;
         final boolean keepAlive;
+        final HttpHeaders headers;
         Object response;
         boolean close;
         boolean unreadBody;
@@ -70,10 +73,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         ResponseSummary summary;
         long bodyBytes;
 
-        Slot(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive) {
+        Slot(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, HttpHeaders headers) {
             this.ctx = ctx;
             this.version = version;
             this.keepAlive = keepAlive;
+            this.headers = headers;
             this.close = !keepAlive;
         }
 
@@ -85,6 +89,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         @Override
         public boolean keepAlive() {
             return keepAlive;
+        }
+
+        @Override
+        public HttpHeaders requestHeaders() {
+            return headers;
         }
 
         @Override
@@ -156,7 +165,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof Route next) {
             route = next;
         } else if (msg instanceof RefusedRequest refused) {
-            Slot slot = take(ctx, refused.version(), refused.keepAlive());
+            Slot slot = take(ctx, refused.version(), refused.keepAlive(), EmptyHttpHeaders.INSTANCE);
             slot.unreadBody = true;
             ready(slot, refusal(refused), 0, null);
         } else if (msg instanceof FullHttpRequest request) {
@@ -171,7 +180,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void take(ChannelHandlerContext ctx, FullHttpRequest request) {
-        Slot slot = take(ctx, request.protocolVersion(), HttpUtil.isKeepAlive(request));
+        Slot slot = take(ctx, request.protocolVersion(), HttpUtil.isKeepAlive(request), request.headers());
         Route handler = route;
         route = null;
         if (!request.decoderResult().isSuccess()) { // a body the aggregator could not read whole
@@ -200,8 +209,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
-    private Slot take(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive) {
-        Slot slot = new Slot(ctx, version, keepAlive);
+    private Slot take(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, HttpHeaders headers) {
+        Slot slot = new Slot(ctx, version, keepAlive, headers);
         closing |= slot.close;
         line.add(slot);
         if (++unwritten == maxPipelined) {
@@ -272,6 +281,10 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
+        if (refused.contentType() != null) {
+            return body(refused.version(), refused.status(), refused.contentType(), refused.reason(),
+                    refused.keepAlive());
+        }
         if (refused.reason() != null) {
             return text(refused.version(), refused.status(), refused.reason(), refused.keepAlive());
         }
@@ -285,18 +298,29 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     /** A response whose body is {@code reason} and a line feed, as plain text. */
     private static FullHttpResponse text(HttpVersion version, HttpResponseStatus status, String reason,
             boolean keepAlive) {
-        ByteBuf text = Unpooled.copiedBuffer(reason + "\n", StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status, text);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8");
-        HttpUtil.setContentLength(response, text.readableBytes());
+        return body(version, status, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8", reason + "\n", keepAlive);
+    }
+
+    /** A response whose body is {@code body} in UTF-8, of type {@code contentType}. */
+    private static FullHttpResponse body(HttpVersion version, HttpResponseStatus status, CharSequence contentType,
+            String body, boolean keepAlive) {
+        ByteBuf bytes = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(version, status, bytes);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        HttpUtil.setContentLength(response, bytes.readableBytes());
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
     }
 
-    /** A response without content; the connection closes after it unless {@code keepAlive}. */
+    /**
+     * A response without content; the connection closes after it unless {@code keepAlive}. A {@code 204}
+     * has no {@code Content-Length} (RFC 9110, 8.6), any other status {@code Content-Length: 0}.
+     */
     private static FullHttpResponse empty(HttpVersion version, HttpResponseStatus status, boolean keepAlive) {
         FullHttpResponse response = new DefaultFullHttpResponse(version, status);
-        HttpUtil.setContentLength(response, 0);
+        if (status.code() != HttpResponseStatus.NO_CONTENT.code()) {
+            HttpUtil.setContentLength(response, 0);
+        }
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
     }

@@ -1,6 +1,5 @@
 package io.hexstream.server.http;
 
-import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -28,8 +27,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Engine API's HTTP server: one event-loop group (I/O threads named {@code hexstream-io-*}) serving
- * one or more ports, each with its own pipeline ({@link EngineApiInitializer}: the JWT port, and the
- * optional port without it; the metrics port's), and one {@link ConnectionLimit} over the Engine API's.
+ * one or more ports, each with its own pipeline (an {@link EngineApiInitializer} with the port's
+ * {@link RouteTable}: the JWT port, the optional port without it, the metrics port) and its
+ * {@link ConnectionLimit}, which ports may share.
  */
 public final class EngineServer implements AutoCloseable {
     /** Prefix of the I/O threads' names. */
@@ -44,27 +44,24 @@ public final class EngineServer implements AutoCloseable {
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
     /**
-     * One port to serve: where, with which pipeline, and whether its connections count against the
-     * connection limit (the Engine API's do; the metrics port's do not, so that a full server can still
-     * be scraped).
+     * One port to serve: where, with which pipeline, and the limit its connections count against (ports
+     * given the same {@link ConnectionLimit} share its places).
      */
-    public record Port(String host, int port, ChannelInitializer<Channel> pipeline, boolean limited) {
-        /** An Engine API port: its connections count against the limit. */
-        public Port(String host, int port, EngineApiInitializer pipeline) {
-            this(host, port, pipeline, true);
-        }
-    }
+    public record Port(String host, int port, EngineApiInitializer pipeline, ConnectionLimit limit) {}
 
     /** How long {@link #close()} lets the responses in flight finish before it closes their connections. */
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(2);
 
     private final EventLoopGroup group;
+    private final List<Port> ports;
+    /** The listening channel of each of {@link #ports}, in the same order. */
     private final List<Channel> channels;
     private final ChannelGroup connections;
     private final AtomicBoolean closing = new AtomicBoolean();
 
-    private EngineServer(EventLoopGroup group, List<Channel> channels, ChannelGroup connections) {
+    private EngineServer(EventLoopGroup group, List<Port> ports, List<Channel> channels, ChannelGroup connections) {
         this.group = group;
+        this.ports = ports;
         this.channels = channels;
         this.connections = connections;
     }
@@ -72,19 +69,15 @@ public final class EngineServer implements AutoCloseable {
     /**
      * Binds every port (in order) and starts serving; if one cannot be bound, those bound are closed.
      *
-     * @param maxConnections the most connections open at once over all limited ports ({@code --max-connections})
-     * @param metrics told each connection opened, closed or refused by the limit
      * @throws BindFailure naming the port that could not be bound; its cause says why (a
      *     {@link java.net.BindException} when the port is in use or the host is not this machine's, an
      *     {@link java.nio.channels.UnresolvedAddressException} for a host name that does not resolve)
      */
-    public static EngineServer start(List<Port> ports, int maxConnections, RefusalLog refusals, ServerMetrics metrics)
-            throws BindFailure, InterruptedException {
+    public static EngineServer start(List<Port> ports) throws BindFailure, InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
                 NioIoHandler.newFactory());
         List<Channel> channels = new ArrayList<>(ports.size());
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-        ConnectionLimit limit = new ConnectionLimit(maxConnections, refusals, metrics);
         Tracker tracker = new Tracker(connections);
         try {
             for (Port port : ports) {
@@ -92,10 +85,7 @@ public final class EngineServer implements AutoCloseable {
                         .handler(new ChannelInitializer<Channel>() {
                             @Override
                             protected void initChannel(Channel listening) {
-                                if (port.limited()) {
-                                    listening.pipeline().addLast(limit);
-                                }
-                                listening.pipeline().addLast(tracker);
+                                listening.pipeline().addLast(port.limit(), tracker);
                             }
                         })
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
@@ -106,7 +96,7 @@ public final class EngineServer implements AutoCloseable {
                 }
                 channels.add(bound.channel());
             }
-            return new EngineServer(group, channels, connections);
+            return new EngineServer(group, List.copyOf(ports), channels, connections);
         } catch (BindFailure | InterruptedException | RuntimeException e) {
             channels.forEach(Channel::close);
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -146,9 +136,14 @@ public final class EngineServer implements AutoCloseable {
         }
     }
 
-    /** The address of the {@code index}-th port, in the order given to {@link #start}. */
-    public InetSocketAddress address(int index) {
-        return (InetSocketAddress) channels.get(index).localAddress();
+    /** Where {@code port}, one of those given to {@link #start}, is bound (a free one if it asked for 0). */
+    public InetSocketAddress address(Port port) {
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i) == port) {
+                return (InetSocketAddress) channels.get(i).localAddress();
+            }
+        }
+        throw new IllegalArgumentException("not a port of this server: " + port);
     }
 
     /**

@@ -18,8 +18,10 @@ import io.netty.util.ReferenceCountUtil;
  * the route declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body
  * byte: a head that does not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a
  * method the path has not {@code 405} (with {@code Allow}), a missing or bad JWT on a route that needs one
- * {@code 401} with the reason as a one-line body, and a {@code Content-Length} over the route's body limit
- * {@code 413}. An accepted request's route is passed on just before its head, for {@link EngineApiHandler};
+ * {@code 401} with the reason as a one-line body, a {@code Content-Length} over the route's body limit
+ * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
+ * ({@link Route#rejectHead}) as it answers it. An accepted request's route is passed on just before its
+ * head, for {@link EngineApiHandler};
  * a refused request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in
  * turn, its body dropped unread. After a 400 or 401 (and after any refusal of a request that asked
  * {@code Expect: 100-continue}, whose client may never send the body) the connection stops reading and
@@ -108,10 +110,12 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
             metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
-            String reason = route.tooLarge(length);
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, reason,
-                    null, reason == null && keepAlive);
+            Rejection rejection = route.tooLarge(length);
+            return rejection != null ? new RefusedRequest(request.protocolVersion(), rejection)
+                    : new RefusedRequest(request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null,
+                            null, keepAlive);
         }
-        return null;
+        Rejection rejection = route.rejectHead(request.headers());
+        return rejection == null ? null : new RefusedRequest(request.protocolVersion(), rejection);
     }
 }

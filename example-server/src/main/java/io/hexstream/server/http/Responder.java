@@ -2,6 +2,7 @@ package io.hexstream.server.http;
 
 import io.hexstream.codec.http.StreamedResponse;
 import io.hexstream.server.metrics.ResponseSummary;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.EventExecutor;
@@ -15,6 +16,9 @@ public interface Responder {
 
     /** The request's HTTP version. */
     HttpVersion version();
+
+    /** The request's headers (e.g. its {@code Accept}), as received; read them, do not change them. */
+    HttpHeaders requestHeaders();
 
     /** Whether the connection stays open after the response. */
     boolean keepAlive();

@@ -1,6 +1,7 @@
 package io.hexstream.server.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaders;
 
 /**
  * One entry of a {@link RouteTable}: what a request on it needs before its body is read, and how it is
@@ -20,11 +21,19 @@ public interface Route {
     int maxBodyBytes();
 
     /**
-     * The one-line reason of the {@code 413} for a {@code Content-Length} of {@code contentLength} bytes,
-     * over {@link #maxBodyBytes()}, after which the connection closes; {@code null} (the default): an empty
+     * The answer ({@code 413}) to a {@code Content-Length} of {@code contentLength} bytes, over
+     * {@link #maxBodyBytes()}, after which the connection closes; {@code null} (the default): an empty
      * {@code 413}, the body dropped unread and the connection kept as the request asks.
      */
-    default String tooLarge(long contentLength) {
+    default Rejection tooLarge(long contentLength) {
+        return null;
+    }
+
+    /**
+     * The answer to a request refused for its other headers (e.g. {@code 415} for its {@code Content-Type}),
+     * asked once its JWT and length passed; {@code null} (the default) to read its body.
+     */
+    default Rejection rejectHead(HttpHeaders headers) {
         return null;
     }
 

@@ -58,7 +58,7 @@ public final class RouteTable {
         /**
          * Serves {@code method} on {@code path} with {@code route}.
          *
-         * @param path an absolute path, e.g. {@code /engine/v2/blobs}, without query
+         * @param path an absolute path, e.g. {@code /engine/v1/blobs/v2}, without query
          * @throws IllegalArgumentException if the path is not absolute or has a query, or if it already
          *     has a route for {@code method}
          */

@@ -1,20 +1,24 @@
 package io.hexstream.server.metrics;
 
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.IOException;
+import java.io.OutputStream;
 
 /**
- * The pipeline of {@code --metrics-port}, on the Engine API server's own event loops: {@code GET
- * /metrics} served by {@link ScrapeHandler}. Requests are small (a scraper sends a head only): a
- * body over {@link #MAX_REQUEST_BYTES} is refused with 413. No JWT: bind it to a private address
- * ({@code --metrics-host}, loopback by default).
+ * What {@code GET /metrics} on {@code --metrics-port} answers: every metric in the Prometheus text format
+ * 0.0.4, or in OpenMetrics 1.0 text when the scraper's {@code Accept} asks for
+ * {@code application/openmetrics-text}. A scrape reads counters and gauges (no lock the request path
+ * holds) and the JVM's metrics, a scan of every thread's state among them: it may take milliseconds, so
+ * the wiring runs it off the I/O threads. No JWT: bind the port to a private address
+ * ({@code --metrics-host}, loopback by default). Thread-safe.
  */
-public final class MetricsEndpoint extends ChannelInitializer<Channel> {
+public final class MetricsEndpoint {
     /** The one path served. */
     public static final String PATH = "/metrics";
-    static final int MAX_REQUEST_BYTES = 8 * 1024;
+    private static final ExpositionFormatWriter PROMETHEUS = PrometheusTextFormatWriter.create();
+    private static final ExpositionFormatWriter OPENMETRICS = OpenMetricsTextFormatWriter.create();
 
     private final PrometheusMetrics metrics;
 
@@ -22,9 +26,16 @@ public final class MetricsEndpoint extends ChannelInitializer<Channel> {
         this.metrics = metrics;
     }
 
-    @Override
-    protected void initChannel(Channel ch) {
-        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                new ScrapeHandler(metrics));
+    /**
+     * Scrapes every metric and writes it to {@code out} in the format {@code accept} asks for.
+     *
+     * @param accept the scraper's {@code Accept} header, or {@code null}
+     * @return the content type of what was written, e.g. {@code text/plain; version=0.0.4; charset=utf-8}
+     * @throws IOException from {@code out}
+     */
+    public String write(String accept, OutputStream out) throws IOException {
+        ExpositionFormatWriter writer = OPENMETRICS.accepts(accept) ? OPENMETRICS : PROMETHEUS;
+        writer.write(out, metrics.scrape());
+        return writer.getContentType();
     }
 }

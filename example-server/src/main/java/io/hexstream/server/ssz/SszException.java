@@ -1,18 +1,16 @@
 package io.hexstream.server.ssz;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
-
-/** A binary SSZ request refused: the HTTP status (EIP-8178 draft, "HTTP Status Codes") and a one-line reason. */
+/** A blob request refused once read: the {@link Problem} it is answered with. */
 public final class SszException extends Exception {
-    private final HttpResponseStatus status;
+    private final Problem problem;
 
-    public SszException(HttpResponseStatus status, String message) {
-        super(message, null, false, false);
-        this.status = status;
+    public SszException(Problem problem) {
+        super(problem.detail() != null ? problem.detail() : problem.type(), null, false, false);
+        this.problem = problem;
     }
 
-    /** {@code 400} (malformed SSZ, or a version not served) or {@code 413} (too many versioned hashes). */
-    public HttpResponseStatus status() {
-        return status;
+    /** {@code 400 ssz-decode-error} or {@code 413 request-too-large}. */
+    public Problem problem() {
+        return problem;
     }
 }

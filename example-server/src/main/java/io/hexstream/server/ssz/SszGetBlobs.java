@@ -1,32 +1,39 @@
 package io.hexstream.server.ssz;
 
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.engine.GetBlobs;
+import io.hexstream.server.http.Rejection;
 import io.hexstream.server.http.Responder;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.RpcError;
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The route of one binary SSZ getBlobs, {@code POST} on its {@link SszRoute}'s path (EIP-8178 draft,
- * "Blobs"): a {@code GetBlobsRequest} body in, the response out, with the same fork rule and the same pool
- * lookup ({@link BlobLookup}) as {@code engine_getBlobsV1..3}. Needs a JWT; a {@code Content-Length} over
- * {@link GetBlobsRequestDecoder#MAX_BODY_BYTES} is {@code 413} on the head, with a reason, and the
- * connection closes. Checked in this order: the fork ({@code 400}: the draft names no status for it), the SSZ
- * ({@code 400} malformed, {@code 413} more than {@code --max-blobs-per-request} or 128 hashes); then
- * {@code 200} with the response container, or {@code 204} (empty) where the JSON-RPC result would be
- * {@code null} as a whole: V2 with a hash missing, and V1 with a hash missing (its SSZ list, unlike JSON,
- * has no {@code null} entry); {@code 500} if the lookup fails unexpectedly (logged). Never blocks;
- * thread-safe. The metrics hear it as method {@link SszRoute#method()}, its outcomes as the JSON-RPC
- * codes of the same refusals ({@code -38005}, {@code -32602}, {@code -38004}, {@code -32603}).
+ * One blob route, {@code POST /engine/v1/blobs/vN} (execution-apis #793, {@code refactor.md}, "Blob pool",
+ * "Error model", "Transport &amp; framing"; {@code refactor-ssz.md}, "{@code POST /blobs/vN}"): a
+ * {@link BlobsRequest} in, a {@link BlobsResponse} out, with the JSON-RPC method's pool lookup
+ * ({@link BlobLookup}) and fork table ({@link GetBlobs.Version#servedUnder}). On the head: a JWT
+ * ({@code 401} as for JSON-RPC), a {@code Content-Length} of at most the largest request of
+ * {@code min(--max-blobs-per-request, 128)} hashes ({@code 413 request-too-large}) and a
+ * {@code Content-Type}, if any, of {@code application/octet-stream} ({@code 415 unsupported-media-type});
+ * these close the connection. Then, in this order: a revision the fork does not serve is
+ * {@code 404 method-not-found}; a body that does not decode {@code 400 ssz-decode-error}; more hashes than
+ * the limit {@code 413 request-too-large}; V2 with any blob missing {@code 204} (empty); else {@code 200}
+ * with the response container ({@code 500 internal} if the lookup fails unexpectedly, logged).
+ * {@code Eth-Execution-Version} is ignored. Errors are {@link Problem}s. Never blocks; thread-safe.
+ * The metrics hear it as method {@link SszRoute#method()}, its refusals as the JSON-RPC codes the error
+ * model maps them to ({@code -32601}, {@code -32602}, {@code -38004}, {@code -32603}).
  */
 public final class SszGetBlobs implements Route {
     private static final Logger LOG = LoggerFactory.getLogger(SszGetBlobs.class);
@@ -46,7 +53,7 @@ public final class SszGetBlobs implements Route {
         this.route = route;
         this.lookup = lookup;
         this.served = served;
-        this.maxHashes = Math.min(maxBlobsPerRequest, GetBlobsRequestDecoder.MAX_BLOB_HASHES_REQUEST);
+        this.maxHashes = Math.min(maxBlobsPerRequest, BlobsRequest.MAX_BLOBS_REQUEST);
         this.metrics = metrics;
     }
 
@@ -57,13 +64,25 @@ public final class SszGetBlobs implements Route {
 
     @Override
     public int maxBodyBytes() {
-        return GetBlobsRequestDecoder.MAX_BODY_BYTES;
+        return route.fixedBytes() + maxHashes * BlobSizes.VERSIONED_HASH_SIZE;
     }
 
     @Override
-    public String tooLarge(long contentLength) {
-        return "GetBlobsRequest of " + contentLength + " bytes, at most " + GetBlobsRequestDecoder.MAX_BODY_BYTES
-                + " (128 versioned hashes)";
+    public Rejection tooLarge(long contentLength) {
+        return Problem.requestTooLarge("a body of " + contentLength + " bytes, at most " + maxBodyBytes() + " ("
+                + maxHashes + " versioned hashes)").rejection();
+    }
+
+    @Override
+    public Rejection rejectHead(HttpHeaders headers) {
+        String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
+        if (type == null) {
+            return null;
+        }
+        int parameters = type.indexOf(';');
+        String mediaType = (parameters < 0 ? type : type.substring(0, parameters)).trim();
+        return HttpHeaderValues.APPLICATION_OCTET_STREAM.contentEqualsIgnoreCase(mediaType) ? null
+                : Problem.unsupportedMediaType("Content-Type " + type + ", not application/octet-stream").rejection();
     }
 
     /** Decodes {@code body} (the whole request body, its indices unchanged, not released) and responds. */
@@ -71,30 +90,30 @@ public final class SszGetBlobs implements Route {
     public void handle(ByteBuf body, Responder responder) {
         GetBlobs.Version version = route.version();
         if (!version.servedUnder(served)) {
-            refuse(responder, HttpResponseStatus.BAD_REQUEST, RpcError.UNSUPPORTED_FORK, route.path()
-                    + " (" + version.methodName() + ") is not served under " + served.name().toLowerCase(Locale.ROOT));
+            refuse(responder, Problem.methodNotFound(route.path() + " is not served under "
+                    + served.name().toLowerCase(Locale.ROOT)), RpcError.METHOD_NOT_FOUND);
             return;
         }
-        VersionedHash[] hashes;
+        BlobsRequest request;
         try {
-            hashes = GetBlobsRequestDecoder.decode(body, maxHashes);
+            request = BlobsRequest.decode(body, route.fixedBytes(), maxHashes);
         } catch (SszException e) {
-            refuse(responder, e.status(), e.status() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
-                    ? RpcError.TOO_LARGE_REQUEST : RpcError.INVALID_PARAMS, e.getMessage());
+            refuse(responder, e.problem(), e.problem().status() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                    ? RpcError.TOO_LARGE_REQUEST : RpcError.INVALID_PARAMS);
             return;
         }
         BlobLookup.Found found;
-        GetBlobsResponse response; // null: 204
+        BlobsResponse response; // null: 204
         try {
-            found = lookup.lookUp(version, hashes, route.method());
-            response = version != GetBlobs.Version.V3 && !found.all() ? null
-                    : new GetBlobsResponse(responder.version(), responder.keepAlive(), version, found.entries());
+            found = lookup.lookUp(version, request.hashes(), route.method());
+            response = version == GetBlobs.Version.V2 && !found.all() ? null : new BlobsResponse(responder.version(),
+                    responder.keepAlive(), version, found.entries(), request.cells());
         } catch (RuntimeException e) {
             LOG.error("{} failed", route.method(), e);
-            refuse(responder, HttpResponseStatus.INTERNAL_SERVER_ERROR, RpcError.INTERNAL_ERROR, "internal error");
+            refuse(responder, Problem.internal("internal error"), RpcError.INTERNAL_ERROR);
             return;
         }
-        ResponseSummary summary = new ResponseSummary(route.method(), hashes.length, found.available(), null);
+        ResponseSummary summary = new ResponseSummary(route.method(), request.hashes().length, found.available(), null);
         metrics.replied(route.method(), null);
         if (response == null) {
             responder.respondEmpty(HttpResponseStatus.NO_CONTENT, summary);
@@ -103,8 +122,10 @@ public final class SszGetBlobs implements Route {
         }
     }
 
-    private void refuse(Responder responder, HttpResponseStatus status, RpcError outcome, String reason) {
+    private void refuse(Responder responder, Problem problem, RpcError outcome) {
         metrics.replied(route.method(), outcome);
-        responder.respondText(status, reason, new ResponseSummary(route.method(), 0, 0, outcome));
+        var response = problem.response(responder.version(), responder.keepAlive());
+        responder.respond(response, response.content().readableBytes(),
+                new ResponseSummary(route.method(), 0, 0, outcome));
     }
 }

@@ -6,32 +6,46 @@ import io.hexstream.server.engine.GetBlobs;
 import io.hexstream.server.http.RouteTable;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.handler.codec.http.HttpMethod;
+import java.util.Locale;
 
 /**
- * The binary SSZ routes served on the Engine API port (EIP-8178 draft, "Endpoints", "Blobs":
- * {@code POST /engine/v{N}/blobs}, the version number that of the JSON-RPC method it replaces), each put on
- * the port's route table with its {@link SszGetBlobs} by {@link #register}.
+ * The blob routes of the REST Engine API (execution-apis #793, {@code refactor.md}, "Blob pool"):
+ * {@code POST /engine/v1/blobs/v1} to {@code /v4}, each the binary form of {@code engine_getBlobsV1} to
+ * {@code V4}; {@link #register} puts them, {@code GET /engine/v1/capabilities} and
+ * {@code GET /engine/v1/identity} on the port's route table.
  */
 public enum SszRoute {
-    /** {@code GetBlobsRequest} → {@code GetBlobsV1Response}, as {@code engine_getBlobsV1}. */
-    GET_BLOBS_V1("/engine/v1/blobs", GetBlobs.Version.V1),
-    /** {@code GetBlobsRequest} → {@code GetBlobsV2Response}, as {@code engine_getBlobsV2}. */
-    GET_BLOBS_V2("/engine/v2/blobs", GetBlobs.Version.V2),
-    /** {@code GetBlobsRequest} → {@code GetBlobsV3Response}, as {@code engine_getBlobsV3}. */
-    GET_BLOBS_V3("/engine/v3/blobs", GetBlobs.Version.V3);
+    /** {@code BlobsV1Request} → {@code BlobsV1Response}, as {@code engine_getBlobsV1}. */
+    BLOBS_V1(GetBlobs.Version.V1, BlobsRequest.FIXED_V1),
+    /** {@code BlobsV2Request} → {@code BlobsV2Response}, as {@code engine_getBlobsV2}. */
+    BLOBS_V2(GetBlobs.Version.V2, BlobsRequest.FIXED_V1),
+    /** {@code BlobsV2Request} → {@code BlobsV3Response}, as {@code engine_getBlobsV3}. */
+    BLOBS_V3(GetBlobs.Version.V3, BlobsRequest.FIXED_V1),
+    /** {@code BlobsV4Request} → {@code BlobsV4Response}, as {@code engine_getBlobsV4}. */
+    BLOBS_V4(GetBlobs.Version.V4, BlobsRequest.FIXED_V4);
 
-    private final String path;
+    /** The capabilities document's path. */
+    public static final String CAPABILITIES = "/engine/v1/capabilities";
+    /** The identity document's path. */
+    public static final String IDENTITY = "/engine/v1/identity";
+
     private final GetBlobs.Version version;
+    private final int fixedBytes;
+    private final String revision;
+    private final String path;
     private final String method;
 
-    SszRoute(String path, GetBlobs.Version version) {
-        this.path = path;
+    SszRoute(GetBlobs.Version version, int fixedBytes) {
         this.version = version;
+        this.fixedBytes = fixedBytes;
+        this.revision = version.name().toLowerCase(Locale.ROOT);
+        this.path = "/engine/v1/blobs/" + revision;
         this.method = "ssz_getBlobs" + version.name();
     }
 
     /**
-     * Adds each route to {@code table}: {@code POST} on its path, served by an {@link SszGetBlobs}.
+     * Adds every route to {@code table}: the four blob routes (each served by an {@link SszGetBlobs}, a
+     * revision the fork does not serve answering {@code 404}), the capabilities and the identity documents.
      *
      * @param served the fork the server serves
      * @param maxBlobsPerRequest {@code --max-blobs-per-request}
@@ -41,12 +55,20 @@ public enum SszRoute {
         for (SszRoute route : values()) {
             table.add(HttpMethod.POST, route.path, new SszGetBlobs(route, lookup, served, maxBlobsPerRequest, metrics));
         }
+        table.add(HttpMethod.GET, CAPABILITIES, new JsonDocumentRoute("rest_capabilities",
+                CapabilitiesDocument.json(served, maxBlobsPerRequest), metrics));
+        table.add(HttpMethod.GET, IDENTITY, new JsonDocumentRoute("rest_identity", IdentityDocument.json(), metrics));
         return table;
     }
 
-    /** The path, e.g. {@code /engine/v2/blobs}. */
+    /** The path, e.g. {@code /engine/v1/blobs/v2}. */
     public String path() {
         return path;
+    }
+
+    /** The revision as the capabilities document lists it, e.g. {@code v2}. */
+    public String revision() {
+        return revision;
     }
 
     /** The getBlobs version it answers as. */
@@ -54,7 +76,12 @@ public enum SszRoute {
         return version;
     }
 
-    /** The metrics' and access log's method label, {@code ssz_getBlobsV1} to {@code V3}. */
+    /** The request container's fixed part in bytes: 4, or 20 for V4 ({@link BlobsRequest}). */
+    int fixedBytes() {
+        return fixedBytes;
+    }
+
+    /** The metrics' and access log's method label, {@code ssz_getBlobsV1} to {@code V4}. */
     public String method() {
         return method;
     }

@@ -12,6 +12,8 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.ByteArrayOutputStream;
@@ -30,8 +32,17 @@ class RouteTableTest {
     /** Answers {@code got N} with the body's length. */
     private record Echo(boolean needsJwt, int maxBodyBytes, String reason) implements Route {
         @Override
-        public String tooLarge(long contentLength) {
-            return reason == null ? null : reason + " " + contentLength;
+        public Rejection tooLarge(long contentLength) {
+            return reason == null ? null : new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                    "text/plain; charset=utf-8", reason + " " + contentLength + "\n");
+        }
+
+        /** A {@code Content-Type} other than {@code text/x-echo}, if any, is {@code 415}. */
+        @Override
+        public Rejection rejectHead(HttpHeaders headers) {
+            String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
+            return type == null || type.equals("text/x-echo") ? null
+                    : new Rejection(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "application/x-why", "{" + type + "}");
         }
 
         @Override
@@ -120,6 +131,17 @@ class RouteTableTest {
                 exchange(small, post("/small", null, "12345")));
         assertFalse(small.isOpen(), "a 413 with a reason closes the connection");
         assertFalse(small.finishAndReleaseAll());
+    }
+
+    @Test
+    void aRouteRejectsAHeadWithItsOwnBodyAndTheConnectionCloses() {
+        EmbeddedChannel channel = channel();
+        String typed = "POST /open HTTP/1.1\r\nHost: t\r\nContent-Type: text/x-echo\r\nContent-Length: 1\r\n\r\n1";
+        String other = "POST /open HTTP/1.1\r\nHost: t\r\nContent-Type: text/html\r\nContent-Length: 1\r\n\r\n1";
+        assertEquals(ok("got 1") + "HTTP/1.1 415 Unsupported Media Type\r\ncontent-type: application/x-why\r\n"
+                + "content-length: 11\r\nconnection: close\r\n\r\n{text/html}", exchange(channel, typed + other + typed));
+        assertFalse(channel.isOpen(), "a rejected head closes the connection; what followed is not answered");
+        assertFalse(channel.finishAndReleaseAll());
     }
 
     @Test

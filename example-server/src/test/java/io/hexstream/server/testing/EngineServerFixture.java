@@ -2,6 +2,7 @@ package io.hexstream.server.testing;
 
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.Seams;
+import io.hexstream.server.ServerOptions;
 import io.hexstream.server.StartupException;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.VersionedHash;
@@ -14,9 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -39,7 +40,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     private final Path scratch;
 
     private EngineServerFixture(ExampleServer server, Clock clock, Path dataDir, Path scratch) {
-        super(server.address().getPort(), new JwtAuthenticator(server.secret().bytes(), clock));
+        super(server.engineAddress().getPort(), new JwtAuthenticator(server.secret().bytes(), clock));
         this.server = server;
         this.dataDir = dataDir;
         this.scratch = scratch;
@@ -52,7 +53,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over a copy of the shared pool, answering with {@code clock}'s time. */
     public static EngineServerFixture start(Fork fork, Clock clock) {
-        return startOverSharedPool(ExampleServer.Config.builder().fork(fork), clock);
+        return startOverSharedPool(fork, clock, List.of());
     }
 
     /** A server over {@code dataDir}, topped up to {@link #GENERATED} blobs. */
@@ -62,58 +63,65 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** As {@link #start(Fork, Path)}, its blocking work done through {@code seams}. */
     public static EngineServerFixture start(Fork fork, Path dataDir, Seams seams) {
-        return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(GENERATED), Clock.systemUTC(),
-                scratch(), seams);
+        return start(dataDir, List.of("--fork", fork.name(), "--generate", Integer.toString(GENERATED)),
+                Clock.systemUTC(), scratch(), seams);
     }
 
     /**
-     * A server over a copy of the shared pool with the options {@code options} sets on the builder
-     * ({@code Main}'s defaults otherwise), e.g. {@code c -> c.maxConnections(2)}.
+     * A server over a copy of the shared pool with the command-line {@code options} ({@code Main}'s
+     * defaults otherwise), e.g. {@code "--max-connections", "2"}.
      */
-    public static EngineServerFixture start(Fork fork, UnaryOperator<ExampleServer.Config.Builder> options) {
-        return startOverSharedPool(options.apply(ExampleServer.Config.builder().fork(fork)), Clock.systemUTC());
+    public static EngineServerFixture start(Fork fork, String... options) {
+        return startOverSharedPool(fork, Clock.systemUTC(), List.of(options));
     }
 
     /** A server over a copy of the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
     public static EngineServerFixture start(Fork fork, Duration idleTimeout) {
-        return start(fork, c -> c.idleTimeout(idleTimeout));
+        return start(fork, "--idle-timeout", Long.toString(idleTimeout.toSeconds()));
     }
 
     /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
-        return startEmpty(fork, dataDir, UnaryOperator.identity());
+        return startEmpty(fork, dataDir, new String[0]);
     }
 
-    /** As {@link #startEmpty(Fork, Path)}, with the options {@code options} sets on the builder. */
-    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, UnaryOperator<ExampleServer.Config.Builder> options) {
-        return start(options.apply(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0)),
-                Clock.systemUTC(), scratch(), Seams.SYSTEM);
+    /** As {@link #startEmpty(Fork, Path)}, with the command-line {@code options}. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, String... options) {
+        List<String> args = new ArrayList<>(List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"));
+        args.addAll(List.of(options));
+        return start(dataDir, args, Clock.systemUTC(), scratch(), Seams.SYSTEM);
     }
 
     /** As {@link #startEmpty(Fork, Path)}, its blocking work done through {@code seams}. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams) {
-        return start(ExampleServer.Config.builder().fork(fork).dataDir(dataDir).generate(0).rpcPort(0),
+        return start(dataDir, List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"),
                 Clock.systemUTC(), scratch(), seams);
     }
 
-    private static EngineServerFixture startOverSharedPool(ExampleServer.Config.Builder config, Clock clock) {
+    private static EngineServerFixture startOverSharedPool(Fork fork, Clock clock, List<String> options) {
         Path scratch = scratch();
         copySharedPool(scratch.resolve("data"));
-        return start(config.dataDir(scratch.resolve("data")), clock, scratch, Seams.SYSTEM);
+        List<String> args = new ArrayList<>(List.of("--fork", fork.name()));
+        args.addAll(options);
+        return start(scratch.resolve("data"), args, clock, scratch, Seams.SYSTEM);
     }
 
     /**
-     * Starts on a free loopback port with the secret {@link #SECRET} and the hashes file in {@code scratch},
-     * which {@link #close()} deletes.
+     * Starts over {@code dataDir} with the command-line {@code options} on a free loopback port with the
+     * secret {@link #SECRET} and the hashes file in {@code scratch}, which {@link #close()} deletes.
      */
-    private static EngineServerFixture start(ExampleServer.Config.Builder config, Clock clock, Path scratch,
+    private static EngineServerFixture start(Path dataDir, List<String> options, Clock clock, Path scratch,
             Seams seams) {
         try {
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
-            ExampleServer.Config built = config.host("127.0.0.1").port(0).jwtSecret(secret)
-                    .hashesOut(scratch.resolve("hashes.txt")).build();
-            ExampleServer server = ExampleServer.start(built, ResponseRenderer::streaming, clock, seams);
-            return new EngineServerFixture(server, clock, built.dataDir(), scratch);
+            List<String> args = new ArrayList<>(options);
+            args.addAll(List.of("--data-dir", dataDir.toString(), "--host", "127.0.0.1", "--port", "0",
+                    "--jwt-secret", secret.toString(), "--hashes-out", scratch.resolve("hashes.txt").toString()));
+            ExampleServer server = ExampleServer.builder(ServerOptions.parse(args.toArray(String[]::new)))
+                    .clock(clock)
+                    .seams(seams)
+                    .start();
+            return new EngineServerFixture(server, clock, dataDir, scratch);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (StartupException e) {
@@ -154,8 +162,8 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     /** The shared pool's hashes, once a server over {@code target/test-blobs} has topped it up and stopped. */
     private static synchronized List<VersionedHash> sharedPool() {
         if (sharedHashes == null) {
-            try (EngineServerFixture shared = start(ExampleServer.Config.builder().dataDir(SHARED_DATA).generate(GENERATED),
-                    Clock.systemUTC(), scratch(), Seams.SYSTEM)) {
+            try (EngineServerFixture shared = start(SHARED_DATA, List.of("--generate", Integer.toString(GENERATED)),
+                    Clock.systemUTC(), scratch())) {
                 sharedHashes = List.copyOf(shared.hashes());
             }
         }
@@ -168,7 +176,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** The server's port (JWT required). */
     public int port() {
-        return server.address().getPort();
+        return server.engineAddress().getPort();
     }
 
     public List<VersionedHash> hashes() {
@@ -178,7 +186,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     /** {@code n} versioned hashes cycling through the pool's: how tests ask for 128 blobs from a few. */
     public List<VersionedHash> cycledHashes(int n) {
         List<VersionedHash> hashes = hashes();
-        List<VersionedHash> cycled = new java.util.ArrayList<>(n);
+        List<VersionedHash> cycled = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             cycled.add(hashes.get(i % hashes.size()));
         }

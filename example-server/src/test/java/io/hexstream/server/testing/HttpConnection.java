@@ -97,10 +97,14 @@ public final class HttpConnection implements AutoCloseable {
                 length = Long.parseLong(line.substring(15).trim());
             }
         }
-        if (!text.startsWith("HTTP/1.1 ") || length < 0) {
+        int status = text.startsWith("HTTP/1.1 ") ? Integer.parseInt(text.substring(9, 12)) : -1;
+        if (status == 204 && length < 0) {
+            length = 0; // a 204 has no body, and no content-length (RFC 9110, 8.6)
+        }
+        if (status < 0 || length < 0) {
             throw new IOException("not an HTTP/1.1 response head with a content-length: " + text);
         }
-        return new Head(Integer.parseInt(text.substring(9, 12)), length, text);
+        return new Head(status, length, text);
     }
 
     /** Reads the body of {@code head}'s response into an array. */

@@ -2,14 +2,15 @@ package io.hexstream.jmh.e2e;
 
 import io.hexstream.codec.Hex;
 import io.hexstream.server.ExampleServer;
-import io.hexstream.server.engine.Fork;
+import io.hexstream.server.ServerOptions;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its
@@ -19,7 +20,7 @@ import java.time.Duration;
  * counted on the server's I/O threads); end of input stops it. Modes:
  * {@code hexstream} (the product, hex cache off: every response encoded), {@code hexstream-cache} (the
  * product answering from its hex cache, 64 MiB, which holds the whole pool), {@code ssz} (the product,
- * asked by {@link SszV2Mode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
+ * asked by {@link SszMode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
  * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code sendfile} ({@link SendfileRenderer}: the floor's bytes from files in {@code DATA_DIR}, sent as file regions),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
@@ -44,15 +45,19 @@ public final class E2eServer {
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
         int hexCacheMib = mode.equals("hexstream-cache") ? HEX_CACHE_MIB : 0;
-        try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
-                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).hexCacheMib(hexCacheMib)
-                .metricsPort(metrics ? 0 : null).build(),
-                writer -> renderer != null ? renderer : ResponseRenderer.streaming(writer), Clock.systemUTC());
+        List<String> options = new ArrayList<>(List.of("--port", "0", "--data-dir", dataDir.toString(), "--generate",
+                Integer.toString(EndToEndBenchmark.POOL_BLOBS), "--fork", "osaka", "--hex-cache-mib",
+                Integer.toString(hexCacheMib)));
+        if (metrics) {
+            options.addAll(List.of("--metrics-port", "0"));
+        }
+        try (ExampleServer server = ExampleServer.builder(ServerOptions.parse(options.toArray(String[]::new)))
+                .renderer(writer -> renderer != null ? renderer : ResponseRenderer.streaming(writer)).start();
                 MemoryProbe memory = new MemoryProbe();
                 AutoCloseable scrapes = metrics ? new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {})
                         : () -> {}) {
             AutoCloseable besu = null;
-            InetSocketAddress address = server.address();
+            InetSocketAddress address = server.engineAddress();
             if (mode.equals("besuStreaming")) {
                 BesuLikeServer peer = BesuLikeServer.start(
                         DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE), server.secret().bytes());

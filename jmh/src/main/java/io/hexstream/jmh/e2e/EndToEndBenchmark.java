@@ -35,8 +35,10 @@ import java.util.concurrent.Future;
  * sets its cells beside {@code hexstream-vector}'s),
  * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
  * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
- * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v2/blobs}:
- * the same blobs and proofs as {@code GetBlobsV2Response}, half the bytes, checked on its own) and, if
+ * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v1/blobs/v2}:
+ * the same blobs and proofs as {@code BlobsV2Response}, half the bytes, checked on its own; shape {@code v2}
+ * only), {@code hexstream-ssz-v4x8} ({@code POST /engine/v1/blobs/v4} of the {@code v4x8} cells; shape
+ * {@code v4x8} only) and, if
  * asked for, {@code sendfile} ({@code prerendered}'s bytes from a file per request shape, sent with
  * {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and {@code jacksonStringsWholeBody}
  * (the same Strings serialised whole).
@@ -51,7 +53,7 @@ import java.util.concurrent.Future;
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
  *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--connections per-request,keep-alive]
- *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2]
+ *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
  *     (also: sendfile, jacksonStringsWholeBody)
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
@@ -72,8 +74,10 @@ public final class EndToEndBenchmark {
     static final String SENDFILE = "sendfile";
     /** How long {@link #verifyCells} waits for a server to serve every cell. */
     static final int CELLS_WAIT_SECONDS = 120;
-    /** The product asked for the same blobs over binary SSZ ({@link SszV2Mode}): a body of its own. */
+    /** The product asked for the same blobs over binary SSZ, {@code v2} shape only ({@link SszMode}). */
     static final String SSZ = "hexstream-ssz-v2";
+    /** The product asked for the same cells over binary SSZ, {@code v4x8} shape only ({@link SszMode}). */
+    static final String SSZ_V4X8 = "hexstream-ssz-v4x8";
 
     /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
     record Server(String name, String mode, boolean vector) {}
@@ -85,7 +89,8 @@ public final class EndToEndBenchmark {
             new Server(PEER, "besuStreaming", false),
             new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
             new Server(MetricsRatio.ON, "hexstreamMetrics", true),
-            new Server(SSZ, "ssz", false));
+            new Server(SSZ, "ssz", false),
+            new Server(SSZ_V4X8, "ssz", false));
 
     /** One cell of the matrix. */
     record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
@@ -94,77 +99,57 @@ public final class EndToEndBenchmark {
 
     private EndToEndBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
-        Path out = OUT;
-        Path dataDir = DATA_DIR;
-        double seconds = 3;
-        List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
-                MetricsRatio.ON, SSZ);
-        List<String> connections = CONNECTIONS;
-        int[] blobCounts = BLOBS;
-        int[] clientCounts = CLIENTS;
-        List<RequestShape> shapes = List.of(RequestShape.V2);
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--out" -> out = Path.of(args[++i]);
-                case "--data-dir" -> dataDir = Path.of(args[++i]);
-                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-                case "--servers" -> servers = List.of(args[++i].split(","));
-                case "--connections" -> connections = List.of(args[++i].split(","));
-                case "--blobs" -> blobCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                case "--clients" -> clientCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                case "--shapes" -> shapes = Arrays.stream(args[++i].split(",")).map(RequestShape::named).toList();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+    /** The options (see the class comment), each default once. */
+    record Options(Path out, Path dataDir, double seconds, List<String> servers, List<String> connections,
+            int[] blobCounts, int[] clientCounts, List<RequestShape> shapes) {
+
+        static Options parse(String[] args) {
+            Path out = OUT;
+            Path dataDir = DATA_DIR;
+            double seconds = 3;
+            List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
+                    MetricsRatio.ON, SSZ, SSZ_V4X8);
+            List<String> connections = CONNECTIONS;
+            int[] blobCounts = BLOBS;
+            int[] clientCounts = CLIENTS;
+            List<RequestShape> shapes = List.of(RequestShape.V2);
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--out" -> out = Path.of(args[++i]);
+                    case "--data-dir" -> dataDir = Path.of(args[++i]);
+                    case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                    case "--servers" -> servers = List.of(args[++i].split(","));
+                    case "--connections" -> connections = List.of(args[++i].split(","));
+                    case "--blobs" -> blobCounts = counts(args[++i]);
+                    case "--clients" -> clientCounts = counts(args[++i]);
+                    case "--shapes" -> shapes = Arrays.stream(args[++i].split(",")).map(RequestShape::named).toList();
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
             }
+            return new Options(out, dataDir, seconds, servers, connections, blobCounts, clientCounts, shapes);
         }
-        Files.createDirectories(out);
+
+        /** A comma-separated list of counts, e.g. {@code 1,4,16}. */
+        static int[] counts(String list) {
+            return Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        Files.createDirectories(options.out());
         long started = System.nanoTime();
         // The pool is generated (once) in dataDir; each server gets a copy, since a server locks its data dir
         // and all of them run at once: the cells of one shape run on each server in turn, so that the
         // machine's drift over the run falls on all of them alike.
         // Copies and logs beside the data dir (target/hexstream-data-e2e-NAME/), not among the results.
-        E2ePool pool = E2ePool.prepare(dataDir);
-        JwtAuthenticator tokens = pool.tokens();
-        List<VersionedHash> hashes = pool.hashes();
+        E2ePool pool = E2ePool.prepare(options.dataDir());
         Map<Server, ServerJvm> jvms = new LinkedHashMap<>();
         Map<String, byte[]> digests = new LinkedHashMap<>();
-        List<Cell> cells = new ArrayList<>();
+        List<Cell> cells;
         try {
-            for (Server server : SERVERS) {
-                if (servers.contains(server.name())) {
-                    Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
-                    ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
-                            copy.toAbsolutePath().resolve("server.log"));
-                    jvms.put(server, jvm);
-                    for (RequestShape shape : shapes) {
-                        if (!serves(server, shape)) {
-                            continue;
-                        }
-                        if (server.name().equals(SSZ)) {
-                            SszV2Mode.verify(jvm, tokens, hashes, dataDir);
-                        } else {
-                            digests.put(server.name() + " " + shape.name(), verify(jvm, tokens, hashes, dataDir, shape));
-                        }
-                    }
-                }
-            }
-            for (String connection : connections) {
-                for (RequestShape shape : shapes) {
-                    for (int blobs : blobCounts) {
-                        for (int clients : clientCounts) {
-                            for (var server : jvms.entrySet()) {
-                                if (!serves(server.getKey(), shape)) {
-                                    continue;
-                                }
-                                Cell cell = run(server.getKey().name(), server.getValue(), tokens, hashes.subList(0, blobs),
-                                        clients, connection.equals("per-request"), seconds, shape);
-                                System.out.println(cell);
-                                cells.add(cell);
-                            }
-                        }
-                    }
-                }
-            }
+            startAndVerify(options, pool, jvms, digests);
+            cells = runCells(options, pool, jvms);
         } finally {
             for (ServerJvm jvm : jvms.values()) {
                 jvm.close();
@@ -172,20 +157,86 @@ public final class EndToEndBenchmark {
         }
         List<String> order = jvms.keySet().stream().map(Server::name).toList();
         cells.sort(java.util.Comparator.comparingInt((Cell c) -> order.indexOf(c.server())));
+        checkSameBytes(options.shapes(), digests);
+        writeReport(options, cells, started);
+    }
+
+    /**
+     * Starts each server asked for (in {@link #SERVERS}' order) on its own copy of the pool, into
+     * {@code jvms} as it starts, and verifies one response of each shape it serves, its body's SHA-256
+     * into {@code digests} (the SSZ server's is checked on its own).
+     */
+    private static void startAndVerify(Options options, E2ePool pool, Map<Server, ServerJvm> jvms,
+            Map<String, byte[]> digests) throws Exception {
+        Path dataDir = options.dataDir();
+        for (Server server : SERVERS) {
+            if (!options.servers().contains(server.name())
+                    || options.shapes().stream().noneMatch(shape -> serves(server, shape))) {
+                continue;
+            }
+            Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
+            ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
+                    copy.toAbsolutePath().resolve("server.log"));
+            jvms.put(server, jvm);
+            for (RequestShape shape : options.shapes()) {
+                if (!serves(server, shape)) {
+                    continue;
+                }
+                if (sszShape(server.name()) != null) {
+                    SszMode.verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape);
+                } else {
+                    digests.put(server.name() + " " + shape.name(),
+                            verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape));
+                }
+            }
+        }
+    }
+
+    /** Runs every cell of the matrix, each server in turn within one combination; prints each as it ends. */
+    private static List<Cell> runCells(Options options, E2ePool pool, Map<Server, ServerJvm> jvms) throws Exception {
+        List<Cell> cells = new ArrayList<>();
+        for (String connection : options.connections()) {
+            for (RequestShape shape : options.shapes()) {
+                for (int blobs : options.blobCounts()) {
+                    for (int clients : options.clientCounts()) {
+                        for (var server : jvms.entrySet()) {
+                            if (!serves(server.getKey(), shape)) {
+                                continue;
+                            }
+                            Cell cell = run(server.getKey().name(), server.getValue(), pool.tokens(),
+                                    pool.hashes().subList(0, blobs), clients, connection.equals("per-request"),
+                                    options.seconds(), shape);
+                            System.out.println(cell);
+                            cells.add(cell);
+                        }
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    /** Throws unless every server answered each shape with the same bytes. */
+    private static void checkSameBytes(List<RequestShape> shapes, Map<String, byte[]> digests) {
         for (RequestShape shape : shapes) {
             byte[] first = null;
             for (var digest : digests.entrySet()) {
                 if (digest.getKey().endsWith(" " + shape.name())) {
                     first = first == null ? digest.getValue() : first;
                     if (!Arrays.equals(digest.getValue(), first)) {
-                        throw new IllegalStateException("the servers answered " + shape.name() + " with different bytes: "
-                                + digests.keySet());
+                        throw new IllegalStateException("the servers answered " + shape.name()
+                                + " with different bytes: " + digests.keySet());
                     }
                 }
             }
         }
+    }
+
+    /** Writes {@code e2e.md} and the two charts into {@code --out}, and prints the tables. */
+    private static void writeReport(Options options, List<Cell> cells, long started) throws java.io.IOException {
+        Path out = options.out();
         String jdk = System.getProperty("java.version");
-        String markdown = Report.markdown(cells, jdk, seconds, (System.nanoTime() - started) / 1e9)
+        String markdown = Report.markdown(cells, jdk, options.seconds(), (System.nanoTime() - started) / 1e9)
                 + MetricsRatio.markdown(cells);
         Files.writeString(out.resolve("e2e.md"), markdown);
         Report.charts(cells, jdk, out.resolve("e2e-p50.png"), out.resolve("e2e-heap.png"));
@@ -212,9 +263,18 @@ public final class EndToEndBenchmark {
         return copy;
     }
 
-    /** Whether {@code server} runs {@code shape}: the whole-body Strings baseline and the SSZ mode ask for getBlobsV2 only. */
+    /**
+     * Whether {@code server} runs {@code shape}: the whole-body Strings baseline asks for getBlobsV2 only,
+     * each SSZ server for its own shape only.
+     */
     private static boolean serves(Server server, RequestShape shape) {
-        return !shape.v4() || !(server.mode().equals("jacksonStringsWholeBody") || server.name().equals(SSZ));
+        String ssz = sszShape(server.name());
+        return ssz != null ? ssz.equals(shape.name()) : !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
+    }
+
+    /** The shape an SSZ server runs, or {@code null} for a JSON server. */
+    private static String sszShape(String server) {
+        return server.equals(SSZ) ? "v2" : server.equals(SSZ_V4X8) ? "v4x8" : null;
     }
 
     /**
@@ -269,7 +329,7 @@ public final class EndToEndBenchmark {
 
     static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
             int clients, boolean perRequest, double seconds, RequestShape shape) throws Exception {
-        byte[] request = name.equals(SSZ) ? SszV2Mode.request(tokens.token(), hashes, perRequest)
+        byte[] request = sszShape(name) != null ? SszMode.request(tokens.token(), hashes, shape, perRequest)
                 : LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoopbackClient> connections = new ArrayList<>();

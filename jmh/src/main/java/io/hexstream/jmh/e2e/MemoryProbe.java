@@ -12,7 +12,7 @@ import java.util.function.Predicate;
  * The process's direct memory, each byte counted once (Netty's own counter, {@link
  * PlatformDependent#usedDirectMemory()}, and the JDK's direct buffer pool, which overlap or not by how
  * Netty allocates: see {@link #directNow()}), sampled every millisecond for its peak; and the heap the
- * server's I/O threads allocate, and the CPU time its threads run.
+ * server's I/O threads (and scrape thread) allocate, and the CPU time its threads run.
  */
 final class MemoryProbe implements AutoCloseable {
     private final BufferPoolMXBean jdkDirect = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
@@ -36,12 +36,15 @@ final class MemoryProbe implements AutoCloseable {
         sampler.start();
     }
 
+    /** The server's scrape thread ({@code --metrics-port}), which allocates what a scrape writes. */
+    private static final String SCRAPE_THREAD = "hexstream-metrics";
+
     /**
-     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}) of the server in
-     * this JVM (JDK per-thread allocation counters).
+     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}) and the scrape
+     * thread of the server in this JVM (JDK per-thread allocation counters).
      */
     static long ioThreadsAllocatedBytes() {
-        return allocatedBytes(name -> name.startsWith(EngineServer.IO_THREADS));
+        return allocatedBytes(name -> name.startsWith(EngineServer.IO_THREADS) || name.startsWith(SCRAPE_THREAD));
     }
 
     /** Heap bytes allocated so far by every live thread of this JVM whose name {@code counted} accepts. */

@@ -1,9 +1,9 @@
 package io.hexstream.jmh.e2e;
 
 import io.hexstream.server.ExampleServer;
+import io.hexstream.server.ServerOptions;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.engine.Fork;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -59,8 +59,9 @@ public final class MetricsChart {
         Files.createDirectories(out);
         Files.createDirectories(dataDir);
         List<Point> points = new ArrayList<>();
-        try (ExampleServer server = ExampleServer.start(ExampleServer.Config.builder().port(0).dataDir(dataDir)
-                .generate(EndToEndBenchmark.POOL_BLOBS).fork(Fork.OSAKA).metricsPort(0).build())) {
+        try (ExampleServer server = ExampleServer.builder(ServerOptions.parse("--port", "0", "--data-dir",
+                dataDir.toString(), "--generate", Integer.toString(EndToEndBenchmark.POOL_BLOBS), "--fork", "osaka",
+                "--metrics-port", "0")).start()) {
             JwtAuthenticator tokens = new JwtAuthenticator(server.secret().bytes(), Clock.systemUTC());
             List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
                     .map(VersionedHash::decode).toList().subList(0, EndToEndBenchmark.POOL_BLOBS);
@@ -98,7 +99,7 @@ public final class MetricsChart {
             for (int blobs : blobCounts) {
                 byte[] request = LoopbackClient.request(tokens.token(), RequestShape.V2.body(hashes.subList(0, blobs)), false);
                 running.add(clients.submit(() -> {
-                    try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
+                    try (LoopbackClient client = new LoopbackClient(server.engineAddress(), false)) {
                         while (!stop.get()) {
                             client.exchange(request);
                         }

@@ -46,59 +46,43 @@ public final class VertxEndToEndBenchmark {
 
     private VertxEndToEndBenchmark() {}
 
+    /** The options (see the class comment), each default once. */
+    record Options(Path out, Path dataDir, double seconds, List<String> connections, int[] blobCounts,
+            int[] clientCounts) {
+
+        static Options parse(String[] args) {
+            Path out = EndToEndBenchmark.OUT;
+            Path dataDir = EndToEndBenchmark.DATA_DIR;
+            double seconds = 3;
+            List<String> connections = EndToEndBenchmark.CONNECTIONS;
+            int[] blobCounts = {1, 21, 128};
+            int[] clientCounts = {1, 4};
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--out" -> out = Path.of(args[++i]);
+                    case "--data-dir" -> dataDir = Path.of(args[++i]);
+                    case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                    case "--connections" -> connections = List.of(args[++i].split(","));
+                    case "--blobs" -> blobCounts = EndToEndBenchmark.Options.counts(args[++i]);
+                    case "--clients" -> clientCounts = EndToEndBenchmark.Options.counts(args[++i]);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            return new Options(out, dataDir, seconds, connections, blobCounts, clientCounts);
+        }
+    }
+
     /** Runs the matrix the options choose (see the class comment) and writes its report. */
     public static void main(String[] args) throws Exception {
-        Path out = EndToEndBenchmark.OUT;
-        Path dataDir = EndToEndBenchmark.DATA_DIR;
-        double seconds = 3;
-        List<String> connections = EndToEndBenchmark.CONNECTIONS;
-        int[] blobCounts = {1, 21, 128};
-        int[] clientCounts = {1, 4};
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--out" -> out = Path.of(args[++i]);
-                case "--data-dir" -> dataDir = Path.of(args[++i]);
-                case "--seconds" -> seconds = Double.parseDouble(args[++i]);
-                case "--connections" -> connections = List.of(args[++i].split(","));
-                case "--blobs" -> blobCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                case "--clients" -> clientCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        Files.createDirectories(out);
+        Options options = Options.parse(args);
+        Files.createDirectories(options.out());
         long started = System.nanoTime();
-        E2ePool pool = E2ePool.prepare(dataDir);
-        List<VersionedHash> hashes = pool.hashes();
+        E2ePool pool = E2ePool.prepare(options.dataDir());
         Map<String, ServerJvm> jvms = new LinkedHashMap<>();
-        Map<String, byte[]> digests = new LinkedHashMap<>();
-        List<EndToEndBenchmark.Cell> cells = new ArrayList<>();
+        List<EndToEndBenchmark.Cell> cells;
         try {
-            for (EndToEndBenchmark.Server server : SERVERS) {
-                Path copy = EndToEndBenchmark.copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
-                ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server.mode(), server.vector(), copy,
-                        copy.toAbsolutePath().resolve("server.log"));
-                jvms.put(server.name(), jvm);
-                digests.put(server.name(), EndToEndBenchmark.verify(jvm, pool.tokens(), hashes, dataDir, RequestShape.V2));
-            }
-            for (byte[] digest : digests.values()) {
-                if (!Arrays.equals(digest, digests.get(PEER))) {
-                    throw new IllegalStateException("the servers answered different bytes");
-                }
-            }
-            // The cells of one shape run on each server in turn, so that drift falls on both alike.
-            for (String connection : connections) {
-                for (int blobs : blobCounts) {
-                    for (int clients : clientCounts) {
-                        for (var server : jvms.entrySet()) {
-                            EndToEndBenchmark.Cell cell = EndToEndBenchmark.run(server.getKey(), server.getValue(),
-                                    pool.tokens(), hashes.subList(0, blobs), clients, connection.equals("per-request"),
-                                    seconds, RequestShape.V2);
-                            System.out.println(cell);
-                            cells.add(cell);
-                        }
-                    }
-                }
-            }
+            startAndVerify(options.dataDir(), pool, jvms);
+            cells = runCells(options, pool, jvms);
         } finally {
             for (ServerJvm jvm : jvms.values()) {
                 jvm.close();
@@ -107,11 +91,57 @@ public final class VertxEndToEndBenchmark {
         List<String> order = SERVERS.stream().map(EndToEndBenchmark.Server::name).toList();
         cells.sort(Comparator.comparingInt((EndToEndBenchmark.Cell c) -> order.indexOf(c.server())));
         String markdown = Report.markdown("engine_getBlobsV2 end to end in Vert.x " + vertxVersion() + " over loopback",
-                null, PEER, cells, System.getProperty("java.version"), seconds, (System.nanoTime() - started) / 1e9)
-                + "\n" + acceptance(cells);
-        Files.writeString(out.resolve("vertx-e2e.md"), markdown);
+                null, PEER, cells, System.getProperty("java.version"), options.seconds(),
+                (System.nanoTime() - started) / 1e9) + "\n" + acceptance(cells);
+        Files.writeString(options.out().resolve("vertx-e2e.md"), markdown);
         System.out.println(markdown);
-        System.out.println("written to " + out.resolve("vertx-e2e.md"));
+        System.out.println("written to " + options.out().resolve("vertx-e2e.md"));
+    }
+
+    /**
+     * Starts each of {@link #SERVERS} on its own copy of the pool, into {@code jvms} as it starts, checks
+     * a 128-blob response of each against the pool, and throws unless all answered the same bytes.
+     */
+    private static void startAndVerify(Path dataDir, E2ePool pool, Map<String, ServerJvm> jvms) throws Exception {
+        Map<String, byte[]> digests = new LinkedHashMap<>();
+        for (EndToEndBenchmark.Server server : SERVERS) {
+            Path copy = EndToEndBenchmark.copyPool(dataDir,
+                    dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
+            ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server.mode(), server.vector(), copy,
+                    copy.toAbsolutePath().resolve("server.log"));
+            jvms.put(server.name(), jvm);
+            digests.put(server.name(),
+                    EndToEndBenchmark.verify(jvm, pool.tokens(), pool.hashes(), dataDir, RequestShape.V2));
+        }
+        for (byte[] digest : digests.values()) {
+            if (!Arrays.equals(digest, digests.get(PEER))) {
+                throw new IllegalStateException("the servers answered different bytes");
+            }
+        }
+    }
+
+    /**
+     * Runs every cell of the matrix; the cells of one combination run on each server in turn, so that
+     * drift falls on both alike. Prints each as it ends.
+     */
+    private static List<EndToEndBenchmark.Cell> runCells(Options options, E2ePool pool, Map<String, ServerJvm> jvms)
+            throws Exception {
+        List<VersionedHash> hashes = pool.hashes();
+        List<EndToEndBenchmark.Cell> cells = new ArrayList<>();
+        for (String connection : options.connections()) {
+            for (int blobs : options.blobCounts()) {
+                for (int clients : options.clientCounts()) {
+                    for (var server : jvms.entrySet()) {
+                        EndToEndBenchmark.Cell cell = EndToEndBenchmark.run(server.getKey(), server.getValue(),
+                                pool.tokens(), hashes.subList(0, blobs), clients, connection.equals("per-request"),
+                                options.seconds(), RequestShape.V2);
+                        System.out.println(cell);
+                        cells.add(cell);
+                    }
+                }
+            }
+        }
+        return cells;
     }
 
     /** The acceptance, line by line, for every 128-blob cell of the hexstream servers. */

@@ -1,0 +1,66 @@
+package io.hexstream.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher {@code bin/hexstream-example-server} (copied there at {@code package}): the JVM options it
+ * gives, seen through a {@code JAVA_HOME} whose {@code bin/java} prints its arguments. The Vector API's
+ * incubator module (and the JVM's warning about it) only when the server runs.
+ */
+class LauncherTest {
+    private static final Path LAUNCHER = Path.of("src", "main", "bin", "hexstream-example-server");
+    private static final String VECTOR = "--add-modules jdk.incubator.vector ";
+    private static final String REST = "--enable-native-access=ALL-UNNAMED -jar ";
+
+    @TempDir
+    static Path javaHome;
+
+    @BeforeAll
+    static void fakeJava() throws Exception {
+        Path java = Files.createDirectories(javaHome.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho \"$*\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void theServerRunsWithTheVectorApi() throws Exception {
+        assertEquals(VECTOR + REST + "JAR --port 8552\n", launch("--port", "8552"));
+        assertEquals(VECTOR + REST + "JAR\n", launch());
+    }
+
+    @Test
+    void helpVersionAndTokenRunWithoutTheIncubatorModule() throws Exception {
+        for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("--version"), List.of("-V"),
+                List.of("token"), List.of("token", "--data-dir", "d"), List.of("--port", "1", "--help"))) {
+            assertEquals(REST + "JAR " + String.join(" ", args) + "\n", launch(args.toArray(String[]::new)),
+                    args.toString());
+        }
+    }
+
+
+    /** What {@code java} was given, the jar's path (beside the launcher's directory) as {@code JAR}. */
+    private static String launch(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("sh", LAUNCHER.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("JAVA_HOME", javaHome.toString());
+        builder.environment().remove("JAVA_OPTS");
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        assertEquals(0, process.exitValue(), output);
+        return output.replaceFirst("\\S+/bin/\\.\\./hexstream-example-server\\.jar", "JAR");
+    }
+}

@@ -1,0 +1,55 @@
+package io.hexstream.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's packages point one way along the request's path (DESIGN.md): {@code http} knows no method and no
+ * encoding, {@code rpc} is JSON-RPC 2.0 alone, {@code metrics} is told by the request path and tells none of it.
+ * Read from the compiled classes' constant pools, where every class a class refers to is named, so an import, a
+ * fully qualified name and a lambda's target all count.
+ */
+class PackageDependenciesTest {
+    private static final String SERVER = "io/hexstream/server/";
+
+    /** Each package and the server packages it must not reach. */
+    private static final Map<String, List<String>> FORBIDDEN = Map.of(
+            "http", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
+            "rpc", List.of("engine", "blob", "cache", "ssz", "pool", "tx", "kzg"),
+            "metrics", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache"));
+
+    @Test
+    void eachPackageReachesNoneOfWhatItMustNotKnow() throws IOException, URISyntaxException {
+        Path classes = Path.of(ExampleServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Map<String, TreeSet<String>> found = new TreeMap<>();
+        for (Map.Entry<String, List<String>> rule : FORBIDDEN.entrySet()) {
+            Path dir = classes.resolve(SERVER + rule.getKey());
+            TreeSet<String> reached = new TreeSet<>();
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
+                    String pool = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                    for (String other : rule.getValue()) {
+                        if (pool.contains(SERVER + other + "/")) {
+                            reached.add(file.getFileName() + " -> " + other);
+                        }
+                    }
+                }
+            }
+            found.put(rule.getKey(), reached);
+        }
+        Map<String, TreeSet<String>> none = new TreeMap<>();
+        FORBIDDEN.keySet().forEach(pkg -> none.put(pkg, new TreeSet<>()));
+        assertEquals(none, found);
+    }
+}
