@@ -8,56 +8,57 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * Lowercase hex encoding into a {@code String}, a {@code byte[]}, a {@link ByteBuffer} or any
- * {@link ByteBuf}: optionally {@code 0x}, then two ASCII digits {@code [0-9a-f]} per input byte, high
- * digit first. Decoding is {@link HexDecoder}'s.
+ * Lowercase hex encoding into a {@code String}, a {@code byte[]}, a {@link ByteBuffer} or any {@link ByteBuf}:
+ * optionally {@code 0x}, then two ASCII digits {@code [0-9a-f]} per input byte, high digit first. Decoding is
+ * {@link HexDecoder}'s.
  *
- * <p>Each input byte {@code b} becomes the two ASCII digits of entry {@code b} of a 512-byte table
- * built once. The bulk of every input goes through the fastest kernel the JVM allows, named by
- * {@link #kernel()}: SIMD lanes when it runs with {@code --add-modules jdk.incubator.vector}
- * ({@link HexKernel#VECTOR}, at the speed of a memory copy), otherwise the portable pair-table kernel
- * ({@link HexKernel#PAIR_TABLE}). Nothing here uses {@code sun.misc.Unsafe}.
+ * <p>Each input byte {@code b} becomes the two ASCII digits of entry {@code b} of a 512-byte table built once. The bulk
+ * of every input goes through the fastest kernel the JVM allows, named by {@link #kernel()}: SIMD lanes when it runs
+ * with {@code --add-modules jdk.incubator.vector} ({@link HexKernel#VECTOR}, at the speed of a memory copy), otherwise
+ * the portable pair-table kernel ({@link HexKernel#PAIR_TABLE}). Nothing here uses {@code sun.misc.Unsafe}.
  *
- * <p>Every encode method writes exactly {@link #encodedLength(int, boolean) encodedLength(n, prefix)}
- * bytes: {@code "0x"} when {@code prefix} is true, then {@code 2n} digits. No method moves a source's
- * indices or changes a reference count.
+ * <p>Every encode method writes exactly {@link #encodedLength(int, boolean) encodedLength(n, prefix)} bytes:
+ * {@code "0x"} when {@code prefix} is true, then {@code 2n} digits. No method moves a source's indices or changes a
+ * reference count.
  */
 public final class Hex {
     /**
      * System property that turns the SIMD kernel off: {@code -Dio.hexstream.codec.vector=false} makes
-     * {@link HexKernel#PAIR_TABLE} encode everything even where {@link HexKernel#VECTOR} could (to
-     * measure or test the portable kernel); any other value, or none, leaves the choice to the JVM. Read
-     * once, when {@code Hex} is loaded.
+     * {@link HexKernel#PAIR_TABLE} encode everything even where {@link HexKernel#VECTOR} could (to measure or test the
+     * portable kernel); any other value, or none, leaves the choice to the JVM. Read once, when {@code Hex} is loaded.
      */
     public static final String VECTOR_KERNEL_PROP_NAME = "io.hexstream.codec.vector";
 
     /**
-     * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules
-     * jdk.incubator.vector}), the CPU has vectors of 256 bits or more and {@link #VECTOR_KERNEL_PROP_NAME}
-     * is not {@code false}; then the bulk of every input goes through {@link HexVector}. A constant, so
-     * the JIT keeps only the branch taken. {@link HexDecoder} decodes by the same switch.
+     * True when the JVM resolved {@code jdk.incubator.vector} ({@code --add-modules jdk.incubator.vector}), the CPU has
+     * vectors of 256 bits or more and {@link #VECTOR_KERNEL_PROP_NAME} is not {@code false}; then the bulk of every
+     * input goes through {@link HexVector}. A constant, so the JIT keeps only the branch taken. {@link HexDecoder}
+     * decodes by the same switch.
      */
-    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            && !"false".equals(System.getProperty(VECTOR_KERNEL_PROP_NAME))
-            && HexVector.usable();
+    static final boolean VECTOR =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+                    && !"false".equals(System.getProperty(VECTOR_KERNEL_PROP_NAME))
+                    && HexVector.usable();
 
-    /** Whether SIMD lanes go straight into a {@code ByteBuffer}'s memory (JDK 17 and 18; see {@link HexVector#BUFFER_STORES}). */
+    /**
+     * Whether SIMD lanes go straight into a {@code ByteBuffer}'s memory (JDK 17 and 18; see
+     * {@link HexVector#BUFFER_STORES}).
+     */
     private static final boolean VECTOR_BUFFER_STORES = VECTOR && HexVector.BUFFER_STORES;
 
     /**
-     * Input bytes from which a direct {@code ByteBuf} destination is worth a view of its memory for
-     * straight SIMD stores (a view is two small objects); shorter inputs go through the scratch.
+     * Input bytes from which a direct {@code ByteBuf} destination is worth a view of its memory for straight SIMD
+     * stores (a view is two small objects); shorter inputs go through the scratch.
      */
     private static final int VIEW_THRESHOLD = 4096;
 
     /**
-     * Bytes of heap scratch, per thread, through which the portable kernel's digits reach destinations
-     * that are not one array (direct and composite buffers): encode into L1-resident scratch, then one
-     * bulk copy. In {@code HexKernelBenchmark} this beat storing into a direct {@code ByteBuffer}
-     * through a {@code VarHandle} or its {@code putLong} (the view's checks on every store cost more than
-     * the copy), and it works for every kind of {@code ByteBuf} alike. SIMD lanes are stored straight
-     * into direct memory where the JVM's Vector API can ({@link HexVector#BUFFER_STORES}). Half as many
-     * bytes stage a direct source.
+     * Bytes of heap scratch, per thread, through which the portable kernel's digits reach destinations that are not one
+     * array (direct and composite buffers): encode into L1-resident scratch, then one bulk copy. In
+     * {@code HexKernelBenchmark} this beat storing into a direct {@code ByteBuffer} through a {@code VarHandle} or its
+     * {@code putLong} (the view's checks on every store cost more than the copy), and it works for every kind of
+     * {@code ByteBuf} alike. SIMD lanes are stored straight into direct memory where the JVM's Vector API can
+     * ({@link HexVector#BUFFER_STORES}). Half as many bytes stage a direct source.
      */
     private static final int SCRATCH = 8192;
 
@@ -72,8 +73,8 @@ public final class Hex {
     }
 
     /**
-     * Number of ASCII bytes that encoding {@code byteLength} bytes produces: {@code 2 * byteLength},
-     * plus 2 for the {@code 0x} prefix.
+     * Number of ASCII bytes that encoding {@code byteLength} bytes produces: {@code 2 * byteLength}, plus 2 for the
+     * {@code 0x} prefix.
      *
      * @throws IllegalArgumentException if {@code byteLength} is negative or the result exceeds
      *     {@link Integer#MAX_VALUE}
@@ -120,8 +121,7 @@ public final class Hex {
      * @return the number of ASCII bytes written, {@code encodedLength(length, prefix)}
      * @throws IndexOutOfBoundsException if either region is out of bounds (nothing is written)
      */
-    public static int encode(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset,
-            boolean prefix) {
+    public static int encode(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset, boolean prefix) {
         int n = encodedLength(length, prefix);
         Objects.checkFromIndexSize(srcOffset, length, src.length);
         Objects.checkFromIndexSize(dstOffset, n, dst.length);
@@ -135,15 +135,14 @@ public final class Hex {
     }
 
     /**
-     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex
-     * into {@code dst} from {@code dstOffset}.
+     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex into {@code dst}
+     * from {@code dstOffset}.
      *
      * @return the number of ASCII bytes written
      */
     public static int encode(ByteBuffer src, byte[] dst, int dstOffset, boolean prefix) {
         if (src.hasArray()) {
-            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, dstOffset,
-                    prefix);
+            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, dstOffset, prefix);
         }
         int n = encodedLength(src.remaining(), prefix);
         return encode(src, Unpooled.wrappedBuffer(dst, dstOffset, n).writerIndex(0), prefix);
@@ -152,16 +151,15 @@ public final class Hex {
     // ---------------------------------------------------------------- encode to ByteBuffer
 
     /**
-     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} (heap or direct) from
-     * its absolute index {@code dstIndex}; {@code dst}'s position, limit and mark are not touched.
+     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} (heap or direct) from its absolute
+     * index {@code dstIndex}; {@code dst}'s position, limit and mark are not touched.
      *
      * @return the number of ASCII bytes written, {@code encodedLength(length, prefix)}
-     * @throws IndexOutOfBoundsException if the source region, or {@code [dstIndex, dstIndex +
-     *     encodedLength)} within {@code dst}'s limit, is out of bounds (nothing is written)
+     * @throws IndexOutOfBoundsException if the source region, or {@code [dstIndex, dstIndex + encodedLength)} within
+     *     {@code dst}'s limit, is out of bounds (nothing is written)
      * @throws java.nio.ReadOnlyBufferException if {@code dst} is read-only (nothing is written)
      */
-    public static int encode(byte[] src, int srcOffset, int length, ByteBuffer dst, int dstIndex,
-            boolean prefix) {
+    public static int encode(byte[] src, int srcOffset, int length, ByteBuffer dst, int dstIndex, boolean prefix) {
         int n = encodedLength(length, prefix);
         Objects.checkFromIndexSize(srcOffset, length, src.length);
         Objects.checkFromIndexSize(dstIndex, n, dst.limit());
@@ -187,16 +185,14 @@ public final class Hex {
     }
 
     /**
-     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex
-     * into {@code dst} from its absolute index {@code dstIndex}, as
-     * {@link #encode(byte[], int, int, ByteBuffer, int, boolean)}.
+     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex into {@code dst}
+     * from its absolute index {@code dstIndex}, as {@link #encode(byte[], int, int, ByteBuffer, int, boolean)}.
      *
      * @return the number of ASCII bytes written
      */
     public static int encode(ByteBuffer src, ByteBuffer dst, int dstIndex, boolean prefix) {
         if (src.hasArray()) {
-            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, dstIndex,
-                    prefix);
+            return encode(src.array(), src.arrayOffset() + src.position(), src.remaining(), dst, dstIndex, prefix);
         }
         int length = src.remaining();
         int n = encodedLength(length, prefix);
@@ -218,14 +214,13 @@ public final class Hex {
     // ---------------------------------------------------------------- encode to ByteBuf
 
     /**
-     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} at its writer index and
-     * advances it by the returned count. Heap, direct, pooled and composite buffers are all accepted;
-     * {@code dst} grows if needed (within its max capacity). Only the bytes
-     * {@code [writerIndex, writerIndex + encodedLength)} are touched.
+     * Writes {@code src[srcOffset, srcOffset + length)} as hex into {@code dst} at its writer index and advances it by
+     * the returned count. Heap, direct, pooled and composite buffers are all accepted; {@code dst} grows if needed
+     * (within its max capacity). Only the bytes {@code [writerIndex, writerIndex + encodedLength)} are touched.
      *
      * @return the number of ASCII bytes written, {@code encodedLength(length, prefix)}
-     * @throws IndexOutOfBoundsException if the source region is out of bounds or {@code dst} cannot
-     *     grow enough (nothing is written)
+     * @throws IndexOutOfBoundsException if the source region is out of bounds or {@code dst} cannot grow enough
+     *     (nothing is written)
      */
     public static int encode(byte[] src, int srcOffset, int length, ByteBuf dst, boolean prefix) {
         int n = encodedLength(length, prefix);
@@ -256,8 +251,8 @@ public final class Hex {
     }
 
     /**
-     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex
-     * into {@code dst} at its writer index, as {@link #encode(byte[], int, int, ByteBuf, boolean)}.
+     * Writes the remaining bytes of {@code src} (position and limit untouched; heap or direct) as hex into {@code dst}
+     * at its writer index, as {@link #encode(byte[], int, int, ByteBuf, boolean)}.
      *
      * @return the number of ASCII bytes written
      */
@@ -281,15 +276,14 @@ public final class Hex {
     }
 
     /**
-     * Writes the readable bytes of {@code src} (its indices untouched) as hex into {@code dst} at its
-     * writer index, as {@link #encode(byte[], int, int, ByteBuf, boolean)}.
+     * Writes the readable bytes of {@code src} (its indices untouched) as hex into {@code dst} at its writer index, as
+     * {@link #encode(byte[], int, int, ByteBuf, boolean)}.
      *
      * @return the number of ASCII bytes written
      */
     public static int encode(ByteBuf src, ByteBuf dst, boolean prefix) {
         if (src.hasArray()) {
-            return encode(src.array(), src.arrayOffset() + src.readerIndex(), src.readableBytes(), dst,
-                    prefix);
+            return encode(src.array(), src.arrayOffset() + src.readerIndex(), src.readableBytes(), dst, prefix);
         }
         return encode(src.nioBuffer(), dst, prefix);
     }

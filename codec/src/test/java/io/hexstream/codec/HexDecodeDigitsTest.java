@@ -11,9 +11,9 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link HexDecoder#decodeDigits} against {@link HexFormat}: runs of mixed-case digits of every length up
- * to past a few SIMD steps, with one byte of every other value at every position. Both surefire runs
- * execute it, so the SIMD and the table kernel are each checked.
+ * {@link HexDecoder#decodeDigits} against {@link HexFormat}: runs of mixed-case digits of every length up to past a few
+ * SIMD steps, with one byte of every other value at every position. Both surefire runs execute it, so the SIMD and the
+ * table kernel are each checked.
  */
 class HexDecodeDigitsTest {
     private static final byte UNTOUCHED = 0x55;
@@ -51,7 +51,8 @@ class HexDecodeDigitsTest {
                 Arrays.fill(dst, UNTOUCHED);
                 int pairs = at / 2;
                 assertEquals(pairs, HexDecoder.decodeDigits(src, 0, src.length, dst, 0), "byte " + bad + " at " + at);
-                assertArrayEquals(HexFormat.of().parseHex(new String(src, 0, 2 * pairs, StandardCharsets.US_ASCII)),
+                assertArrayEquals(
+                        HexFormat.of().parseHex(new String(src, 0, 2 * pairs, StandardCharsets.US_ASCII)),
                         Arrays.copyOf(dst, pairs));
                 assertEquals(UNTOUCHED, dst[pairs], "written past the run");
             }

@@ -25,7 +25,8 @@ class HexDecoderTest {
     void versionedHashLength() {
         String hash = "0x01" + "ab".repeat(31);
         assertEquals(32, HexDecoder.decode(hash, 32).length);
-        HexFormatException shortHash = assertThrows(HexFormatException.class, () -> HexDecoder.decode("0x01" + "ab".repeat(30), 32));
+        HexFormatException shortHash =
+                assertThrows(HexFormatException.class, () -> HexDecoder.decode("0x01" + "ab".repeat(30), 32));
         assertEquals("expected 32 bytes (66 characters with 0x), got 64 characters", shortHash.getMessage());
         assertEquals(-1, shortHash.index());
         HexFormatException longHash = assertThrows(HexFormatException.class, () -> HexDecoder.decode(hash + "00", 32));
@@ -33,20 +34,22 @@ class HexDecoderTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "abcd      | 0 | expected '0' of the 0x prefix at index 0, found 'a'",
-            "0X12      | 1 | expected 'x' of the 0x prefix at index 1, found 'X'",
-            "00x12     | 1 | expected 'x' of the 0x prefix at index 1, found '0'",
-            "x         | 0 | expected 0x prefix, but the text has 1 character",
-            "0         | -1 | expected 0x prefix, but the text has 1 character",
-            "0x123     | -1 | expected an even number of hex digits after 0x, got 3",
-            "0xg0      | 2 | invalid hex character 'g' at index 2",
-            "0x00g000  | 4 | invalid hex character 'g' at index 4",
-            "0x00000G  | 7 | invalid hex character 'G' at index 7",
-            "0x00 0    | 4 | invalid hex character ' ' at index 4",
-            "0x0é      | 3 | invalid hex character U+00E9 at index 3",
-            "0x0x      | 3 | invalid hex character 'x' at index 3",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "abcd      | 0 | expected '0' of the 0x prefix at index 0, found 'a'",
+                "0X12      | 1 | expected 'x' of the 0x prefix at index 1, found 'X'",
+                "00x12     | 1 | expected 'x' of the 0x prefix at index 1, found '0'",
+                "x         | 0 | expected 0x prefix, but the text has 1 character",
+                "0         | -1 | expected 0x prefix, but the text has 1 character",
+                "0x123     | -1 | expected an even number of hex digits after 0x, got 3",
+                "0xg0      | 2 | invalid hex character 'g' at index 2",
+                "0x00g000  | 4 | invalid hex character 'g' at index 4",
+                "0x00000G  | 7 | invalid hex character 'G' at index 7",
+                "0x00 0    | 4 | invalid hex character ' ' at index 4",
+                "0x0é      | 3 | invalid hex character U+00E9 at index 3",
+                "0x0x      | 3 | invalid hex character 'x' at index 3",
+            })
     void malformedTextNamesItsFault(String text, int index, String message) {
         HexFormatException e = assertThrows(HexFormatException.class, () -> HexDecoder.decode(text));
         assertEquals(message, e.getMessage());
@@ -55,8 +58,8 @@ class HexDecoderTest {
         ByteBuf ascii = Unpooled.copiedBuffer("..." + text, java.nio.charset.StandardCharsets.ISO_8859_1);
         byte[] dst = new byte[8];
         Arrays.fill(dst, (byte) 0x55);
-        HexFormatException fromBuf = assertThrows(HexFormatException.class,
-                () -> HexDecoder.decode(ascii, 3, text.length(), dst, 0));
+        HexFormatException fromBuf =
+                assertThrows(HexFormatException.class, () -> HexDecoder.decode(ascii, 3, text.length(), dst, 0));
         assertEquals(message, fromBuf.getMessage());
         assertEquals(index, fromBuf.index());
         byte[] untouched = new byte[8];
@@ -66,8 +69,8 @@ class HexDecoderTest {
 
         char[] chars = text.toCharArray();
         HexFormatException inPieces = assertThrows(HexFormatException.class, () -> {
-            int n = HexDecoder.checkedByteCount(chars.length, chars.length > 0 ? chars[0] : 0,
-                    chars.length > 1 ? chars[1] : 0, -1);
+            int n = HexDecoder.checkedByteCount(
+                    chars.length, chars.length > 0 ? chars[0] : 0, chars.length > 1 ? chars[1] : 0, -1);
             HexDecoder.decodeDigits(chars, 2, chars.length - 2, new byte[n], 0, 2);
         });
         assertEquals(message, inPieces.getMessage());
@@ -95,16 +98,20 @@ class HexDecoderTest {
 
     @Test
     void aPieceNamesTheIndexInTheWholeText() {
-        HexFormatException e = assertThrows(HexFormatException.class,
+        HexFormatException e = assertThrows(
+                HexFormatException.class,
                 () -> HexDecoder.decodeDigits("zz00g0".toCharArray(), 2, 4, new byte[2], 0, 100_000));
         assertEquals("invalid hex character 'g' at index 100002", e.getMessage());
         assertEquals(100_002, e.index());
-        HexFormatException low = assertThrows(HexFormatException.class,
+        HexFormatException low = assertThrows(
+                HexFormatException.class,
                 () -> HexDecoder.decodeDigits("0\u0100".toCharArray(), 0, 2, new byte[1], 0, 7));
         assertEquals("invalid hex character U+0100 at index 8", low.getMessage());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> HexDecoder.decodeDigits("000".toCharArray(), 0, 3, new byte[2], 0, 2));
-        assertThrows(IndexOutOfBoundsException.class,
+        assertThrows(
+                IndexOutOfBoundsException.class,
                 () -> HexDecoder.decodeDigits("0000".toCharArray(), 0, 4, new byte[1], 0, 2));
     }
 

@@ -41,8 +41,15 @@ class HexEncodeTest {
 
     /** RFC 4648 section 10, BASE16 test vectors, in lowercase. */
     @ParameterizedTest
-    @CsvSource({"'', ''", "f, 66", "fo, 666f", "foo, 666f6f", "foob, 666f6f62", "fooba, 666f6f6261",
-            "foobar, 666f6f626172"})
+    @CsvSource({
+        "'', ''",
+        "f, 66",
+        "fo, 666f",
+        "foo, 666f6f",
+        "foob, 666f6f62",
+        "fooba, 666f6f6261",
+        "foobar, 666f6f626172"
+    })
     void rfc4648Vectors(String input, String hex) {
         assertEquals(hex, Hex.encodeToString(input.getBytes(US_ASCII), false));
         assertEquals("0x" + hex, Hex.encodeToString(input.getBytes(US_ASCII), true));
@@ -88,11 +95,20 @@ class HexEncodeTest {
                     CompositeByteBuf c = Unpooled.compositeBuffer();
                     c.addComponent(true, Unpooled.directBuffer(7).writeZero(7));
                     c.addComponent(true, Unpooled.buffer(5).writeZero(5));
-                    c.addComponent(true, PooledByteBufAllocator.DEFAULT.directBuffer(3000).writeZero(3000));
+                    c.addComponent(
+                            true,
+                            PooledByteBufAllocator.DEFAULT.directBuffer(3000).writeZero(3000));
                     return c.writerIndex(0);
                 }),
-                named("composite of one", () -> Unpooled.compositeBuffer().addComponent(true,
-                        PooledByteBufAllocator.DEFAULT.directBuffer(64).writeZero(64)).writerIndex(0)));
+                named(
+                        "composite of one",
+                        () -> Unpooled.compositeBuffer()
+                                .addComponent(
+                                        true,
+                                        PooledByteBufAllocator.DEFAULT
+                                                .directBuffer(64)
+                                                .writeZero(64))
+                                .writerIndex(0)));
     }
 
     private static Supplier<ByteBuf> named(String name, Supplier<ByteBuf> supplier) {
@@ -175,9 +191,11 @@ class HexEncodeTest {
         new Random(3).nextBytes(data);
         String expected = "0x" + HexFormat.of().formatHex(data, 100, 2900);
         ByteBuffer direct = ByteBuffer.allocateDirect(3000).put(data);
-        for (ByteBuffer view : new ByteBuffer[] {ByteBuffer.wrap(data).position(100).limit(2900),
-                direct.position(100).limit(2900),
-                ByteBuffer.wrap(data).position(100).limit(2900).slice()}) {
+        for (ByteBuffer view : new ByteBuffer[] {
+            ByteBuffer.wrap(data).position(100).limit(2900),
+            direct.position(100).limit(2900),
+            ByteBuffer.wrap(data).position(100).limit(2900).slice()
+        }) {
             int position = view.position();
             int limit = view.limit();
             assertEquals(expected, Hex.encodeToString(view, true));
@@ -226,8 +244,11 @@ class HexEncodeTest {
             byte[] src = new byte[length + 5];
             random.nextBytes(src);
             String digits = HexFormat.of().formatHex(src, 5, 5 + length);
-            for (ByteBuffer dst : new ByteBuffer[] {ByteBuffer.allocate(2 * length + 12),
-                    ByteBuffer.allocateDirect(2 * length + 12), ByteBuffer.allocate(2 * length + 20).position(8).slice()}) {
+            for (ByteBuffer dst : new ByteBuffer[] {
+                ByteBuffer.allocate(2 * length + 12),
+                ByteBuffer.allocateDirect(2 * length + 12),
+                ByteBuffer.allocate(2 * length + 20).position(8).slice()
+            }) {
                 for (boolean prefix : new boolean[] {false, true}) {
                     for (int i = 0; i < dst.capacity(); i++) {
                         dst.put(i, SENTINEL);
@@ -239,7 +260,8 @@ class HexEncodeTest {
                     assertEquals(dst.capacity() - 1, dst.limit());
                     byte[] all = new byte[dst.capacity()];
                     dst.clear().get(0, all);
-                    assertEquals((prefix ? "0x" : "") + digits, new String(all, 7, n, US_ASCII), dst + " length " + length);
+                    assertEquals(
+                            (prefix ? "0x" : "") + digits, new String(all, 7, n, US_ASCII), dst + " length " + length);
                     for (int i = 0; i < all.length; i++) {
                         if (i < 7 || i >= 7 + n) {
                             assertEquals(SENTINEL, all[i], dst + ": byte " + i + " outside the region changed");
@@ -256,10 +278,10 @@ class HexEncodeTest {
         assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(new byte[4], 0, 4, dst, 1, false));
         assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(new byte[4], 0, 3, dst, 1, true));
         assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(new byte[4], 0, 1, dst, -1, false));
-        assertThrows(java.nio.ReadOnlyBufferException.class,
+        assertThrows(
+                java.nio.ReadOnlyBufferException.class,
                 () -> Hex.encode(new byte[4], 0, 4, ByteBuffer.allocate(8).asReadOnlyBuffer(), 0, false));
-        assertThrows(IndexOutOfBoundsException.class,
-                () -> Hex.encode(ByteBuffer.allocateDirect(5), dst, 0, false));
+        assertThrows(IndexOutOfBoundsException.class, () -> Hex.encode(ByteBuffer.allocateDirect(5), dst, 0, false));
         for (int i = 0; i < 8; i++) {
             assertEquals(0, dst.get(i), "byte " + i);
         }
@@ -273,7 +295,8 @@ class HexEncodeTest {
     void byteBufferSourceIntoByteBufferDestination() {
         byte[] data = new byte[9000];
         new Random(19).nextBytes(data);
-        ByteBuffer src = ByteBuffer.allocateDirect(data.length).put(data).position(3).limit(8999);
+        ByteBuffer src =
+                ByteBuffer.allocateDirect(data.length).put(data).position(3).limit(8999);
         ByteBuffer dst = ByteBuffer.allocateDirect(18_000);
         assertEquals(17_994, Hex.encode(src, dst, 2, true));
         byte[] out = new byte[17_994];
@@ -287,9 +310,13 @@ class HexEncodeTest {
     void tuweniBytesOfEveryShape() {
         byte[] data = new byte[1000];
         new Random(11).nextBytes(data);
-        for (Bytes bytes : new Bytes[] {Bytes.wrap(data), Bytes.wrap(data, 10, 900),
-                Bytes.wrapByteBuffer(ByteBuffer.wrap(data)), Bytes.repeat((byte) 0xab, 77),
-                Bytes.concatenate(Bytes.wrap(data), Bytes.of(1, 2, 3))}) {
+        for (Bytes bytes : new Bytes[] {
+            Bytes.wrap(data),
+            Bytes.wrap(data, 10, 900),
+            Bytes.wrapByteBuffer(ByteBuffer.wrap(data)),
+            Bytes.repeat((byte) 0xab, 77),
+            Bytes.concatenate(Bytes.wrap(data), Bytes.of(1, 2, 3))
+        }) {
             assertEquals(bytes.toHexString(), TuweniHex.encodeToString(bytes, true));
             ByteBuf dst = Unpooled.directBuffer();
             try {

@@ -13,13 +13,12 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * Jazzer target for strict decoding. The first input byte picks the expected length (its value minus
- * one: -1, any length, to 254), the rest is the text, read as Latin-1 (one char a byte, so that the
- * {@code ByteBuf} path sees the same text) and as UTF-8 (chars beyond Latin-1). Invariants: nothing but
- * {@link HexFormatException} escapes; a text decodes exactly when it is strict {@code DATA} of the
- * expected length, to what {@link HexFormat} makes of its digits; a refusal names a real fault (the
- * offending character at its index, or {@code -1} for a length fault); both paths agree, and the
- * {@code ByteBuf} path writes nothing when it refuses. Seeds in {@code HexFuzzTestInputs/}; the build
+ * Jazzer target for strict decoding. The first input byte picks the expected length (its value minus one: -1, any
+ * length, to 254), the rest is the text, read as Latin-1 (one char a byte, so that the {@code ByteBuf} path sees the
+ * same text) and as UTF-8 (chars beyond Latin-1). Invariants: nothing but {@link HexFormatException} escapes; a text
+ * decodes exactly when it is strict {@code DATA} of the expected length, to what {@link HexFormat} makes of its digits;
+ * a refusal names a real fault (the offending character at its index, or {@code -1} for a length fault); both paths
+ * agree, and the {@code ByteBuf} path writes nothing when it refuses. Seeds in {@code HexFuzzTestInputs/}; the build
  * fuzzes it for 60 s (the {@code fuzz} profile in the POM).
  */
 class HexFuzzTest {
@@ -68,7 +67,10 @@ class HexFuzzTest {
     }
 
     private static void assertAgreesWithOracle(String text, int expectedBytes, Object outcome) {
-        boolean strict = text.length() >= 2 && text.charAt(0) == '0' && text.charAt(1) == 'x' && text.length() % 2 == 0
+        boolean strict = text.length() >= 2
+                && text.charAt(0) == '0'
+                && text.charAt(1) == 'x'
+                && text.length() % 2 == 0
                 && text.chars().skip(2).allMatch(HexFuzzTest::isDigit)
                 && (expectedBytes < 0 || text.length() == 2 + 2 * expectedBytes);
         if (strict) {
@@ -85,7 +87,9 @@ class HexFuzzTest {
         } else if (index == 1) {
             assertTrue(text.charAt(0) == '0' && text.charAt(1) != 'x');
         } else if (index >= 2) {
-            assertTrue(!isDigit(text.charAt(index)) && text.chars().limit(index).skip(2).allMatch(HexFuzzTest::isDigit),
+            assertTrue(
+                    !isDigit(text.charAt(index))
+                            && text.chars().limit(index).skip(2).allMatch(HexFuzzTest::isDigit),
                     () -> "index " + index + " of " + text);
         }
     }
@@ -95,7 +99,8 @@ class HexFuzzTest {
     }
 
     private static String describe(Object outcome) {
-        return outcome instanceof HexFormatException e ? e.index() + ": " + e.getMessage()
+        return outcome instanceof HexFormatException e
+                ? e.index() + ": " + e.getMessage()
                 : HexFormat.of().formatHex((byte[]) outcome);
     }
 }

@@ -9,7 +9,8 @@ class HexKernelTest {
 
     @Test
     void theExpectedKernelIsInUse() {
-        assertEquals(Boolean.getBoolean("hexstream.test.expectVector") ? HexKernel.VECTOR : HexKernel.PAIR_TABLE,
+        assertEquals(
+                Boolean.getBoolean("hexstream.test.expectVector") ? HexKernel.VECTOR : HexKernel.PAIR_TABLE,
                 Hex.kernel());
     }
 

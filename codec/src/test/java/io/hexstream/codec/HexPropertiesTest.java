@@ -31,7 +31,9 @@ class HexPropertiesTest {
             // tuweni refuses an empty slice at the very end of an array
             String tuweni = from == to ? "" : Bytes.wrap(data, from, to - from).toUnprefixedHexString();
             assertEquals(expected, tuweni, slice + "tuweni");
-            assertEquals((prefix ? "0x" : "") + expected, Hex.encodeToString(data, from, to - from, prefix),
+            assertEquals(
+                    (prefix ? "0x" : "") + expected,
+                    Hex.encodeToString(data, from, to - from, prefix),
                     slice + "encodeToString");
 
             byte[] dst = new byte[Hex.encodedLength(to - from, prefix) + 3];
@@ -51,7 +53,10 @@ class HexPropertiesTest {
             byte[] data = SeededTrials.bytes(random, MAX);
             String length = "length " + data.length + ": ";
             assertArrayEquals(data, HexDecoder.decode(Hex.encodeToString(data, true)), length + "lower case");
-            assertArrayEquals(data, HexDecoder.decode(Hex.encodeToString(data, true).toUpperCase().replace('X', 'x'), data.length),
+            assertArrayEquals(
+                    data,
+                    HexDecoder.decode(
+                            Hex.encodeToString(data, true).toUpperCase().replace('X', 'x'), data.length),
                     length + "upper case");
         });
     }

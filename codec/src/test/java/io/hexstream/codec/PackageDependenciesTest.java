@@ -15,26 +15,33 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The codec's packages reach only the libraries they are meant to: the core ({@code io.hexstream.codec},
- * {@code .json}, {@code .http}) Netty alone, each integration package its one optional library (the
- * Jackson module also names tuweni's {@code Bytes}, loaded only when present). Read from the compiled
- * classes' constant pools, where every class a class refers to is named.
+ * The codec's packages reach only the libraries they are meant to: the core ({@code io.hexstream.codec}, {@code .json},
+ * {@code .http}) Netty alone, each integration package its one optional library (the Jackson module also names tuweni's
+ * {@code Bytes}, loaded only when present). Read from the compiled classes' constant pools, where every class a class
+ * refers to is named.
  */
 class PackageDependenciesTest {
-    private static final List<String> OPTIONAL = List.of("com/fasterxml/jackson/", "io/vertx/", "org/apache/tuweni/",
-            "io/hexstream/codec/jackson/", "io/hexstream/codec/vertx/", "io/hexstream/codec/tuweni/");
+    private static final List<String> OPTIONAL = List.of(
+            "com/fasterxml/jackson/",
+            "io/vertx/",
+            "org/apache/tuweni/",
+            "io/hexstream/codec/jackson/",
+            "io/hexstream/codec/vertx/",
+            "io/hexstream/codec/tuweni/");
 
     private static final Map<String, List<String>> ALLOWED = Map.of(
             "io/hexstream/codec", List.of(),
             "io/hexstream/codec/json", List.of(),
             "io/hexstream/codec/http", List.of(),
             "io/hexstream/codec/tuweni", List.of("org/apache/tuweni/", "io/hexstream/codec/tuweni/"),
-            "io/hexstream/codec/jackson", List.of("com/fasterxml/jackson/", "org/apache/tuweni/", "io/hexstream/codec/jackson/"),
+            "io/hexstream/codec/jackson",
+                    List.of("com/fasterxml/jackson/", "org/apache/tuweni/", "io/hexstream/codec/jackson/"),
             "io/hexstream/codec/vertx", List.of("io/vertx/", "io/hexstream/codec/vertx/"));
 
     @Test
     void eachPackageReachesOnlyItsOwnLibrary() throws IOException, URISyntaxException {
-        Path classes = Path.of(Hex.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(
+                Hex.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Map<String, TreeSet<String>> found = new TreeMap<>();
         try (Stream<Path> files = Files.walk(classes)) {
             for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {

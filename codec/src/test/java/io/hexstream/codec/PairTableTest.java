@@ -48,7 +48,7 @@ class PairTableTest {
         byte[] actual = new byte[expected.length];
         Arrays.fill(actual, SENTINEL);
         PairTable.encode(src, srcOffset, length, actual, dstOffset);
-        assertArrayEquals(expected, actual,
-                () -> "srcOffset " + srcOffset + ", length " + length + ", dstOffset " + dstOffset);
+        assertArrayEquals(
+                expected, actual, () -> "srcOffset " + srcOffset + ", length " + length + ", dstOffset " + dstOffset);
     }
 }

@@ -17,17 +17,18 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The library guide ({@code codec/README.md}) shows code that compiles from its section alone: each Java
- * snippet is a whole file of the consumer project ({@code codec/src/it/consumer}), which {@code mvn verify}
- * compiles against the installed codec and runs; and its consumer {@code pom.xml} names the dependencies,
- * versions and compiler plugin that the consumer project builds with.
+ * The library guide ({@code codec/README.md}) shows code that compiles from its section alone: each Java snippet is a
+ * whole file of the consumer project ({@code codec/src/it/consumer}), which {@code mvn verify} compiles against the
+ * installed codec and runs; and its consumer {@code pom.xml} names the dependencies, versions and compiler plugin that
+ * the consumer project builds with.
  */
 class ReadmeSnippetsTest {
     private static final Path CODEC = Path.of(System.getProperty("user.dir"));
     private static final Path CONSUMER = CODEC.resolve("src/it/consumer");
     private static final Pattern DEPENDENCY = Pattern.compile(
             "<dependency>\\s*(?:<!--.*?-->\\s*)?<groupId>(.*?)</groupId>\\s*<artifactId>(.*?)</artifactId>"
-                    + "\\s*<version>(.*?)</version>(.*?)</dependency>", Pattern.DOTALL);
+                    + "\\s*<version>(.*?)</version>(.*?)</dependency>",
+            Pattern.DOTALL);
     private static final Pattern PLACEHOLDER = Pattern.compile("@([\\w.]+)@");
 
     @Test
@@ -35,14 +36,18 @@ class ReadmeSnippetsTest {
         Map<String, String> examples = new TreeMap<>();
         try (Stream<Path> files = Files.walk(CONSUMER.resolve("src/main/java"))) {
             for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java"))::iterator) {
-                examples.put(file.getFileName().toString(), Files.readString(file).strip());
+                examples.put(
+                        file.getFileName().toString(), Files.readString(file).strip());
             }
         }
         List<String> snippets = blocks("java");
         List<String> unmatched = new ArrayList<>();
         for (String snippet : snippets) {
             if (!examples.values().remove(snippet.strip())) {
-                unmatched.add(snippet.lines().filter(l -> l.contains(" class ")).findFirst().orElse(snippet));
+                unmatched.add(snippet.lines()
+                        .filter(l -> l.contains(" class "))
+                        .findFirst()
+                        .orElse(snippet));
             }
         }
         assertTrue(unmatched.isEmpty(), "snippets that are not a consumer file as it is: " + unmatched);
@@ -51,14 +56,19 @@ class ReadmeSnippetsTest {
 
     @Test
     void theConsumerPomNamesTheBuildsVersions() throws IOException {
-        List<String> poms = blocks("xml").stream().filter(b -> b.contains("<artifactId>hexstream-consumer<")).toList();
+        List<String> poms = blocks("xml").stream()
+                .filter(b -> b.contains("<artifactId>hexstream-consumer<"))
+                .toList();
         assertEquals(1, poms.size(), "one consumer pom.xml in the README");
         Map<String, String> readme = dependencies(poms.get(0));
         Map<String, String> consumer = dependencies(resolve(Files.readString(CONSUMER.resolve("pom.xml"))));
         consumer.values().removeIf(version -> version.endsWith(" test"));
         assertEquals(consumer, readme, "the README's dependencies (group:artifact → version)");
-        assertTrue(poms.get(0).contains("<artifactId>maven-compiler-plugin</artifactId>\n        <version>"
-                + version(Files.readString(CODEC.resolve("../pom.xml")), "maven-compiler-plugin") + "</version>"),
+        assertTrue(
+                poms.get(0)
+                        .contains("<artifactId>maven-compiler-plugin</artifactId>\n        <version>"
+                                + version(Files.readString(CODEC.resolve("../pom.xml")), "maven-compiler-plugin")
+                                + "</version>"),
                 "the README's pom names the build's compiler plugin version");
     }
 
@@ -69,7 +79,8 @@ class ReadmeSnippetsTest {
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             String name = m.group(1);
-            String value = name.equals("project.version") ? element(root, "version")
+            String value = name.equals("project.version")
+                    ? element(root, "version")
                     : element(root.substring(root.indexOf("<properties>")), name);
             m.appendReplacement(out, Matcher.quoteReplacement(value));
         }
@@ -92,7 +103,8 @@ class ReadmeSnippetsTest {
     }
 
     private static String element(String xml, String name) {
-        Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">(.*?)</" + Pattern.quote(name) + ">").matcher(xml);
+        Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">(.*?)</" + Pattern.quote(name) + ">")
+                .matcher(xml);
         assertTrue(m.find(), "<" + name + ">");
         return m.group(1);
     }

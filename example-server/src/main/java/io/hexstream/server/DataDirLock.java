@@ -13,8 +13,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Keeps a second server off a data dir in use: an exclusive lock on {@code DATA_DIR/lock}
- * ({@link FileChannel#tryLock()}, released by {@link #close()} or when the process ends, however it
- * ends), holding the owner's process id for the refusal message. The file itself stays.
+ * ({@link FileChannel#tryLock()}, released by {@link #close()} or when the process ends, however it ends), holding the
+ * owner's process id for the refusal message. The file itself stays.
  */
 final class DataDirLock implements AutoCloseable {
     static final String FILE = "lock";
@@ -28,8 +28,8 @@ final class DataDirLock implements AutoCloseable {
     /**
      * Creates {@code dataDir} if need be and locks it.
      *
-     * @throws StartupException {@code --data-dir DIR: not a directory}, {@code not writable}, or
-     *     {@code in use by another server (pid N)}
+     * @throws StartupException {@code --data-dir DIR: not a directory}, {@code not writable}, or {@code in use by
+     *     another server (pid N)}
      */
     static DataDirLock acquire(Path dataDir) throws StartupException {
         String option = "--data-dir " + dataDir + ": ";
@@ -43,7 +43,8 @@ final class DataDirLock implements AutoCloseable {
             if (!Files.isWritable(dataDir)) {
                 throw new StartupException(option + "not writable");
             }
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (FileAlreadyExistsException e) {
             throw new StartupException(option + "not a directory", e); // a parent is a file
         } catch (IOException e) {
@@ -54,7 +55,8 @@ final class DataDirLock implements AutoCloseable {
             if (lock == null) {
                 throw new StartupException(option + "in use by another server" + owner(file));
             }
-            channel.truncate(0).write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+            channel.truncate(0)
+                    .write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
             return new DataDirLock(channel);
         } catch (IOException e) {
             close(channel);

@@ -5,11 +5,11 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.HexCache;
-import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.pool.CellBackfill;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -26,19 +26,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The example server running: KZG loaded, secret, durable pool (transactions' blobs and generated blobs
- * topped up to {@code --generate}, all kept across restarts), the Engine API methods with
- * {@code eth_sendRawTransaction} on the ingest executor, and one HTTP server: the JWT port, and
- * optionally the same API without JWT on {@code --rpc-port} and {@code GET /metrics} on
- * {@code --metrics-port}. What {@code Main} runs and what the tests and benchmarks start, each from
- * {@link ServerOptions} through {@link #builder}.
+ * The example server running: KZG loaded, secret, durable pool (transactions' blobs and generated blobs topped up to
+ * {@code --generate}, all kept across restarts), the Engine API methods with {@code eth_sendRawTransaction} on the
+ * ingest executor, and one HTTP server: the JWT port, and optionally the same API without JWT on {@code --rpc-port} and
+ * {@code GET /metrics} on {@code --metrics-port}. What {@code Main} runs and what the tests and benchmarks start, each
+ * from {@link ServerOptions} through {@link #builder}.
  *
- * <p>{@link Builder#open} runs the quick {@link Startup} steps; the server serves from then on. Then
- * {@link #topUp} generates the missing blobs (the slow part, about 1.3 s a blob per core), writes the
- * hashes file, then starts computing, in the background on the ingest executor, the extension cells of
- * the items loaded from older {@code HXB2} files ({@link CellBackfill}: V1 to V3 serve them meanwhile).
- * During generation the pool is live and growing, so a request is answered from the blobs pooled so far
- * (a missing blob is {@code null}, as for any blob not pooled) and a transaction is taken in as usual.
+ * <p>{@link Builder#open} runs the quick {@link Startup} steps; the server serves from then on. Then {@link #topUp}
+ * generates the missing blobs (the slow part, about 1.3 s a blob per core), writes the hashes file, then starts
+ * computing, in the background on the ingest executor, the extension cells of the items loaded from older {@code HXB2}
+ * files ({@link CellBackfill}: V1 to V3 serve them meanwhile). During generation the pool is live and growing, so a
+ * request is answered from the blobs pooled so far (a missing blob is {@code null}, as for any blob not pooled) and a
+ * transaction is taken in as usual.
  */
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
@@ -49,15 +48,24 @@ public final class ExampleServer implements AutoCloseable {
     private final DurableBlobPool pool;
     /** {@code null} when {@code --hex-cache-mib} is 0. */
     private final HexCache hexCache;
+
     private final int generatedAtOpen;
     /** The ingest, large-request and scrape executors. */
     private final List<ExecutorService> executors;
     /** The ingest executor: blocking work (KZG, fsync), bounded. */
     private final ExecutorService blockingWork;
+
     private final ListeningPorts ports;
 
-    ExampleServer(ServerOptions options, DataDirLock lock, JwtSecret secret, DurableBlobPool pool, HexCache hexCache,
-            List<ExecutorService> executors, ExecutorService blockingWork, ListeningPorts ports) {
+    ExampleServer(
+            ServerOptions options,
+            DataDirLock lock,
+            JwtSecret secret,
+            DurableBlobPool pool,
+            HexCache hexCache,
+            List<ExecutorService> executors,
+            ExecutorService blockingWork,
+            ListeningPorts ports) {
         this.options = options;
         this.lock = lock;
         this.secret = secret;
@@ -92,8 +100,8 @@ public final class ExampleServer implements AutoCloseable {
         }
 
         /**
-         * The renderer {@code renderer} makes of the server's own writer (the one that answers from the hex
-         * cache); {@code ResponseRenderer::streaming} unless set (the benchmarks plug in their peers here).
+         * The renderer {@code renderer} makes of the server's own writer (the one that answers from the hex cache);
+         * {@code ResponseRenderer::streaming} unless set (the benchmarks plug in their peers here).
          */
         public Builder renderer(Function<ResponseWriter, ResponseRenderer> renderer) {
             this.renderer = renderer;
@@ -101,8 +109,8 @@ public final class ExampleServer implements AutoCloseable {
         }
 
         /**
-         * Where the blocking work meets the platform: the store's file operations and the ingest's costly
-         * steps; {@link Seams#SYSTEM} unless set (tests record or fail them here).
+         * Where the blocking work meets the platform: the store's file operations and the ingest's costly steps;
+         * {@link Seams#SYSTEM} unless set (tests record or fail them here).
          */
         public Builder seams(Seams seams) {
             this.seams = seams;
@@ -110,9 +118,8 @@ public final class ExampleServer implements AutoCloseable {
         }
 
         /**
-         * The quick start-up steps ({@link Startup}): locks the data dir, loads KZG, reads (or generates)
-         * the secret, loads the stored pool and binds the ports; serving from then on. Undoes what it did
-         * if a step fails.
+         * The quick start-up steps ({@link Startup}): locks the data dir, loads KZG, reads (or generates) the secret,
+         * loads the stored pool and binds the ports; serving from then on. Undoes what it did if a step fails.
          */
         public ExampleServer open() throws StartupException, InterruptedException {
             return Startup.open(options, renderer, clock, seams);
@@ -132,11 +139,11 @@ public final class ExampleServer implements AutoCloseable {
     }
 
     /**
-     * Generates the blobs missing from the {@code --generate} that the pool should hold, one per core at
-     * a time, each stored then pooled (requests meanwhile see the pool grow); stops early, between two
-     * batches, once {@code stop} says so. Then writes the hashes file, and starts giving the items loaded
-     * without extension cells ({@code HXB2} files) their cells in the background, one item at a time on
-     * the ingest executor (after generation, which takes every core).
+     * Generates the blobs missing from the {@code --generate} that the pool should hold, one per core at a time, each
+     * stored then pooled (requests meanwhile see the pool grow); stops early, between two batches, once {@code stop}
+     * says so. Then writes the hashes file, and starts giving the items loaded without extension cells ({@code HXB2}
+     * files) their cells in the background, one item at a time on the ingest executor (after generation, which takes
+     * every core).
      */
     public void topUp(BooleanSupplier stop) throws StartupException {
         int missing = options.generate - generatedAtOpen;
@@ -152,7 +159,10 @@ public final class ExampleServer implements AutoCloseable {
                 }
                 made += batch;
             }
-            LOG.info("generated {} blobs with KZG commitments and proofs on {} cores in {} ms", made, cores,
+            LOG.info(
+                    "generated {} blobs with KZG commitments and proofs on {} cores in {} ms",
+                    made,
+                    cores,
                     (System.nanoTime() - started) / 1_000_000);
         }
         writeHashes();
@@ -163,8 +173,9 @@ public final class ExampleServer implements AutoCloseable {
         try {
             pool.add(item);
         } catch (IOException e) {
-            throw new StartupException("--data-dir " + options.dataDir() + ": cannot store a generated blob: "
-                    + StartupErrors.reason(e), e);
+            throw new StartupException(
+                    "--data-dir " + options.dataDir() + ": cannot store a generated blob: " + StartupErrors.reason(e),
+                    e);
         }
     }
 
@@ -172,14 +183,18 @@ public final class ExampleServer implements AutoCloseable {
     private void writeHashes() throws StartupException {
         List<VersionedHash> hashes = pool.hashes();
         try {
-            Files.writeString(options.hashesFile(),
+            Files.writeString(
+                    options.hashesFile(),
                     hashes.stream().map(hash -> hash + "\n").collect(Collectors.joining()));
         } catch (IOException e) {
-            throw new StartupException("--hashes-out " + options.hashesFile() + ": cannot write it: "
-                    + StartupErrors.reason(e), e);
+            throw new StartupException(
+                    "--hashes-out " + options.hashesFile() + ": cannot write it: " + StartupErrors.reason(e), e);
         }
-        LOG.info("{} blobs in the pool, versioned hashes in {}; JWT secret in {}", hashes.size(),
-                options.hashesFile().toAbsolutePath(), secret.path().toAbsolutePath());
+        LOG.info(
+                "{} blobs in the pool, versioned hashes in {}; JWT secret in {}",
+                hashes.size(),
+                options.hashesFile().toAbsolutePath(),
+                secret.path().toAbsolutePath());
     }
 
     /** The Engine API port's address (JWT required). */
@@ -210,9 +225,7 @@ public final class ExampleServer implements AutoCloseable {
         return secret;
     }
 
-    /**
-     * Stops serving (the responses in flight get up to 2 s), then releases the data dir. Idempotent.
-     */
+    /** Stops serving (the responses in flight get up to 2 s), then releases the data dir. Idempotent. */
     @Override
     public void close() {
         ports.http().close();

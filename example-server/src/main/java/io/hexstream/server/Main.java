@@ -19,14 +19,17 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * The command line: serve the Engine API (default; its options are {@link ServerOptions}), or print a
- * token ({@code token}). Logs go to stdout; a start-up failure is one line on stderr and exit 1, with the
- * stack trace in the log only at {@code --log-level debug}; an unknown option or a bad value is one line
- * on stderr, then a line pointing at {@code --help}, and exit 2. Ctrl-C and SIGTERM stop the server and
- * exit 0.
+ * The command line: serve the Engine API (default; its options are {@link ServerOptions}), or print a token
+ * ({@code token}). Logs go to stdout; a start-up failure is one line on stderr and exit 1, with the stack trace in the
+ * log only at {@code --log-level debug}; an unknown option or a bad value is one line on stderr, then a line pointing
+ * at {@code --help}, and exit 2. Ctrl-C and SIGTERM stop the server and exit 0.
  */
-@Command(name = "hexstream-example-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        abbreviateSynopsis = true, optionListHeading = "Options:%n",
+@Command(
+        name = "hexstream-example-server",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        abbreviateSynopsis = true,
+        optionListHeading = "Options:%n",
         description = "A JWT-authenticated Engine API server for engine_getBlobsV1 to V4 (JSON, and binary SSZ on the"
                 + " Engine API port), streaming through hexstream, with eth_sendRawTransaction for blob transactions.",
         subcommands = Main.TokenCommand.class)
@@ -34,7 +37,10 @@ public final class Main implements Callable<Integer> {
     @Mixin
     ServerOptions options;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "info",
+    @Option(
+            names = "--log-level",
+            paramLabel = "LEVEL",
+            defaultValue = "info",
             description = "error, warn, info, debug or trace; debug also logs the stack trace of a start-up failure"
                     + " (default: ${DEFAULT-VALUE}).")
     LogLevel logLevel;
@@ -50,8 +56,8 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * Starts serving, generates the missing blobs, and serves until Ctrl-C or SIGTERM; then lets the
-     * responses in flight finish (up to 2 s) and returns 0.
+     * Starts serving, generates the missing blobs, and serves until Ctrl-C or SIGTERM; then lets the responses in
+     * flight finish (up to 2 s) and returns 0.
      */
     @Override
     public Integer call() throws StartupException, InterruptedException {
@@ -65,7 +71,10 @@ public final class Main implements Callable<Integer> {
     }
 
     /** Prints a fresh HS256 token for the secret, for curl and other clients. */
-    @Command(name = "token", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    @Command(
+            name = "token",
+            mixinStandardHelpOptions = true,
+            versionProvider = Main.Version.class,
             description = "Print a fresh HS256 JWT for the server's secret.")
     static final class TokenCommand implements Callable<Integer> {
         @Mixin
@@ -89,7 +98,11 @@ public final class Main implements Callable<Integer> {
 
     /** {@code --log-level}: slf4j-simple's default level, set before the first logger is made. */
     enum LogLevel {
-        ERROR, WARN, INFO, DEBUG, TRACE;
+        ERROR,
+        WARN,
+        INFO,
+        DEBUG,
+        TRACE;
 
         void apply() {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", name().toLowerCase(Locale.ROOT));
@@ -100,8 +113,8 @@ public final class Main implements Callable<Integer> {
     private static int badOption(ParameterException e, String[] args) {
         CommandLine refusing = e.getCommandLine();
         refusing.getErr().println(e.getMessage());
-        refusing.getErr().println("Try '" + refusing.getCommandSpec().qualifiedName()
-                + " --help' for more information.");
+        refusing.getErr()
+                .println("Try '" + refusing.getCommandSpec().qualifiedName() + " --help' for more information.");
         return refusing.getCommandSpec().exitCodeOnInvalidInput();
     }
 
@@ -120,7 +133,9 @@ public final class Main implements Callable<Integer> {
                 if (in == null) {
                     throw new IOException("version.txt is missing from the class path");
                 }
-                return new String[] {"hexstream-example-server " + new String(in.readAllBytes(), StandardCharsets.UTF_8).strip()};
+                return new String[] {
+                    "hexstream-example-server " + new String(in.readAllBytes(), StandardCharsets.UTF_8).strip()
+                };
             }
         }
     }

@@ -21,13 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET} and {@code HEAD} {@link MetricsEndpoint#PATH} on {@code --metrics-port}: the port's one path,
- * served through the Engine API's pipeline ({@link EngineApiInitializer}: 404 and 405 from the table, the
- * idle and write timeouts, responses in request order), no JWT and no body. The scrape (the JVM's metrics
- * scan every thread's state) runs on the scrape executor, never on an I/O thread, and its response goes
- * back through the {@link Responder} to the channel's loop; a scrape that finds the executor full gets
- * {@code 503}. The port has places of its own ({@link #MAX_CONNECTIONS}, not {@code --max-connections}):
- * scrapers and Engine API clients cannot take each other's.
+ * {@code GET} and {@code HEAD} {@link MetricsEndpoint#PATH} on {@code --metrics-port}: the port's one path, served
+ * through the Engine API's pipeline ({@link EngineApiInitializer}: 404 and 405 from the table, the idle and write
+ * timeouts, responses in request order), no JWT and no body. The scrape (the JVM's metrics scan every thread's state)
+ * runs on the scrape executor, never on an I/O thread, and its response goes back through the {@link Responder} to the
+ * channel's loop; a scrape that finds the executor full gets {@code 503}. The port has places of its own
+ * ({@link #MAX_CONNECTIONS}, not {@code --max-connections}): scrapers and Engine API clients cannot take each other's.
  */
 final class MetricsRoute implements Route {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsRoute.class);
@@ -66,8 +65,7 @@ final class MetricsRoute implements Route {
     }
 
     /**
-     * The metrics port's bounds: no request body, {@link #MAX_PIPELINED}, and the Engine API's idle and
-     * write timeouts.
+     * The metrics port's bounds: no request body, {@link #MAX_PIPELINED}, and the Engine API's idle and write timeouts.
      */
     static EngineApiInitializer.Limits limits(Duration idleTimeout, Duration writeTimeout) {
         return new EngineApiInitializer.Limits(0, MAX_PIPELINED, idleTimeout, writeTimeout);

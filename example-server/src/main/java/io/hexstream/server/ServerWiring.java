@@ -36,74 +36,113 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The wiring: from the options and the parts the start-up steps made, the Engine API methods, the
- * JSON-RPC dispatcher, each port's route table and pipeline, and the ports bound.
+ * The wiring: from the options and the parts the start-up steps made, the Engine API methods, the JSON-RPC dispatcher,
+ * each port's route table and pipeline, and the ports bound.
  *
  * @param secret every JWT on the Engine API port is checked with it, at {@code clock}'s time
  * @param hexCache {@code null} when {@code --hex-cache-mib} is 0
  * @param ingest blocking work (KZG, fsync), bounded
  * @param largeRequests parses and dispatches large request bodies off the event loops
- * @param scrapes where {@code GET /metrics} is scraped, off the event loops ({@link MetricsRoute});
- *     {@code null} without {@code --metrics-port}
+ * @param scrapes where {@code GET /metrics} is scraped, off the event loops ({@link MetricsRoute}); {@code null}
+ *     without {@code --metrics-port}
  * @param ingestWork the ingest's costly steps (decoding, KZG), {@link IngestWork#STANDARD} but in tests
  */
-record ServerWiring(ServerOptions config, JwtSecret secret, Clock clock, DurableBlobPool pool, HexCache hexCache,
-        Instrumentation instrumentation, ThreadPoolExecutor ingest, ExecutorService largeRequests,
-        ExecutorService scrapes, IngestWork ingestWork) {
+record ServerWiring(
+        ServerOptions config,
+        JwtSecret secret,
+        Clock clock,
+        DurableBlobPool pool,
+        HexCache hexCache,
+        Instrumentation instrumentation,
+        ThreadPoolExecutor ingest,
+        ExecutorService largeRequests,
+        ExecutorService scrapes,
+        IngestWork ingestWork) {
 
     /**
-     * Builds the methods and pipelines and binds the ports, in order: the Engine API's, the one without
-     * JWT, the metrics one; serving from then on. The first two share the {@code --max-connections}
-     * places; the metrics port has {@link MetricsRoute#MAX_CONNECTIONS} of its own.
+     * Builds the methods and pipelines and binds the ports, in order: the Engine API's, the one without JWT, the
+     * metrics one; serving from then on. The first two share the {@code --max-connections} places; the metrics port has
+     * {@link MetricsRoute#MAX_CONNECTIONS} of its own.
      *
-     * @param renderer makes the response renderer of the server's writer (the one that answers from the
-     *     hex cache), e.g. {@code ResponseRenderer::streaming}
+     * @param renderer makes the response renderer of the server's writer (the one that answers from the hex cache),
+     *     e.g. {@code ResponseRenderer::streaming}
      * @throws StartupException a port that could not be bound ({@link StartupErrors#notBound})
      */
     ListeningPorts bind(Function<ResponseWriter, ResponseRenderer> renderer)
             throws StartupException, InterruptedException {
         ServerMetrics metrics = instrumentation.metrics();
         JsonRpcRoute jsonRpc = jsonRpc(renderer.apply(new ResponseWriter()), metrics);
-        EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(config.maxRequestBytes,
-                config.maxPipelined, config.idleTimeout, config.writeTimeout);
+        EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(
+                config.maxRequestBytes, config.maxPipelined, config.idleTimeout, config.writeTimeout);
         RefusalLog refusals = new RefusalLog();
         ConnectionLimit engineApi = new ConnectionLimit(config.maxConnections, "--max-connections", refusals, metrics);
-        RouteTable engineRoutes = SszRoute.register(RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc),
-                new BlobLookup(pool, metrics), config.fork, config.maxBlobsPerRequest, metrics).build();
-        EngineServer.Port engine = new EngineServer.Port(config.host, config.port, new EngineApiInitializer(
-                engineRoutes, new JwtAuthenticator(secret.bytes(), clock), limits, largeRequests, refusals, metrics),
+        RouteTable engineRoutes = SszRoute.register(
+                        RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc),
+                        new BlobLookup(pool, metrics),
+                        config.fork,
+                        config.maxBlobsPerRequest,
+                        metrics)
+                .build();
+        EngineServer.Port engine = new EngineServer.Port(
+                config.host,
+                config.port,
+                new EngineApiInitializer(
+                        engineRoutes,
+                        new JwtAuthenticator(secret.bytes(), clock),
+                        limits,
+                        largeRequests,
+                        refusals,
+                        metrics),
                 engineApi);
         EngineServer.Port rpc = null;
         if (config.rpcPort != null) {
-            RouteTable rpcRoutes = RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build();
-            rpc = new EngineServer.Port(config.host, config.rpcPort, new EngineApiInitializer(
-                    rpcRoutes, Authenticator.NONE, limits, largeRequests, refusals, metrics), engineApi);
+            RouteTable rpcRoutes =
+                    RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build();
+            rpc = new EngineServer.Port(
+                    config.host,
+                    config.rpcPort,
+                    new EngineApiInitializer(rpcRoutes, Authenticator.NONE, limits, largeRequests, refusals, metrics),
+                    engineApi);
         }
         EngineServer.Port scrape = instrumentation.prometheus() != null ? metricsPort(refusals) : null;
-        List<EngineServer.Port> ports = Stream.of(engine, rpc, scrape).filter(Objects::nonNull).toList();
+        List<EngineServer.Port> ports =
+                Stream.of(engine, rpc, scrape).filter(Objects::nonNull).toList();
         try {
             return new ListeningPorts(EngineServer.start(ports), engine, rpc, scrape);
         } catch (EngineServer.BindFailure failure) {
             EngineServer.Port failed = failure.port();
-            throw failed == scrape ? StartupErrors.notBound(failure, "--metrics-port", "--metrics-host")
+            throw failed == scrape
+                    ? StartupErrors.notBound(failure, "--metrics-port", "--metrics-host")
                     : StartupErrors.notBound(failure, failed == rpc ? "--rpc-port" : "port", "--host");
         }
     }
 
     /** The JSON-RPC route of the Engine API's ports: every method, and the dispatcher that calls them. */
     private JsonRpcRoute jsonRpc(ResponseRenderer renderer, ServerMetrics metrics) {
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool, config.fork,
-                config.maxBlobsPerRequest, new TransactionIngest(pool, config.maxBlobsPerTx,
-                config.convertV0Sidecars && config.fork.atLeast(Fork.OSAKA), metrics, ingestWork), metrics, hexCache),
-                ingest, config.maxResponseBytes, metrics);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(
+                EngineMethods.all(
+                        pool,
+                        config.fork,
+                        config.maxBlobsPerRequest,
+                        new TransactionIngest(
+                                pool,
+                                config.maxBlobsPerTx,
+                                config.convertV0Sidecars && config.fork.atLeast(Fork.OSAKA),
+                                metrics,
+                                ingestWork),
+                        metrics,
+                        hexCache),
+                ingest,
+                config.maxResponseBytes,
+                metrics);
         RequestParser parser = new RequestParser(config.maxRequestBytes, config.maxBatchSize, metrics);
         return new JsonRpcRoute(parser, dispatcher, renderer, config.maxRequestBytes, metrics);
     }
 
     /**
-     * {@code GET /metrics} on {@code --metrics-port}, with the gauges read at each scrape. Its connections
-     * and responses are not counted in the metrics (a scrape would count itself): its pipeline and limit
-     * are given {@link ServerMetrics#NONE}.
+     * {@code GET /metrics} on {@code --metrics-port}, with the gauges read at each scrape. Its connections and
+     * responses are not counted in the metrics (a scrape would count itself): its pipeline and limit are given
+     * {@link ServerMetrics#NONE}.
      */
     private EngineServer.Port metricsPort(RefusalLog refusals) {
         PrometheusMetrics prometheus = instrumentation.prometheus();
@@ -113,10 +152,17 @@ record ServerWiring(ServerOptions config, JwtSecret secret, Clock clock, Durable
             prometheus.gaugeHexCache(hexCache::bytes, hexCache::size);
         }
         RouteTable routes = MetricsRoute.routes(new MetricsEndpoint(prometheus), scrapes);
-        EngineApiInitializer pipeline = new EngineApiInitializer(routes, Authenticator.NONE,
-                MetricsRoute.limits(config.idleTimeout, config.writeTimeout), largeRequests, refusals,
+        EngineApiInitializer pipeline = new EngineApiInitializer(
+                routes,
+                Authenticator.NONE,
+                MetricsRoute.limits(config.idleTimeout, config.writeTimeout),
+                largeRequests,
+                refusals,
                 ServerMetrics.NONE);
-        return new EngineServer.Port(config.metricsHost, config.metricsPort, pipeline, new ConnectionLimit(
-                MetricsRoute.MAX_CONNECTIONS, "metrics port", refusals, ServerMetrics.NONE));
+        return new EngineServer.Port(
+                config.metricsHost,
+                config.metricsPort,
+                pipeline,
+                new ConnectionLimit(MetricsRoute.MAX_CONNECTIONS, "metrics port", refusals, ServerMetrics.NONE));
     }
 }

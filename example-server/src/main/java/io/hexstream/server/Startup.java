@@ -4,7 +4,6 @@ import io.hexstream.codec.Hex;
 import io.hexstream.server.ServerOptions.SecretOptions;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.cache.HexCache;
-import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.Instrumentation;
 import io.hexstream.server.metrics.MetricsEndpoint;
@@ -13,6 +12,7 @@ import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.pool.PoolListener;
 import io.hexstream.server.pool.StoreFiles;
 import io.hexstream.server.rpc.BoundedExecutor;
+import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -30,13 +30,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The quick start-up steps, one named method each: lock the data dir ({@link DataDirLock}), load KZG and
- * its trusted setup, read or generate the secret ({@link #loadSecret}), open the hex cache, load the
- * stored pool ({@link #openPool}), start the executors (a scrape executor too with {@code --metrics-port}),
- * then wire and bind the ports ({@link ServerWiring#bind}). The secret and the stored pool come before the bind because the handler
- * checks every JWT with the secret, and a transaction taken in while the store is still being read would
- * be filed out of order; all are quick, so that a taken port is found out at once. A step that fails
- * throws a {@link StartupException} naming what failed, and what the steps before it made is undone.
+ * The quick start-up steps, one named method each: lock the data dir ({@link DataDirLock}), load KZG and its trusted
+ * setup, read or generate the secret ({@link #loadSecret}), open the hex cache, load the stored pool
+ * ({@link #openPool}), start the executors (a scrape executor too with {@code --metrics-port}), then wire and bind the
+ * ports ({@link ServerWiring#bind}). The secret and the stored pool come before the bind because the handler checks
+ * every JWT with the secret, and a transaction taken in while the store is still being read would be filed out of
+ * order; all are quick, so that a taken port is found out at once. A step that fails throws a {@link StartupException}
+ * naming what failed, and what the steps before it made is undone.
  */
 final class Startup {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
@@ -51,8 +51,9 @@ final class Startup {
     private Startup() {}
 
     /** Runs the steps; the server serves from their end on. */
-    static ExampleServer open(ServerOptions options, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock,
-            Seams seams) throws StartupException, InterruptedException {
+    static ExampleServer open(
+            ServerOptions options, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock, Seams seams)
+            throws StartupException, InterruptedException {
         DataDirLock lock = DataDirLock.acquire(options.dataDir());
         List<ExecutorService> executors = new ArrayList<>();
         HexCache hexCache = null;
@@ -62,20 +63,30 @@ final class Startup {
             Instrumentation instrumentation = Instrumentation.of(options.metricsPort, options.accessLog);
             hexCache = openHexCache(options);
             DurableBlobPool pool = openPool(options, instrumentation.metrics(), hexCache, seams.storeFiles());
-            ThreadPoolExecutor ingest = BoundedExecutor.create("hexstream-ingest", options.ingestThreads,
-                    options.ingestThreads * INGEST_QUEUE_PER_THREAD);
+            ThreadPoolExecutor ingest = BoundedExecutor.create(
+                    "hexstream-ingest", options.ingestThreads, options.ingestThreads * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
-            ExecutorService largeRequests = BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS,
-                    LARGE_REQUEST_QUEUE);
+            ExecutorService largeRequests =
+                    BoundedExecutor.create("hexstream-requests", LARGE_REQUEST_THREADS, LARGE_REQUEST_QUEUE);
             executors.add(largeRequests);
             ExecutorService scrapes = null;
             if (instrumentation.prometheus() != null) {
-                scrapes = BoundedExecutor.create(MetricsRoute.SCRAPE_THREAD, MetricsRoute.SCRAPE_THREADS,
-                        MetricsRoute.SCRAPE_QUEUE);
+                scrapes = BoundedExecutor.create(
+                        MetricsRoute.SCRAPE_THREAD, MetricsRoute.SCRAPE_THREADS, MetricsRoute.SCRAPE_QUEUE);
                 executors.add(scrapes);
             }
-            ListeningPorts ports = new ServerWiring(options, secret, clock, pool, hexCache, instrumentation, ingest,
-                    largeRequests, scrapes, seams.ingestWork()).bind(renderer);
+            ListeningPorts ports = new ServerWiring(
+                            options,
+                            secret,
+                            clock,
+                            pool,
+                            hexCache,
+                            instrumentation,
+                            ingest,
+                            largeRequests,
+                            scrapes,
+                            seams.ingestWork())
+                    .bind(renderer);
             logPorts(options, ports);
             return new ExampleServer(options, lock, secret, pool, hexCache, executors, ingest, ports);
         } catch (StartupException | InterruptedException | RuntimeException e) {
@@ -109,8 +120,8 @@ final class Startup {
     /**
      * The secret in its file.
      *
-     * @throws StartupException {@code --jwt-secret FILE: no such file}, {@code not readable}, or what is
-     *     wrong with its content ({@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits})
+     * @throws StartupException {@code --jwt-secret FILE: no such file}, {@code not readable}, or what is wrong with its
+     *     content ({@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits})
      */
     static JwtSecret readSecret(SecretOptions secret) throws StartupException {
         String option = secret.name() + ": ";
@@ -133,21 +144,29 @@ final class Startup {
     }
 
     /** The durable pool with the stored items loaded, oldest first, each told to {@code hexCache} if any. */
-    private static DurableBlobPool openPool(ServerOptions options, ServerMetrics metrics, HexCache hexCache,
-            StoreFiles files) throws StartupException {
+    private static DurableBlobPool openPool(
+            ServerOptions options, ServerMetrics metrics, HexCache hexCache, StoreFiles files) throws StartupException {
         try {
-            return DurableBlobPool.open(options.dataDir(), options.poolMaxBlobs, metrics,
-                    hexCache != null ? hexCache : PoolListener.NONE, files);
+            return DurableBlobPool.open(
+                    options.dataDir(),
+                    options.poolMaxBlobs,
+                    metrics,
+                    hexCache != null ? hexCache : PoolListener.NONE,
+                    files);
         } catch (IOException e) {
-            throw new StartupException("--data-dir " + options.dataDir() + ": cannot load the pool: "
-                    + StartupErrors.reason(e), e);
+            throw new StartupException(
+                    "--data-dir " + options.dataDir() + ": cannot load the pool: " + StartupErrors.reason(e), e);
         }
     }
 
     private static void logPorts(ServerOptions options, ListeningPorts ports) {
         InetSocketAddress engine = ports.address(ports.engine());
-        LOG.info("Engine API ({}) on http://{}:{}; hex kernel {}", options.fork.name().toLowerCase(Locale.ROOT),
-                engine.getHostString(), engine.getPort(), kernel());
+        LOG.info(
+                "Engine API ({}) on http://{}:{}; hex kernel {}",
+                options.fork.name().toLowerCase(Locale.ROOT),
+                engine.getHostString(),
+                engine.getPort(),
+                kernel());
         InetSocketAddress rpc = ports.address(ports.rpc());
         if (rpc != null) {
             LOG.info("the same API without JWT on http://{}:{}", rpc.getHostString(), rpc.getPort());
@@ -162,8 +181,9 @@ final class Startup {
     private static String kernel() {
         return switch (Hex.kernel()) {
             case VECTOR -> "VECTOR (SIMD lanes)";
-            case PAIR_TABLE -> "PAIR_TABLE (portable; for SIMD lanes start with bin/hexstream-example-server,"
-                    + " or java --add-modules jdk.incubator.vector)";
+            case PAIR_TABLE ->
+                "PAIR_TABLE (portable; for SIMD lanes start with bin/hexstream-example-server,"
+                        + " or java --add-modules jdk.incubator.vector)";
         };
     }
 }

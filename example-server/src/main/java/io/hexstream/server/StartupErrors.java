@@ -11,8 +11,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 
 /**
- * Turns what failed at start-up into the one line the command prints ({@link StartupException}): the
- * option or port to look at, then why, without the path or address the line names already.
+ * Turns what failed at start-up into the one line the command prints ({@link StartupException}): the option or port to
+ * look at, then why, without the path or address the line names already.
  */
 final class StartupErrors {
     /** Ports below this need a privilege to bind on most systems. */
@@ -35,9 +35,9 @@ final class StartupErrors {
     }
 
     /**
-     * A port that could not be bound: {@code port 8551 on 127.0.0.1 is in use} (a {@link BindException}
-     * on an address of this machine), {@code --host 203.0.113.1: not an address of this machine} (a
-     * {@code BindException} on another), {@code --host x: unknown host}, or the cause's own reason.
+     * A port that could not be bound: {@code port 8551 on 127.0.0.1 is in use} (a {@link BindException} on an address
+     * of this machine), {@code --host 203.0.113.1: not an address of this machine} (a {@code BindException} on
+     * another), {@code --host x: unknown host}, or the cause's own reason.
      *
      * @param portOption how the message names the port: {@code "port"}, {@code "--rpc-port"}, ...
      * @param hostOption the option that gave its host: {@code "--host"} or {@code "--metrics-host"}
@@ -65,7 +65,8 @@ final class StartupErrors {
     private static boolean isOfThisMachine(String host) {
         try {
             InetAddress address = InetAddress.getByName(host);
-            return address.isAnyLocalAddress() || address.isLoopbackAddress()
+            return address.isAnyLocalAddress()
+                    || address.isLoopbackAddress()
                     || NetworkInterface.getByInetAddress(address) != null;
         } catch (IOException e) { // it resolved for the bind: take it as ours, so the port is the one to look at
             return true;

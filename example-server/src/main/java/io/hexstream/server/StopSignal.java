@@ -5,16 +5,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Ctrl-C (SIGINT) and SIGTERM as a request to stop, through a shutdown hook: the main thread sees the
- * request ({@link #getAsBoolean}, {@link #await}), stops the server and hands its exit code to
- * {@link #exit}; the hook waits for that code and ends the JVM with it. So a signalled stop exits 0, not
- * 130 or 143, and nothing is closed twice or from two threads at once.
+ * Ctrl-C (SIGINT) and SIGTERM as a request to stop, through a shutdown hook: the main thread sees the request
+ * ({@link #getAsBoolean}, {@link #await}), stops the server and hands its exit code to {@link #exit}; the hook waits
+ * for that code and ends the JVM with it. So a signalled stop exits 0, not 130 or 143, and nothing is closed twice or
+ * from two threads at once.
  */
 final class StopSignal implements BooleanSupplier {
     private static final StopSignal INSTANCE = new StopSignal();
     /**
-     * How long the hook waits for the main thread's exit code (stopping takes up to 2 s a port, or a batch
-     * of generation); past it, or if the main thread ended without one, the JVM's own exit code stands.
+     * How long the hook waits for the main thread's exit code (stopping takes up to 2 s a port, or a batch of
+     * generation); past it, or if the main thread ended without one, the JVM's own exit code stands.
      */
     private static final long EXIT_TIMEOUT_SECONDS = 30;
 

@@ -37,7 +37,8 @@ class AuthTest {
     }
 
     private static int status(String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -46,26 +47,34 @@ class AuthTest {
 
     /** The body of the answer to {@code authorization}, which must be a 401: the reason, one line. */
     private static String refusal(String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(server.uri()).POST(HttpRequest.BodyPublishers.ofString(BODY));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
         var response = server.send(request.build());
         assertEquals(401, response.statusCode());
-        assertEquals("text/plain; charset=utf-8", response.headers().firstValue("content-type").orElseThrow());
+        assertEquals(
+                "text/plain; charset=utf-8",
+                response.headers().firstValue("content-type").orElseThrow());
         return new String(response.body(), StandardCharsets.UTF_8);
     }
 
     /** A token signed with the server's secret over exactly this payload JSON. */
     private static String signed(String payloadJson) {
         String unsigned = base64("{\"alg\":\"HS256\",\"typ\":\"JWT\"}") + "." + base64(payloadJson);
-        byte[] signature = KEY.sign(unsigned.substring(0, unsigned.indexOf('.')).getBytes(StandardCharsets.UTF_8),
+        byte[] signature = KEY.sign(
+                unsigned.substring(0, unsigned.indexOf('.')).getBytes(StandardCharsets.UTF_8),
                 unsigned.substring(unsigned.indexOf('.') + 1).getBytes(StandardCharsets.UTF_8));
-        return "Bearer " + unsigned + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
+        return "Bearer " + unsigned + "."
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
     }
 
     private static String issuedAt(long secondsFromNow) {
-        return "Bearer " + JWT.create().withIssuedAt(Date.from(NOW.plusSeconds(secondsFromNow))).sign(KEY);
+        return "Bearer "
+                + JWT.create()
+                        .withIssuedAt(Date.from(NOW.plusSeconds(secondsFromNow)))
+                        .sign(KEY);
     }
 
     private static String base64(String json) {
@@ -75,8 +84,15 @@ class AuthTest {
     @Test
     void aFreshTokenIsAccepted() {
         assertEquals(200, status(issuedAt(0)));
-        assertEquals(200, status("bearer " + JWT.create().withIssuedAt(Date.from(NOW)).withClaim("clv", "teku/1")
-                .withClaim("id", "cl-1").sign(KEY).toString()));
+        assertEquals(
+                200,
+                status("bearer "
+                        + JWT.create()
+                                .withIssuedAt(Date.from(NOW))
+                                .withClaim("clv", "teku/1")
+                                .withClaim("id", "cl-1")
+                                .sign(KEY)
+                                .toString()));
     }
 
     @Test
@@ -98,11 +114,17 @@ class AuthTest {
 
     @Test
     void wrongKeyOrAlgorithm() {
-        assertEquals(401, status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC256(new byte[32]))));
-        assertEquals(401, status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
-        String none = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "." + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + ".";
+        assertEquals(
+                401,
+                status("Bearer " + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
+        assertEquals(
+                401,
+                status("Bearer "
+                        + JWT.create()
+                                .withIssuedAt(Date.from(NOW))
+                                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
+        String none = base64("{\"alg\":\"none\",\"typ\":\"JWT\"}") + "."
+                + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + ".";
         assertEquals(401, status("Bearer " + none));
     }
 
@@ -112,12 +134,19 @@ class AuthTest {
         assertEquals("Authorization is not a Bearer token\n", refusal("Basic dXNlcjpwYXNz"));
         assertEquals("iat is 61 s before now, at most 60 s either way\n", refusal(issuedAt(-61)));
         assertEquals("iat is 61 s after now, at most 60 s either way\n", refusal(issuedAt(61)));
-        assertEquals("wrong signature: the token is not signed with this server's secret\n", refusal("Bearer "
-                + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
-        assertEquals("alg is HS512, only HS256 is accepted\n", refusal("Bearer " + JWT.create().withIssuedAt(Date.from(NOW))
-                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
-        assertEquals("alg is none, only HS256 is accepted\n", refusal("Bearer " + base64("{\"alg\":\"none\"}") + "."
-                + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + "."));
+        assertEquals(
+                "wrong signature: the token is not signed with this server's secret\n",
+                refusal("Bearer " + JWT.create().withIssuedAt(Date.from(NOW)).sign(Algorithm.HMAC256(new byte[32]))));
+        assertEquals(
+                "alg is HS512, only HS256 is accepted\n",
+                refusal("Bearer "
+                        + JWT.create()
+                                .withIssuedAt(Date.from(NOW))
+                                .sign(Algorithm.HMAC512(HexDecoder.decode(EngineServerFixture.SECRET)))));
+        assertEquals(
+                "alg is none, only HS256 is accepted\n",
+                refusal("Bearer " + base64("{\"alg\":\"none\"}") + "."
+                        + base64("{\"iat\":" + NOW.getEpochSecond() + "}") + "."));
         assertEquals("malformed token: 2 parts, a JWT has 3 separated by '.'\n", refusal("Bearer not.ajwt"));
     }
 
@@ -127,36 +156,48 @@ class AuthTest {
         long now = NOW.getEpochSecond();
         for (String claim : new String[] {"iat", "exp", "nbf"}) {
             String iat = claim.equals("iat") ? "" : "\"iat\":" + now + ",";
-            assertEquals(claim + " 9223372036854775807 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 9223372036854775807 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":9223372036854775807}")));
-            assertEquals(claim + " 99999999999999999999999 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 99999999999999999999999 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":99999999999999999999999}")));
-            assertEquals(claim + " -1 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " -1 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":-1}")));
-            assertEquals(claim + " 1800000000.5 is not a whole number of seconds\n",
+            assertEquals(
+                    claim + " 1800000000.5 is not a whole number of seconds\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":1800000000.5}")));
-            assertEquals(claim + " is not a number\n", refusal(signed("{" + iat + "\"" + claim + "\":\"1800000000\"}")));
+            assertEquals(
+                    claim + " is not a number\n", refusal(signed("{" + iat + "\"" + claim + "\":\"1800000000\"}")));
         }
         assertEquals("iat is missing\n", refusal(signed("{\"exp\":" + (now + 100) + "}")));
-        assertEquals("exp is 1 s before now: the token has expired\n",
+        assertEquals(
+                "exp is 1 s before now: the token has expired\n",
                 refusal(signed("{\"iat\":" + now + ",\"exp\":" + (now - 1) + "}")));
-        assertEquals("nbf is 5 s after now: the token is not valid yet\n",
+        assertEquals(
+                "nbf is 5 s after now: the token is not valid yet\n",
                 refusal(signed("{\"iat\":" + now + ",\"nbf\":" + (now + 5) + "}")));
-        assertEquals(200, status(signed("{\"iat\":" + now + ",\"exp\":" + (now + 1) + ",\"nbf\":" + now
-                + ",\"id\":\"cl\",\"clv\":\"x\"}")));
+        assertEquals(
+                200,
+                status(signed("{\"iat\":" + now + ",\"exp\":" + (now + 1) + ",\"nbf\":" + now
+                        + ",\"id\":\"cl\",\"clv\":\"x\"}")));
     }
 
     @Test
     void iatMissingOrNotANumber() {
         assertEquals(401, status("Bearer " + JWT.create().withClaim("id", "x").sign(KEY)));
-        assertEquals(401, status("Bearer " + JWT.create().withClaim("iat", "1800000000").sign(KEY)));
-        assertEquals(401, status("Bearer " + JWT.create().withClaim("iat", "soon").sign(KEY)));
+        assertEquals(
+                401,
+                status("Bearer " + JWT.create().withClaim("iat", "1800000000").sign(KEY)));
+        assertEquals(
+                401, status("Bearer " + JWT.create().withClaim("iat", "soon").sign(KEY)));
     }
 
     /** A token signed with the server's secret over exactly these base64url parts, as given. */
     private static String signedParts(String header, String payload) {
-        byte[] signature = KEY.sign(header.getBytes(StandardCharsets.US_ASCII),
-                payload.getBytes(StandardCharsets.US_ASCII));
+        byte[] signature =
+                KEY.sign(header.getBytes(StandardCharsets.US_ASCII), payload.getBytes(StandardCharsets.US_ASCII));
         return "Bearer " + header + "." + payload + "."
                 + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
     }
@@ -174,21 +215,29 @@ class AuthTest {
         long now = NOW.getEpochSecond();
         for (String claim : new String[] {"iat", "exp", "nbf"}) {
             String iat = claim.equals("iat") ? "" : "\"iat\":" + now + ",";
-            assertEquals(claim + " 1E+400 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 1E+400 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":1e400}")));
-            assertEquals(claim + " -1E+400 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " -1E+400 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":-1e400}")));
-            assertEquals(claim + " 1E+999999999 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 1E+999999999 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":1e999999999}")));
-            assertEquals(claim + " 1E-400 is not a whole number of seconds\n",
+            assertEquals(
+                    claim + " 1E-400 is not a whole number of seconds\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":1e-400}")));
-            assertEquals(claim + " -0.5 is not a whole number of seconds\n",
+            assertEquals(
+                    claim + " -0.5 is not a whole number of seconds\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":-0.5}")));
-            assertEquals(claim + " 253402300800.0 is out of range (0 to 253402300799 s)\n",
+            assertEquals(
+                    claim + " 253402300800.0 is out of range (0 to 253402300799 s)\n",
                     refusal(signed("{" + iat + "\"" + claim + "\":253402300800.0}")));
         }
-        assertEquals("malformed token: the payload is not base64url-encoded JSON\n",
-                refusal(signed("{\"iat\":1" + "0".repeat(1000) + "}")), "over Jackson's 1,000-digit bound");
+        assertEquals(
+                "malformed token: the payload is not base64url-encoded JSON\n",
+                refusal(signed("{\"iat\":1" + "0".repeat(1000) + "}")),
+                "over Jackson's 1,000-digit bound");
         assertEquals(200, status(signed("{\"iat\":" + now + ".000}")), "a whole number, however written");
         assertEquals(200, status(signed("{\"iat\":" + (now / 100) + "e2}")));
     }
@@ -202,21 +251,32 @@ class AuthTest {
         assertEquals(200, status(good));
         String[] parts = good.substring(7).split("\\.");
         assertEquals(43, parts[2].length(), "32 bytes: 2 bits unused in the last character");
-        assertEquals("malformed token: the signature has non-zero bits after its last byte, not canonical base64url"
-                + " (RFC 7515 §2)\n", refusal("Bearer " + parts[0] + "." + parts[1] + "." + strayBit(parts[2])));
-        assertEquals("malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
+        assertEquals(
+                "malformed token: the signature has non-zero bits after its last byte, not canonical base64url"
+                        + " (RFC 7515 §2)\n",
+                refusal("Bearer " + parts[0] + "." + parts[1] + "." + strayBit(parts[2])));
+        assertEquals(
+                "malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
                 refusal(good + "="));
-        assertEquals("malformed token: the header has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
-                refusal(signedParts(Base64.getUrlEncoder().encodeToString( // 28 bytes: "==" at the end
-                        "{\"alg\":\"HS256\", \"typ\":\"JWT\"}".getBytes(StandardCharsets.US_ASCII)), payload)));
+        assertEquals(
+                "malformed token: the header has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
+                refusal(signedParts(
+                        Base64.getUrlEncoder()
+                                .encodeToString( // 28 bytes: "==" at the end
+                                        "{\"alg\":\"HS256\", \"typ\":\"JWT\"}".getBytes(StandardCharsets.US_ASCII)),
+                        payload)));
         String oddPayload = base64("{\"iat\":" + NOW.getEpochSecond() + ",\"x\":12}");
         assertTrue(oddPayload.length() % 4 != 0, oddPayload);
         assertEquals(200, status(signedParts(header, oddPayload)));
-        assertEquals("malformed token: the payload has non-zero bits after its last byte, not canonical base64url"
-                + " (RFC 7515 §2)\n", refusal(signedParts(header, strayBit(oddPayload))));
-        assertEquals("malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515 §2)\n",
+        assertEquals(
+                "malformed token: the payload has non-zero bits after its last byte, not canonical base64url"
+                        + " (RFC 7515 §2)\n",
+                refusal(signedParts(header, strayBit(oddPayload))));
+        assertEquals(
+                "malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515 §2)\n",
                 refusal(signedParts(header.substring(0, 2) + "+" + header.substring(3), payload)));
-        assertEquals("malformed token: the payload is 5 characters long, which no base64url encoding is\n",
+        assertEquals(
+                "malformed token: the payload is 5 characters long, which no base64url encoding is\n",
                 refusal(signedParts(header, "eyJhY")));
     }
 }

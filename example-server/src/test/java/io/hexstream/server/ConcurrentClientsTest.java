@@ -37,7 +37,9 @@ class ConcurrentClientsTest {
                     HttpResponse<byte[]> r = response.get();
                     assertEquals(200, r.statusCode());
                     assertEquals(reference.length, r.body().length);
-                    assertArrayEquals(referenceDigest, MessageDigest.getInstance("SHA-256").digest(r.body()));
+                    assertArrayEquals(
+                            referenceDigest,
+                            MessageDigest.getInstance("SHA-256").digest(r.body()));
                 }
             } finally {
                 clients.shutdownNow();

@@ -14,9 +14,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Limits per server and per connection: {@code --max-connections} refuses more at accept, and
- * {@code --write-timeout} abandons a response that makes no progress (connection closed, body released:
- * the leak detector would say otherwise).
+ * Limits per server and per connection: {@code --max-connections} refuses more at accept, and {@code --write-timeout}
+ * abandons a response that makes no progress (connection closed, body released: the leak detector would say otherwise).
  */
 class ConnectionLimitsTest {
     private static final String CALL = request(1, "engine_exchangeCapabilities", "[[]]");
@@ -28,8 +27,7 @@ class ConnectionLimitsTest {
 
     @Test
     void connectionsBeyondTheLimitAreClosedAtAccept() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                "--max-connections", "2");
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--max-connections", "2");
                 HttpConnection first = HttpConnection.open(server.port());
                 HttpConnection second = HttpConnection.open(server.port())) {
             exchange(server, first);
@@ -47,15 +45,16 @@ class ConnectionLimitsTest {
     }
 
     /**
-     * A client that sends {@code Connection: close} and reads to the end, a fresh connection for every
-     * request: each connection is closed right after its response, so 100 in a row fit a limit of 4 (a
-     * place is freed when the server has closed its side, a moment after the client sees the FIN: the
-     * limit leaves room for that, not for the second that connections used to linger).
+     * A client that sends {@code Connection: close} and reads to the end, a fresh connection for every request: each
+     * connection is closed right after its response, so 100 in a row fit a limit of 4 (a place is freed when the server
+     * has closed its side, a moment after the client sees the FIN: the limit leaves room for that, not for the second
+     * that connections used to linger).
      */
     @Test
     void aConnectionPerRequestIsClosedAfterItsResponse() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--max-connections", "4")) {
-            String close = new String(HttpConnection.post(server.token(), CALL), java.nio.charset.StandardCharsets.US_ASCII)
+            String close = new String(
+                            HttpConnection.post(server.token(), CALL), java.nio.charset.StandardCharsets.US_ASCII)
                     .replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n");
             for (int i = 0; i < 100; i++) {
                 try (HttpConnection connection = HttpConnection.open(server.port())) {
@@ -72,14 +71,15 @@ class ConnectionLimitsTest {
     @Test
     void aResponseThatMakesNoProgressIsAbandoned() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                "--write-timeout", Long.toString(timeout.toSeconds()));
+        try (EngineServerFixture server =
+                        EngineServerFixture.start(Fork.OSAKA, "--write-timeout", Long.toString(timeout.toSeconds()));
                 HttpConnection stalled = HttpConnection.open(server.port())) {
             stalled.socket().setReceiveBufferSize(64 * 1024);
-            stalled.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",
-                    hashParams(server.cycledHashes(128)))));
+            stalled.send(HttpConnection.post(
+                    server.token(), request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)))));
             long sent = System.nanoTime();
-            assertEquals(0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)), "closed by the server");
+            assertEquals(
+                    0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)), "closed by the server");
             long millis = (System.nanoTime() - sent) / 1_000_000;
             System.out.println("write timeout " + timeout.toMillis() + " ms: a stalled 35 MB response abandoned after "
                     + millis + " ms");

@@ -24,11 +24,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two thousand clients (ten thousand at full size), sixteen at a time, each ask for 128 blobs (about
- * 35 MB) and hang up at a random point of the response: before its first byte, inside its head,
- * inside its body, one byte before its end, or right after it; half with a FIN, half with a reset.
- * With paranoid leak detection no leak is reported, the server closes every one of those connections,
- * and then answers a normal request exactly.
+ * Two thousand clients (ten thousand at full size), sixteen at a time, each ask for 128 blobs (about 35 MB) and hang up
+ * at a random point of the response: before its first byte, inside its head, inside its body, one byte before its end,
+ * or right after it; half with a FIN, half with a reset. With paranoid leak detection no leak is reported, the server
+ * closes every one of those connections, and then answers a normal request exactly.
  */
 class DisconnectStormTest {
     private static final int CONCURRENCY = 16;
@@ -36,7 +35,11 @@ class DisconnectStormTest {
 
     /** Where a client hangs up, in bytes of the response read (head and body). */
     enum Cut {
-        BEFORE_HEAD, IN_HEAD, IN_BODY, ONE_BYTE_BEFORE_END, AFTER_LAST_BYTE;
+        BEFORE_HEAD,
+        IN_HEAD,
+        IN_BODY,
+        ONE_BYTE_BEFORE_END,
+        AFTER_LAST_BYTE;
 
         long bytesRead(Random random, int headSize, long total) {
             return switch (this) {
@@ -82,8 +85,10 @@ class DisconnectStormTest {
                     done.add(pool.submit(() -> hangUp(server, json, client)));
                 }
                 for (int i = 0; i < done.size(); i++) {
-                    assertEquals(clients.get(i).bytesRead(), done.get(i).get(), "bytes the server sent before client " + i
-                            + " (" + clients.get(i) + ") hung up");
+                    assertEquals(
+                            clients.get(i).bytesRead(),
+                            done.get(i).get(),
+                            "bytes the server sent before client " + i + " (" + clients.get(i) + ") hung up");
                     bytes += done.get(i).get();
                 }
             } finally {
@@ -92,9 +97,10 @@ class DisconnectStormTest {
             double seconds = (System.nanoTime() - started) / 1e9;
             int open = ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(30));
             List<String> leaks = LeakDetectionExtension.collectReports();
-            System.out.printf("disconnect storm (%s): %d clients hung up %s, %.1f GB read in %.1f s; %d connections left"
-                    + " open on the server, %d leak reports%n", ReliabilitySizes.label(), clients.size(), counts,
-                    bytes / 1e9, seconds, open, leaks.size());
+            System.out.printf(
+                    "disconnect storm (%s): %d clients hung up %s, %.1f GB read in %.1f s; %d connections left"
+                            + " open on the server, %d leak reports%n",
+                    ReliabilitySizes.label(), clients.size(), counts, bytes / 1e9, seconds, open, leaks.size());
             assertEquals(0, open, "connections the server has not closed");
             assertEquals(List.of(), leaks);
 
@@ -102,8 +108,11 @@ class DisconnectStormTest {
             assertEquals(200, after.statusCode());
             assertEquals(reference.length(), after.body().length);
             assertArrayEquals(reference.sha256(), HttpConnection.sha256().digest(after.body()));
-            assertEquals("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}",
-                    new String(server.post(request(2, "engine_exchangeCapabilities", "[[]]")).body(),
+            assertEquals(
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}",
+                    new String(
+                            server.post(request(2, "engine_exchangeCapabilities", "[[]]"))
+                                    .body(),
                             java.nio.charset.StandardCharsets.US_ASCII));
         }
     }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pool survives SIGKILL: twenty one-blob transactions (twenty distinct blobs with cell proofs)
- * are sent to a server in its own JVM, which is killed right after the last answer; started again on
- * the same data dir it serves all twenty. A file corrupted on disk is logged, skipped and not served.
+ * The pool survives SIGKILL: twenty one-blob transactions (twenty distinct blobs with cell proofs) are sent to a server
+ * in its own JVM, which is killed right after the last answer; started again on the same data dir it serves all twenty.
+ * A file corrupted on disk is logged, skipped and not served.
  */
 class DurabilityTest {
     private static final int COUNT = 20;
@@ -37,7 +37,9 @@ class DurabilityTest {
     static void transactions() {
         blobs = TestBlobs.first(COUNT);
         transactions = IntStream.range(0, COUNT)
-                .mapToObj(i -> BlobTransactionBuilder.withCellProofs(List.of(blobs.get(i))).nonce(i)).toList();
+                .mapToObj(i -> BlobTransactionBuilder.withCellProofs(List.of(blobs.get(i)))
+                        .nonce(i))
+                .toList();
         hashes = blobs.stream().map(BlobEntry::versionedHash).toList();
     }
 
@@ -76,7 +78,10 @@ class DurabilityTest {
             List<Path> files = poolFiles(data);
             assertEquals(COUNT, files.size());
             BlobTransactionBuilder again = transactions.get(3);
-            assertEquals(dataReply(1, again.hash()), server.client().sendRawTransaction(again.build()), "known after restart");
+            assertEquals(
+                    dataReply(1, again.hash()),
+                    server.client().sendRawTransaction(again.build()),
+                    "known after restart");
             assertEquals(files, poolFiles(data), "and not stored twice");
             server.kill();
             assertNoLeak(server);
@@ -88,14 +93,18 @@ class DurabilityTest {
         Path data = dir.resolve("data");
         sendAllThenKill(data, dir.resolve("first.log"));
         String key = PoolItem.keyOf(transactions.get(7).hash());
-        Path corrupt = poolFiles(data).stream().filter(p -> p.getFileName().toString().endsWith("-" + key + ".blob"))
-                .findFirst().orElseThrow();
+        Path corrupt = poolFiles(data).stream()
+                .filter(p -> p.getFileName().toString().endsWith("-" + key + ".blob"))
+                .findFirst()
+                .orElseThrow();
         byte[] bytes = Files.readAllBytes(corrupt);
         bytes[bytes.length / 2] ^= 0x01;
         Files.write(corrupt, bytes);
 
         try (ServerProcess server = ServerProcess.start(data, dir.resolve("second.log"))) {
-            assertTrue(server.log().contains("WARN BlobStore - skipping corrupt pool file " + corrupt + ": checksum mismatch"),
+            assertTrue(
+                    server.log()
+                            .contains("WARN BlobStore - skipping corrupt pool file " + corrupt + ": checksum mismatch"),
                     server.log());
             JsonNode served = server.client().getBlobs("V3", hashes);
             assertEquals(COUNT, served.size());

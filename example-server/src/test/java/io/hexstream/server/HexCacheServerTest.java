@@ -32,12 +32,14 @@ import picocli.CommandLine;
 class HexCacheServerTest {
     /** One pooled blob's digits, with its blob proof and cell proofs: 262,144 + 96 + 12,288. */
     private static final long ENTRY_BYTES = 274_528;
+
     private static final String MISSING = "0x01" + "00".repeat(31);
 
     private static EngineServerFixture cached;
     private static EngineServerFixture encoded;
     /** A 1 MiB cache: 3 of the 6 blobs, so a call over all of them falls back to encoding. */
     private static EngineServerFixture partly;
+
     private static EngineServerFixture cachedPrague;
     private static EngineServerFixture encodedPrague;
 
@@ -68,10 +70,15 @@ class HexCacheServerTest {
                 request(3, "engine_getBlobsV2", hashParams(withMisses)),
                 request(4, "engine_getBlobsV3", hashParams(withMisses)),
                 request(5, "engine_getBlobsV3", hashParams(someCached)),
-                "[" + request(6, "engine_getBlobsV3", hashParams(all)) + "," + request(7, "engine_getBlobsV2",
-                        hashParams(someCached)) + "]",
+                "[" + request(6, "engine_getBlobsV3", hashParams(all)) + ","
+                        + request(7, "engine_getBlobsV2", hashParams(someCached)) + "]",
                 request(8, "engine_getBlobsV4", v4Params(withMisses, CellFixtures.bitarray(0, 9, 63, 64, 127))),
-                request(9, "engine_getBlobsV4", v4Params(all, CellFixtures.bitarray(IntStream.range(0, 128).toArray()))),
+                request(
+                        9,
+                        "engine_getBlobsV4",
+                        v4Params(
+                                all,
+                                CellFixtures.bitarray(IntStream.range(0, 128).toArray()))),
                 request(10, "engine_getBlobsV4", v4Params(someCached, CellFixtures.bitarray(1, 2, 3))));
         for (String request : requests) {
             byte[] expected = encoded.post(request).body();
@@ -80,8 +87,9 @@ class HexCacheServerTest {
         }
         // {"jsonrpc":"2.0","id":1,"result":[ (34) + 6 entries of 275,096 bytes + 5 commas + ]} (2)
         assertEquals(34 + 6 * 275_096 + 5 + 2, cached.post(requests.get(0)).body().length);
-        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":null}", new String(cached.post(requests.get(2)).body(),
-                java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":null}",
+                new String(cached.post(requests.get(2)).body(), java.nio.charset.StandardCharsets.US_ASCII));
     }
 
     /** {@code engine_getBlobsV4}'s params: the hashes, then the cell bitarray. */

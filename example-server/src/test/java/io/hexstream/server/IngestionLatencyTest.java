@@ -36,17 +36,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Ingestion (decode, KZG, fsync) never runs on an I/O thread, so it cannot stall the getBlobs streams:
- * while 6-blob transactions are sent back to back on one connection (20 distinct ones in the EIP-7594
- * form over the same 6 blobs, each verified in full; or 2 in the EIP-4844 form over 6 blobs of their own,
- * each converted: {@code computeCellsAndKzgProofs}, about 3 s a transaction), 8 other keep-alive
- * connections ask {@code engine_getBlobsV2} of one blob every 20 ms. Asserted: every reply exact, each
- * step (decode, KZG verification and conversion, write, fsync, rename, directory fsync) run the expected
- * number of times, each on an ingest thread as the step itself saw it (through {@link Seams}), never on
- * an I/O thread, and the pool's blob count. Printed, not asserted (a loaded machine's own noise is larger
- * than what is measured): the readers' latencies, each counted from when the request was due, beside
- * those of the same readers over the same server for {@value #BASELINE_MILLIS} ms before, with no
- * ingestion.
+ * Ingestion (decode, KZG, fsync) never runs on an I/O thread, so it cannot stall the getBlobs streams: while 6-blob
+ * transactions are sent back to back on one connection (20 distinct ones in the EIP-7594 form over the same 6 blobs,
+ * each verified in full; or 2 in the EIP-4844 form over 6 blobs of their own, each converted:
+ * {@code computeCellsAndKzgProofs}, about 3 s a transaction), 8 other keep-alive connections ask
+ * {@code engine_getBlobsV2} of one blob every 20 ms. Asserted: every reply exact, each step (decode, KZG verification
+ * and conversion, write, fsync, rename, directory fsync) run the expected number of times, each on an ingest thread as
+ * the step itself saw it (through {@link Seams}), never on an I/O thread, and the pool's blob count. Printed, not
+ * asserted (a loaded machine's own noise is larger than what is measured): the readers' latencies, each counted from
+ * when the request was due, beside those of the same readers over the same server for {@value #BASELINE_MILLIS} ms
+ * before, with no ingestion.
  */
 class IngestionLatencyTest {
     /** The transactions sent: their network form, how many, and what ingesting them costs. */
@@ -61,7 +60,10 @@ class IngestionLatencyTest {
         final String what;
         final Function<List<BlobEntry>, BlobTransactionBuilder> form;
 
-        Sidecars(int transactions, boolean distinctBlobs, String what,
+        Sidecars(
+                int transactions,
+                boolean distinctBlobs,
+                String what,
                 Function<List<BlobEntry>, BlobTransactionBuilder> form) {
             this.transactions = transactions;
             this.distinctBlobs = distinctBlobs;
@@ -94,14 +96,17 @@ class IngestionLatencyTest {
         RecordingIngestWork work = new RecordingIngestWork();
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, data, new Seams(files, work));
                 HttpConnection ingesting = HttpConnection.open(server.port())) {
-            String getBlobs = request(1, "engine_getBlobsV2", hashParams(server.hashes().subList(0, 1)));
+            String getBlobs =
+                    request(1, "engine_getBlobsV2", hashParams(server.hashes().subList(0, 1)));
             ByteArrayOutputStream transactions = new ByteArrayOutputStream();
             List<String> expected = new ArrayList<>();
             Set<VersionedHash> sent = new HashSet<>();
             for (int nonce = 0; nonce < sidecars.transactions; nonce++) {
-                BlobTransactionBuilder tx = sidecars.form.apply(sidecars.blobs(nonce)).nonce(nonce);
-                transactions.writeBytes(HttpConnection.post(server.token(), request(1, "eth_sendRawTransaction",
-                        "[\"" + Hex.encodeToString(tx.build(), true) + "\"]")));
+                BlobTransactionBuilder tx =
+                        sidecars.form.apply(sidecars.blobs(nonce)).nonce(nonce);
+                transactions.writeBytes(HttpConnection.post(
+                        server.token(),
+                        request(1, "eth_sendRawTransaction", "[\"" + Hex.encodeToString(tx.build(), true) + "\"]")));
                 expected.add(dataReply(1, tx.hash()));
                 sidecars.blobs(nonce).forEach(blob -> sent.add(blob.versionedHash()));
             }
@@ -133,11 +138,21 @@ class IngestionLatencyTest {
                 stop.set(true);
                 assertEquals(expected, replies);
                 Latencies during = all(measured);
-                System.out.printf("ingestion latency: %d transactions of 6 blobs (%s) in %d ms; getBlobsV2 of 1 blob on"
-                        + " %d connections: while ingesting %d calls, p50 %.1f ms, p99 %.1f ms; no ingestion (the %d ms"
-                        + " before) %d calls, p50 %.1f ms, p99 %.1f ms%n", sidecars.transactions, sidecars.what,
-                        ingestMillis, READERS, during.count(), during.median() / 1e6, during.percentile(99) / 1e6,
-                        BASELINE_MILLIS, baseline.count(), baseline.median() / 1e6, baseline.percentile(99) / 1e6);
+                System.out.printf(
+                        "ingestion latency: %d transactions of 6 blobs (%s) in %d ms; getBlobsV2 of 1 blob on"
+                                + " %d connections: while ingesting %d calls, p50 %.1f ms, p99 %.1f ms; no ingestion (the %d ms"
+                                + " before) %d calls, p50 %.1f ms, p99 %.1f ms%n",
+                        sidecars.transactions,
+                        sidecars.what,
+                        ingestMillis,
+                        READERS,
+                        during.count(),
+                        during.median() / 1e6,
+                        during.percentile(99) / 1e6,
+                        BASELINE_MILLIS,
+                        baseline.count(),
+                        baseline.median() / 1e6,
+                        baseline.percentile(99) / 1e6);
             } finally {
                 stop.set(true);
                 threads.shutdownNow();
@@ -148,13 +163,20 @@ class IngestionLatencyTest {
             int n = sidecars.transactions;
             assertEquals(n, work.count(RecordingIngestWork.Step.DECODE));
             assertEquals(n, work.count(RecordingIngestWork.Step.VERIFY));
-            assertEquals(sidecars.distinctBlobs ? 6L * n : 0, work.count(RecordingIngestWork.Step.CELL_PROOFS),
+            assertEquals(
+                    sidecars.distinctBlobs ? 6L * n : 0,
+                    work.count(RecordingIngestWork.Step.CELL_PROOFS),
                     "each v0 blob converted once");
-            assertEquals(0, work.count(RecordingIngestWork.Step.EXTENSION_CELLS),
-                    "cells from verification or conversion");
-            for (RecordingStoreFiles.Op op : List.of(RecordingStoreFiles.Op.WRITE, RecordingStoreFiles.Op.FORCE,
-                    RecordingStoreFiles.Op.RENAME, RecordingStoreFiles.Op.FORCE_DIRECTORY)) {
-                assertEquals(n, files.calls().stream().filter(call -> call.op() == op).count(),
+            assertEquals(
+                    0, work.count(RecordingIngestWork.Step.EXTENSION_CELLS), "cells from verification or conversion");
+            for (RecordingStoreFiles.Op op : List.of(
+                    RecordingStoreFiles.Op.WRITE,
+                    RecordingStoreFiles.Op.FORCE,
+                    RecordingStoreFiles.Op.RENAME,
+                    RecordingStoreFiles.Op.FORCE_DIRECTORY)) {
+                assertEquals(
+                        n,
+                        files.calls().stream().filter(call -> call.op() == op).count(),
                         op + ": a file a transaction");
             }
             List<String> threadsSeen = new ArrayList<>();
@@ -164,13 +186,14 @@ class IngestionLatencyTest {
                 assertFalse(step.contains(" on " + EngineServer.IO_THREADS), step);
                 assertTrue(step.contains(" on hexstream-ingest"), step);
             }
-            assertEquals(EngineServerFixture.GENERATED + sent.size(), server.hashes().size(), "each blob pooled once");
+            assertEquals(
+                    EngineServerFixture.GENERATED + sent.size(), server.hashes().size(), "each blob pooled once");
         }
     }
 
     /** Each reader asking {@code ask} on a schedule until {@code stop}, timed from when each request was due. */
-    private static List<Future<Latencies>> read(List<HttpConnection> readers, byte[] ask, ExecutorService threads,
-            AtomicBoolean stop) {
+    private static List<Future<Latencies>> read(
+            List<HttpConnection> readers, byte[] ask, ExecutorService threads, AtomicBoolean stop) {
         List<Future<Latencies>> measured = new ArrayList<>();
         for (HttpConnection reader : readers) {
             measured.add(threads.submit(() -> {

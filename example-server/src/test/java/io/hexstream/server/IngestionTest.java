@@ -6,7 +6,6 @@ import static io.hexstream.server.testing.EngineClient.dataReply;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import ethereum.ckzg4844.CKZG4844JNI;
@@ -29,16 +28,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code eth_sendRawTransaction} of valid blob transactions in both network forms, with 1 and 6 blobs,
- * each served back by the getBlobs methods byte for byte: V1 (Prague) for blobs that came with a blob
- * proof, V2/V3 (Osaka) for blobs that came with cell proofs; pooled with the extension cells the cell-proof
- * check computed.
+ * {@code eth_sendRawTransaction} of valid blob transactions in both network forms, with 1 and 6 blobs, each served back
+ * by the getBlobs methods byte for byte: V1 (Prague) for blobs that came with a blob proof, V2/V3 (Osaka) for blobs
+ * that came with cell proofs; pooled with the extension cells the cell-proof check computed.
  */
 class IngestionTest {
     @TempDir
     static Path pragueData;
+
     @TempDir
     static Path osakaData;
+
     private static EngineServerFixture prague;
     private static EngineServerFixture osaka;
     private static List<BlobEntry> blobs;
@@ -66,7 +66,8 @@ class IngestionTest {
     }
 
     /** Sends a transaction of one blob and one of six; returns the seven blobs sent. */
-    private static List<BlobEntry> sendOneAndSix(EngineClient server, Function<List<BlobEntry>, BlobTransactionBuilder> form) {
+    private static List<BlobEntry> sendOneAndSix(
+            EngineClient server, Function<List<BlobEntry>, BlobTransactionBuilder> form) {
         send(server, form.apply(blobs.subList(0, 1)).nonce(0));
         send(server, form.apply(blobs.subList(1, 7)).nonce(1));
         return blobs.subList(0, 7);
@@ -99,7 +100,8 @@ class IngestionTest {
         send(osaka, BlobTransactionBuilder.withCellProofs(blobs.subList(0, 2)).nonce(5));
         for (BlobEntry entry : blobs.subList(0, 2)) {
             byte[] all = CKZG4844JNI.computeCells(entry.blob());
-            assertArrayEquals(Arrays.copyOfRange(all, BlobSizes.BLOB_SIZE, all.length),
+            assertArrayEquals(
+                    Arrays.copyOfRange(all, BlobSizes.BLOB_SIZE, all.length),
                     osaka.server().pool().get(entry.versionedHash()).extensionCells());
         }
     }
@@ -109,12 +111,14 @@ class IngestionTest {
     void blobsThatCameWithCellProofsOnlyAreNotServedByGetBlobsV1() {
         BlobEntry entry = blobs.get(7);
         send(prague, BlobTransactionBuilder.withCellProofs(List.of(entry)).nonce(2));
-        assertEquals("[null]", prague.getBlobs("V1", List.of(entry.versionedHash())).toString());
+        assertEquals(
+                "[null]", prague.getBlobs("V1", List.of(entry.versionedHash())).toString());
     }
 
     @Test
     void aPooledTransactionIsAnsweredWithItsHashAndNotStoredTwice() {
-        BlobTransactionBuilder tx = BlobTransactionBuilder.withCellProofs(blobs.subList(0, 2)).nonce(3);
+        BlobTransactionBuilder tx =
+                BlobTransactionBuilder.withCellProofs(blobs.subList(0, 2)).nonce(3);
         send(osaka, tx);
         List<List<String>> pooled = osaka.poolState();
         send(osaka, tx);
@@ -124,11 +128,19 @@ class IngestionTest {
     @Test
     void theUnauthenticatedPortServesTheSameApiWithoutAToken() {
         EngineClient open = osaka.withoutJwt();
-        BlobTransactionBuilder tx = BlobTransactionBuilder.withCellProofs(blobs.subList(6, 7)).nonce(4);
+        BlobTransactionBuilder tx =
+                BlobTransactionBuilder.withCellProofs(blobs.subList(6, 7)).nonce(4);
         send(open, tx);
-        assertBlobAndProofV2(blobs.get(6), open.getBlobs("V3", List.of(blobs.get(6).versionedHash())).get(0));
-        assertEquals(401, osaka.send(HttpRequest.newBuilder(osaka.uri()).POST(HttpRequest.BodyPublishers.ofString("{}"))
-                .build()).statusCode(), "the Engine API port still wants a token");
+        assertBlobAndProofV2(
+                blobs.get(6),
+                open.getBlobs("V3", List.of(blobs.get(6).versionedHash())).get(0));
+        assertEquals(
+                401,
+                osaka.send(HttpRequest.newBuilder(osaka.uri())
+                                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                                .build())
+                        .statusCode(),
+                "the Engine API port still wants a token");
     }
 
     @Test

@@ -23,12 +23,14 @@ class KzgRoundTripTest {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
             List<VersionedHash> hashes = server.hashes();
             assertEquals(EngineServerFixture.GENERATED, hashes.size());
-            JsonNode result = server.call(request(1, "engine_getBlobsV2", hashParams(hashes))).get("result");
+            JsonNode result = server.call(request(1, "engine_getBlobsV2", hashParams(hashes)))
+                    .get("result");
             for (int i = 0; i < hashes.size(); i++) {
                 byte[] blob = HexDecoder.decode(result.get(i).get("blob").asText(), 131_072);
                 byte[] proofs = new byte[128 * 48];
                 for (int p = 0; p < 128; p++) {
-                    byte[] proof = HexDecoder.decode(result.get(i).get("proofs").get(p).asText(), 48);
+                    byte[] proof =
+                            HexDecoder.decode(result.get(i).get("proofs").get(p).asText(), 48);
                     System.arraycopy(proof, 0, proofs, p * 48, 48);
                 }
                 byte[] commitment = CKZG4844JNI.blobToKzgCommitment(blob);

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launcher {@code bin/hexstream-example-server} (copied there at {@code package}): the JVM options it
- * gives, seen through a {@code JAVA_HOME} whose {@code bin/java} prints its arguments. The Vector API's
- * incubator module (and the JVM's warning about it) only when the server runs.
+ * The launcher {@code bin/hexstream-example-server} (copied there at {@code package}): the JVM options it gives, seen
+ * through a {@code JAVA_HOME} whose {@code bin/java} prints its arguments. The Vector API's incubator module (and the
+ * JVM's warning about it) only when the server runs.
  */
 class LauncherTest {
     private static final Path LAUNCHER = Path.of("src", "main", "bin", "hexstream-example-server");
@@ -40,13 +40,20 @@ class LauncherTest {
 
     @Test
     void helpVersionAndTokenRunWithoutTheIncubatorModule() throws Exception {
-        for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("--version"), List.of("-V"),
-                List.of("token"), List.of("token", "--data-dir", "d"), List.of("--port", "1", "--help"))) {
-            assertEquals(REST + "JAR " + String.join(" ", args) + "\n", launch(args.toArray(String[]::new)),
+        for (List<String> args : List.of(
+                List.of("--help"),
+                List.of("-h"),
+                List.of("--version"),
+                List.of("-V"),
+                List.of("token"),
+                List.of("token", "--data-dir", "d"),
+                List.of("--port", "1", "--help"))) {
+            assertEquals(
+                    REST + "JAR " + String.join(" ", args) + "\n",
+                    launch(args.toArray(String[]::new)),
                     args.toString());
         }
     }
-
 
     /** What {@code java} was given, the jar's path (beside the launcher's directory) as {@code JAR}. */
     private static String launch(String... args) throws Exception {

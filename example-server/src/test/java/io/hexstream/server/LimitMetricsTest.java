@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Each limit of the server, driven once (or a known number of times) on a server of its own, is counted
- * exactly that often under its own label, and no other limit is counted.
+ * Each limit of the server, driven once (or a known number of times) on a server of its own, is counted exactly that
+ * often under its own label, and no other limit is counted.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class LimitMetricsTest {
@@ -50,7 +50,8 @@ class LimitMetricsTest {
     @Test
     void maxBatchSize() {
         try (EngineServerFixture server = start("--max-batch-size", "2")) {
-            assertEquals(200, server.post("[" + CALL + "," + CALL + "," + CALL + "]").statusCode());
+            assertEquals(
+                    200, server.post("[" + CALL + "," + CALL + "," + CALL + "]").statusCode());
             assertEquals(200, server.post("[" + CALL + "," + CALL + "]").statusCode());
             Exposition metrics = scrape(server);
             assertOnly(metrics, ServerMetrics.Limit.MAX_BATCH_SIZE, 1);
@@ -71,8 +72,8 @@ class LimitMetricsTest {
     void maxRequestBytes() throws Exception {
         try (EngineServerFixture server = start("--max-request-bytes", "4096");
                 HttpConnection connection = HttpConnection.open(server.port())) {
-            connection.send(HttpConnection.post(server.token(), request(1, "engine_exchangeCapabilities",
-                    "[[\"" + "x".repeat(5000) + "\"]]")));
+            connection.send(HttpConnection.post(
+                    server.token(), request(1, "engine_exchangeCapabilities", "[[\"" + "x".repeat(5000) + "\"]]")));
             assertEquals(413, connection.readHead().status());
             assertOnly(scrape(server), ServerMetrics.Limit.MAX_REQUEST_BYTES, 1);
         }
@@ -92,9 +93,10 @@ class LimitMetricsTest {
         try (EngineServerFixture server = start("--write-timeout", "1");
                 HttpConnection stalled = HttpConnection.open(server.port())) {
             stalled.socket().setReceiveBufferSize(64 * 1024);
-            stalled.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",
-                    hashParams(server.cycledHashes(128)))));
-            assertEquals(0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)), "closed by the server");
+            stalled.send(HttpConnection.post(
+                    server.token(), request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)))));
+            assertEquals(
+                    0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)), "closed by the server");
             Exposition metrics = scrape(server);
             assertOnly(metrics, ServerMetrics.Limit.WRITE_TIMEOUT, 1);
             assertEquals(1, metrics.value("hexstream_rpc_responses_abandoned_total{method=\"engine_getBlobsV2\"}"));
@@ -123,19 +125,23 @@ class LimitMetricsTest {
     }
 
     /**
-     * One ingest thread and its queue of 16: of a batch of 40 transactions, the first runs, 16 wait and
-     * 23 are answered "server busy" (the dispatcher submits them all in microseconds; one takes
-     * milliseconds of KZG).
+     * One ingest thread and its queue of 16: of a batch of 40 transactions, the first runs, 16 wait and 23 are answered
+     * "server busy" (the dispatcher submits them all in microseconds; one takes milliseconds of KZG).
      */
     @Test
     void serverBusy() {
-        String tx = Hex.encodeToString(BlobTransactionBuilder.withCellProofs(TestBlobs.first(1)).nonce(0).build(), true);
+        String tx = Hex.encodeToString(
+                BlobTransactionBuilder.withCellProofs(TestBlobs.first(1))
+                        .nonce(0)
+                        .build(),
+                true);
         try (EngineServerFixture server = start("--ingest-threads", "1")) {
             List<String> calls = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 calls.add(request(i, "eth_sendRawTransaction", "[\"" + tx + "\"]"));
             }
-            String replies = new String(server.post("[" + String.join(",", calls) + "]").body(), StandardCharsets.UTF_8);
+            String replies =
+                    new String(server.post("[" + String.join(",", calls) + "]").body(), StandardCharsets.UTF_8);
             assertEquals(23, replies.split("\"err\":\"server busy\"", -1).length - 1);
             assertOnly(scrape(server), ServerMetrics.Limit.SERVER_BUSY, 23);
         }
@@ -153,8 +159,11 @@ class LimitMetricsTest {
     /** {@code limit} counted {@code times}, every other limit 0. */
     private static void assertOnly(Exposition metrics, ServerMetrics.Limit limit, int times) {
         for (ServerMetrics.Limit each : ServerMetrics.Limit.values()) {
-            assertEquals(each == limit ? times : 0, metrics.value("hexstream_limit_refusals_total{limit=\""
-                    + each.name().toLowerCase(Locale.ROOT) + "\"}"), each.label());
+            assertEquals(
+                    each == limit ? times : 0,
+                    metrics.value("hexstream_limit_refusals_total{limit=\""
+                            + each.name().toLowerCase(Locale.ROOT) + "\"}"),
+                    each.label());
         }
     }
 }

@@ -18,16 +18,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Limits under attack: ten thousand pipelined requests on one connection are answered in order, and the
- * idle timeout cuts off a client that sends its request a byte a second (slowloris) or leaves a
- * keep-alive connection unused, but never a slow or stalled reader of a big response. (A 1 GiB
- * {@code Content-Length} gets 413 before its body is read: {@code ErrorsTest}.)
+ * Limits under attack: ten thousand pipelined requests on one connection are answered in order, and the idle timeout
+ * cuts off a client that sends its request a byte a second (slowloris) or leaves a keep-alive connection unused, but
+ * never a slow or stalled reader of a big response. (A 1 GiB {@code Content-Length} gets 413 before its body is read:
+ * {@code ErrorsTest}.)
  */
 class LimitsTest {
     private static final int PIPELINED = 10_000;
     private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(2);
     /** How late after the timeout a close may be seen: the timer's slack plus the test's own polling. */
     private static final Duration SLACK = Duration.ofMillis(1500);
+
     private static final String CAPABILITIES = "[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]";
 
     @Test
@@ -50,7 +51,8 @@ class LimitsTest {
             for (int id = 0; id < PIPELINED; id++) {
                 HttpConnection.Head head = connection.readHead();
                 assertEquals(200, head.status());
-                assertEquals("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + CAPABILITIES + "}",
+                assertEquals(
+                        "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + CAPABILITIES + "}",
                         new String(connection.readBody(head), US_ASCII));
             }
             written.get(10, TimeUnit.SECONDS);
@@ -104,8 +106,12 @@ class LimitsTest {
             reader.send(HttpConnection.post(server.token(), request(2, "engine_exchangeCapabilities", "[[]]")));
             reader.readBody(reader.readHead());
             long idleFrom = System.nanoTime();
-            assertTrue(reader.closedByServerWithin(SHORT_TIMEOUT.plus(SLACK)), "an unused keep-alive connection is closed");
-            assertBetween(SHORT_TIMEOUT.minus(Duration.ofMillis(50)), SHORT_TIMEOUT.plus(SLACK),
+            assertTrue(
+                    reader.closedByServerWithin(SHORT_TIMEOUT.plus(SLACK)),
+                    "an unused keep-alive connection is closed");
+            assertBetween(
+                    SHORT_TIMEOUT.minus(Duration.ofMillis(50)),
+                    SHORT_TIMEOUT.plus(SLACK),
                     Duration.ofNanos(System.nanoTime() - idleFrom));
         }
     }
@@ -117,7 +123,8 @@ class LimitsTest {
             for (int i = 0; i < 4; i++) { // 4 requests 1 s apart: twice the timeout in all
                 connection.send(HttpConnection.post(server.token(), request(i, "engine_exchangeCapabilities", "[[]]")));
                 HttpConnection.Head head = connection.readHead();
-                assertEquals("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"result\":" + CAPABILITIES + "}",
+                assertEquals(
+                        "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"result\":" + CAPABILITIES + "}",
                         new String(connection.readBody(head), US_ASCII));
                 assertFalse(connection.closedByServerWithin(SHORT_TIMEOUT.dividedBy(2)));
             }
@@ -131,7 +138,8 @@ class LimitsTest {
     }
 
     private static void assertBetween(Duration low, Duration high, Duration actual) {
-        assertTrue(actual.compareTo(low) >= 0 && actual.compareTo(high) <= 0,
+        assertTrue(
+                actual.compareTo(low) >= 0 && actual.compareTo(high) <= 0,
                 actual.toMillis() + " ms, expected " + low.toMillis() + "–" + high.toMillis() + " ms");
     }
 }

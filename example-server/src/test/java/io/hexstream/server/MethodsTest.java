@@ -52,21 +52,25 @@ class MethodsTest {
         assertEquals(1, reply.get("id").asInt());
         assertEquals(hashes.size(), reply.get("result").size());
         for (int i = 0; i < hashes.size(); i++) {
-            assertBlobAndProofV2(osaka.server().pool().get(hashes.get(i)), reply.get("result").get(i));
+            assertBlobAndProofV2(
+                    osaka.server().pool().get(hashes.get(i)),
+                    reply.get("result").get(i));
         }
     }
 
     @Test
     void getBlobsV2IsNullWhenAnyBlobIsMissing() {
         List<VersionedHash> hashes = osaka.hashes();
-        JsonNode reply = osaka.call(request(2, "engine_getBlobsV2", hashParams(List.of(hashes.get(0), UNKNOWN, hashes.get(1)))));
+        JsonNode reply =
+                osaka.call(request(2, "engine_getBlobsV2", hashParams(List.of(hashes.get(0), UNKNOWN, hashes.get(1)))));
         assertTrue(reply.get("result").isNull(), reply.toString());
     }
 
     @Test
     void getBlobsV3PutsNullOnlyWhereMissing() {
         List<VersionedHash> hashes = osaka.hashes();
-        JsonNode reply = osaka.call(request(3, "engine_getBlobsV3", hashParams(List.of(hashes.get(0), UNKNOWN, hashes.get(1)))));
+        JsonNode reply =
+                osaka.call(request(3, "engine_getBlobsV3", hashParams(List.of(hashes.get(0), UNKNOWN, hashes.get(1)))));
         JsonNode result = reply.get("result");
         assertEquals(3, result.size());
         assertBlobAndProofV2(osaka.server().pool().get(hashes.get(0)), result.get(0));
@@ -80,26 +84,49 @@ class MethodsTest {
     void getBlobsV1UnderPragueGivesBlobAndProofOrNull() {
         List<VersionedHash> hashes = prague.hashes();
         JsonNode reply = prague.call(request(5, "engine_getBlobsV1", hashParams(List.of(hashes.get(2), UNKNOWN))));
-        assertBlobAndProofV1(prague.server().pool().get(hashes.get(2)), reply.get("result").get(0));
+        assertBlobAndProofV1(
+                prague.server().pool().get(hashes.get(2)), reply.get("result").get(0));
         assertTrue(reply.get("result").get(1).isNull());
     }
 
     @Test
     void methodsOfTheOtherForkAreUnsupported() {
         String hashes = hashParams(List.of(UNKNOWN));
-        assertEquals(-38005, osaka.call(request(6, "engine_getBlobsV1", hashes)).at("/error/code").asInt());
-        assertEquals(-38005, prague.call(request(6, "engine_getBlobsV2", hashes)).at("/error/code").asInt());
-        assertEquals(-38005, prague.call(request(6, "engine_getBlobsV3", hashes)).at("/error/code").asInt());
-        assertEquals("Unsupported fork: serving prague",
-                prague.call(request(6, "engine_getBlobsV2", hashes)).at("/error/message").asText());
+        assertEquals(
+                -38005,
+                osaka.call(request(6, "engine_getBlobsV1", hashes))
+                        .at("/error/code")
+                        .asInt());
+        assertEquals(
+                -38005,
+                prague.call(request(6, "engine_getBlobsV2", hashes))
+                        .at("/error/code")
+                        .asInt());
+        assertEquals(
+                -38005,
+                prague.call(request(6, "engine_getBlobsV3", hashes))
+                        .at("/error/code")
+                        .asInt());
+        assertEquals(
+                "Unsupported fork: serving prague",
+                prague.call(request(6, "engine_getBlobsV2", hashes))
+                        .at("/error/message")
+                        .asText());
     }
 
     @Test
     void exchangeCapabilitiesListsTheMethodsServed() {
-        assertEquals("[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]", osaka.call(request(7,
-                "engine_exchangeCapabilities", "[[\"engine_getBlobsV2\",\"engine_newPayloadV4\"]]")).get("result").toString());
-        assertEquals("[\"engine_getBlobsV1\"]",
-                prague.call(request(7, "engine_exchangeCapabilities", "[[]]")).get("result").toString());
+        assertEquals(
+                "[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]",
+                osaka.call(request(
+                                7, "engine_exchangeCapabilities", "[[\"engine_getBlobsV2\",\"engine_newPayloadV4\"]]"))
+                        .get("result")
+                        .toString());
+        assertEquals(
+                "[\"engine_getBlobsV1\"]",
+                prague.call(request(7, "engine_exchangeCapabilities", "[[]]"))
+                        .get("result")
+                        .toString());
     }
 
     @Test
@@ -108,22 +135,33 @@ class MethodsTest {
         List<VersionedHash> many = new ArrayList<>(osaka.cycledHashes(128));
         JsonNode reply = osaka.call(request(8, "engine_getBlobsV2", hashParams(many)));
         assertEquals(128, reply.get("result").size());
-        assertBlobAndProofV2(osaka.server().pool().get(hashes.get(127 % hashes.size())), reply.get("result").get(127));
+        assertBlobAndProofV2(
+                osaka.server().pool().get(hashes.get(127 % hashes.size())),
+                reply.get("result").get(127));
         many.add(hashes.get(0));
         JsonNode tooMany = osaka.call(request(9, "engine_getBlobsV2", hashParams(many)));
         assertEquals(-38004, tooMany.at("/error/code").asInt());
-        assertEquals("Too large request: 129 versioned hashes, at most 128", tooMany.at("/error/message").asText());
+        assertEquals(
+                "Too large request: 129 versioned hashes, at most 128",
+                tooMany.at("/error/message").asText());
     }
 
     @Test
     void idsAreEchoedExactly() {
         String params = hashParams(List.of(UNKNOWN));
         // sent → echoed: numbers keep their text; a string keeps its value (escapes re-rendered)
-        String[][] ids = {{"7", "7"}, {"-1", "-1"}, {"12345678901234567890123", "12345678901234567890123"},
-                {"1.5e3", "1.5e3"}, {"\"abc\"", "\"abc\""}, {"\"a\\\"b\\u00e9\"", "\"a\\\"b\u00e9\""},
-                {"null", "null"}};
+        String[][] ids = {
+            {"7", "7"},
+            {"-1", "-1"},
+            {"12345678901234567890123", "12345678901234567890123"},
+            {"1.5e3", "1.5e3"},
+            {"\"abc\"", "\"abc\""},
+            {"\"a\\\"b\\u00e9\"", "\"a\\\"b\u00e9\""},
+            {"null", "null"}
+        };
         for (String[] id : ids) {
-            String body = new String(osaka.post(request(id[0], "engine_getBlobsV3", params)).body(), UTF_8);
+            String body = new String(
+                    osaka.post(request(id[0], "engine_getBlobsV3", params)).body(), UTF_8);
             assertEquals("{\"jsonrpc\":\"2.0\",\"id\":" + id[1] + ",\"result\":[null]}", body);
         }
     }
@@ -134,11 +172,12 @@ class MethodsTest {
         String batch = "[" + request("\"first\"", "engine_getBlobsV3", hashes) + ","
                 + "{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "},"
                 + request(2, "engine_exchangeCapabilities", "[[]]") + "]";
-        assertEquals("[{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"result\":[null]},"
-                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}]",
+        assertEquals(
+                "[{\"jsonrpc\":\"2.0\",\"id\":\"first\",\"result\":[null]},"
+                        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}]",
                 new String(osaka.post(batch).body(), US_ASCII));
-        HttpResponse<byte[]> notification = osaka.post(
-                "{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "}");
+        HttpResponse<byte[]> notification =
+                osaka.post("{\"jsonrpc\":\"2.0\",\"method\":\"engine_getBlobsV3\",\"params\":" + hashes + "}");
         assertEquals(200, notification.statusCode());
         assertEquals(0, notification.body().length);
     }
@@ -149,8 +188,8 @@ class MethodsTest {
         String token = osaka.token();
         ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
         for (int i = 0; i < 5; i++) {
-            pipelined.writeBytes(HttpConnection.post(token,
-                    request(i, "engine_getBlobsV2", hashParams(Collections.nCopies(i + 1, hashes.get(i))))));
+            pipelined.writeBytes(HttpConnection.post(
+                    token, request(i, "engine_getBlobsV2", hashParams(Collections.nCopies(i + 1, hashes.get(i))))));
         }
         try (HttpConnection connection = HttpConnection.open(osaka.port())) {
             connection.send(pipelined.toByteArray());
@@ -158,7 +197,9 @@ class MethodsTest {
                 JsonNode reply = new ObjectMapper().readTree(connection.readBody(connection.readHead()));
                 assertEquals(i, reply.get("id").asInt());
                 assertEquals(i + 1, reply.get("result").size());
-                assertBlobAndProofV2(osaka.server().pool().get(hashes.get(i)), reply.get("result").get(i));
+                assertBlobAndProofV2(
+                        osaka.server().pool().get(hashes.get(i)),
+                        reply.get("result").get(i));
             }
         }
     }

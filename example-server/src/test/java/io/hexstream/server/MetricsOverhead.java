@@ -10,10 +10,9 @@ import io.hexstream.server.testing.Latencies;
 import org.junit.jupiter.api.Test;
 
 /**
- * A short measurement, not a test (run it by hand: {@code -Dtest=MetricsOverhead#measure}): two servers
- * over the same pool in one JVM, one with metrics and the access log's metrics path on, one off, each
- * answering 128-blob getBlobsV2 requests in alternating rounds; prints the median time to last byte of
- * each, read whole (and dropped) by the client.
+ * A short measurement, not a test (run it by hand: {@code -Dtest=MetricsOverhead#measure}): two servers over the same
+ * pool in one JVM, one with metrics and the access log's metrics path on, one off, each answering 128-blob getBlobsV2
+ * requests in alternating rounds; prints the median time to last byte of each, read whole (and dropped) by the client.
  */
 class MetricsOverhead {
     private static final int ROUNDS = Integer.getInteger("rounds", 10);
@@ -36,8 +35,11 @@ class MetricsOverhead {
                     onRound.add(fetch(toOn, on, json));
                 }
             }
-            System.out.printf("128-blob getBlobsV2, time to last byte, median of %d: metrics off %.2f ms, on %.2f ms (%+.1f %%)%n",
-                    offTimes.count(), offTimes.median() / 1e6, onTimes.median() / 1e6,
+            System.out.printf(
+                    "128-blob getBlobsV2, time to last byte, median of %d: metrics off %.2f ms, on %.2f ms (%+.1f %%)%n",
+                    offTimes.count(),
+                    offTimes.median() / 1e6,
+                    onTimes.median() / 1e6,
                     100.0 * (onTimes.median() - offTimes.median()) / offTimes.median());
         }
     }

@@ -31,10 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code --metrics-port} is a port of the one pipeline: 404 and 405 from its route table with the
- * connection kept, {@code HEAD} answered with the length and no body, places of its own (a full metrics
- * port leaves the Engine API's places alone, and the other way round), the idle timeout, and the scrape
- * run off the I/O threads.
+ * {@code --metrics-port} is a port of the one pipeline: 404 and 405 from its route table with the connection kept,
+ * {@code HEAD} answered with the length and no body, places of its own (a full metrics port leaves the Engine API's
+ * places alone, and the other way round), the idle timeout, and the scrape run off the I/O threads.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class MetricsPortTest {
@@ -63,11 +62,15 @@ class MetricsPortTest {
     @Test
     void otherPathsAndMethodsAreAnsweredByTheTableOnOneConnection() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0");
-                HttpConnection connection = HttpConnection.open(server.server().metricsAddress().getPort())) {
+                HttpConnection connection =
+                        HttpConnection.open(server.server().metricsAddress().getPort())) {
             connection.send(request("GET", "/"));
-            assertEquals("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n", connection.readHead().text());
+            assertEquals(
+                    "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+                    connection.readHead().text());
             connection.send(request("DELETE", MetricsEndpoint.PATH));
-            assertEquals("HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: GET, HEAD\r\n\r\n",
+            assertEquals(
+                    "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: GET, HEAD\r\n\r\n",
                     connection.readHead().text());
             connection.send(request("HEAD", MetricsEndpoint.PATH + "?name[]=x"));
             HttpConnection.Head head = connection.readHead();
@@ -79,8 +82,8 @@ class MetricsPortTest {
 
     @Test
     void theMetricsPortHasPlacesOfItsOwn() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0",
-                "--max-connections", "2")) {
+        try (EngineServerFixture server =
+                EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0", "--max-connections", "2")) {
             int metricsPort = server.server().metricsAddress().getPort();
             List<HttpConnection> scrapers = new ArrayList<>();
             try {
@@ -110,7 +113,9 @@ class MetricsPortTest {
                 try (HttpConnection third = HttpConnection.open(server.port())) {
                     assertTrue(third.closedByServerWithin(Duration.ofSeconds(2)), "the Engine API is full");
                 }
-                assertEquals(200, new Scraper(server.server().metricsAddress()).get(null).statusCode(),
+                assertEquals(
+                        200,
+                        new Scraper(server.server().metricsAddress()).get(null).statusCode(),
                         "a full Engine API can still be scraped");
             }
         }
@@ -118,10 +123,12 @@ class MetricsPortTest {
 
     @Test
     void anIdleConnectionIsClosedAfterTheIdleTimeout() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0",
-                "--idle-timeout", "1");
-                HttpConnection silent = HttpConnection.open(server.server().metricsAddress().getPort());
-                HttpConnection scraped = HttpConnection.open(server.server().metricsAddress().getPort())) {
+        try (EngineServerFixture server =
+                        EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0", "--idle-timeout", "1");
+                HttpConnection silent =
+                        HttpConnection.open(server.server().metricsAddress().getPort());
+                HttpConnection scraped =
+                        HttpConnection.open(server.server().metricsAddress().getPort())) {
             long opened = System.nanoTime();
             assertEquals(200, scrape(scraped));
             assertFalse(silent.closedByServerWithin(Duration.ofMillis(700)), "open before the timeout");
@@ -141,14 +148,20 @@ class MetricsPortTest {
             seen.set(Thread.currentThread().getName());
             return 0;
         });
-        ExecutorService scrapes = BoundedExecutor.create(MetricsRoute.SCRAPE_THREAD, MetricsRoute.SCRAPE_THREADS,
-                MetricsRoute.SCRAPE_QUEUE);
+        ExecutorService scrapes = BoundedExecutor.create(
+                MetricsRoute.SCRAPE_THREAD, MetricsRoute.SCRAPE_THREADS, MetricsRoute.SCRAPE_QUEUE);
         RefusalLog refusals = new RefusalLog();
         EngineApiInitializer pipeline = new EngineApiInitializer(
-                MetricsRoute.routes(new MetricsEndpoint(prometheus), scrapes), Authenticator.NONE,
-                MetricsRoute.limits(Duration.ofSeconds(30), Duration.ofSeconds(60)), scrapes, refusals,
+                MetricsRoute.routes(new MetricsEndpoint(prometheus), scrapes),
+                Authenticator.NONE,
+                MetricsRoute.limits(Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                scrapes,
+                refusals,
                 ServerMetrics.NONE);
-        EngineServer.Port port = new EngineServer.Port("127.0.0.1", 0, pipeline,
+        EngineServer.Port port = new EngineServer.Port(
+                "127.0.0.1",
+                0,
+                pipeline,
                 new ConnectionLimit(MetricsRoute.MAX_CONNECTIONS, "metrics port", refusals, ServerMetrics.NONE));
         try (EngineServer server = EngineServer.start(List.of(port))) {
             assertEquals(0, new Scraper(server.address(port)).scrape().value("hexstream_ingest_queue_depth"));

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code --help} and the options table of {@code example-server/README.md} ({@code ## Options}) name the
- * same options, with the same parameter labels and the same defaults.
+ * {@code --help} and the options table of {@code example-server/README.md} ({@code ## Options}) name the same options,
+ * with the same parameter labels and the same defaults.
  */
 class OptionsTableTest {
     /** An option's line in the help, one line each at a wide layout: names and label, then its description. */
@@ -36,7 +36,8 @@ class OptionsTableTest {
         commandLine.setUsageHelpWidth(400);
         commandLine.setUsageHelpLongOptionsMaxWidth(100);
         Map<String, String> options = new TreeMap<>();
-        for (String line : commandLine.getUsageMessage(CommandLine.Help.Ansi.OFF).split("\n")) {
+        for (String line :
+                commandLine.getUsageMessage(CommandLine.Help.Ansi.OFF).split("\n")) {
             Matcher option = HELP_LINE.matcher(line);
             if (option.matches()) {
                 Matcher shown = HELP_DEFAULT.matcher(option.group(3));
@@ -54,10 +55,13 @@ class OptionsTableTest {
         assertTrue(section >= 0, "no ## Options section");
         int next = readme.indexOf("\n## ", section + 1);
         Map<String, String> options = new TreeMap<>();
-        for (String line : readme.substring(section, next < 0 ? readme.length() : next).split("\n")) {
+        for (String line :
+                readme.substring(section, next < 0 ? readme.length() : next).split("\n")) {
             if (line.startsWith("| `-")) { // | option | default | meaning |
                 String[] cells = line.split("\\|");
-                options.put(cells[1].replace("`", "").strip(), cells[2].replace("`", "").strip());
+                options.put(
+                        cells[1].replace("`", "").strip(),
+                        cells[2].replace("`", "").strip());
             }
         }
         return options;

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's packages point one way along the request's path (DESIGN.md): {@code http} knows no method and no
- * encoding, {@code rpc} is JSON-RPC 2.0 alone, {@code metrics} is told by the request path and tells none of it.
- * Read from the compiled classes' constant pools, where every class a class refers to is named, so an import, a
- * fully qualified name and a lambda's target all count.
+ * encoding, {@code rpc} is JSON-RPC 2.0 alone, {@code metrics} is told by the request path and tells none of it. Read
+ * from the compiled classes' constant pools, where every class a class refers to is named, so an import, a fully
+ * qualified name and a lambda's target all count.
  */
 class PackageDependenciesTest {
     private static final String SERVER = "io/hexstream/server/";
@@ -31,7 +31,11 @@ class PackageDependenciesTest {
 
     @Test
     void eachPackageReachesNoneOfWhatItMustNotKnow() throws IOException, URISyntaxException {
-        Path classes = Path.of(ExampleServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(ExampleServer.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         Map<String, TreeSet<String>> found = new TreeMap<>();
         for (Map.Entry<String, List<String>> rule : FORBIDDEN.entrySet()) {
             Path dir = classes.resolve(SERVER + rule.getKey());

@@ -19,14 +19,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A client that pipelines 10,000 {@code engine_getBlobsV2} requests (2.75 GB of replies) and reads
- * nothing costs the server (in a JVM of its own) at most 64 MiB of resident memory: it stops reading
- * at {@code --max-pipelined} unwritten responses. Once the client reads, every reply arrives, in order.
+ * A client that pipelines 10,000 {@code engine_getBlobsV2} requests (2.75 GB of replies) and reads nothing costs the
+ * server (in a JVM of its own) at most 64 MiB of resident memory: it stops reading at {@code --max-pipelined} unwritten
+ * responses. Once the client reads, every reply arrives, in order.
  */
 class PipelinedMemoryTest {
     private static final int PIPELINED = 10_000;
     private static final long MAX_GROWTH = 64L << 20;
-    /** {@code {"jsonrpc":"2.0","id":} (22), the id, {@code ,"result":[} (11), one BlobAndProofV2 (275,096), {@code ]}} (2). */
+    /**
+     * {@code {"jsonrpc":"2.0","id":} (22), the id, {@code ,"result":[} (11), one BlobAndProofV2 (275,096), {@code ]}}
+     * (2).
+     */
     private static final int REPLY_WITHOUT_ID = 22 + 11 + 275_096 + 2;
 
     @TempDir
@@ -58,7 +61,8 @@ class PipelinedMemoryTest {
             });
             Thread.sleep(5_000); // the server takes what it may, and waits
             long growth = server.peakResidentBytes() - before;
-            System.out.printf("pipelined unread: %d requests sent, server peak RSS %.1f MiB before, grew %.1f MiB%n",
+            System.out.printf(
+                    "pipelined unread: %d requests sent, server peak RSS %.1f MiB before, grew %.1f MiB%n",
                     PIPELINED, before / 1048576.0, growth / 1048576.0);
             assertTrue(before > 0, "VmHWM readable");
             assertTrue(growth <= MAX_GROWTH, "grew " + growth + " bytes");

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A real scrape after a known sequence of requests, in the text format and in OpenMetrics, read by the
- * Prometheus project's own parsers ({@link PrometheusClientParser}): each accepts it, reads the counts
- * that were sent, and reads every series with the value our strict {@link Exposition} parser reads.
+ * A real scrape after a known sequence of requests, in the text format and in OpenMetrics, read by the Prometheus
+ * project's own parsers ({@link PrometheusClientParser}): each accepts it, reads the counts that were sent, and reads
+ * every series with the value our strict {@link Exposition} parser reads.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class PrometheusParserTest {
@@ -34,34 +34,50 @@ class PrometheusParserTest {
     void thePrometheusParsersReadWhatWasSent() {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             List<Object> pooled = new ArrayList<>(server.hashes());
-            long v2Bytes = post(server, request(1, V2, hashParams(pooled)))             // hit: 6 of 6
-                    + post(server, request(2, V2, hashParams(pooled)))                  // hit: 6 of 6
-                    + post(server, request(3, V2, hashParams(List.of(pooled.get(0), pooled.get(1), MISSING)))) // miss: 2 of 3
-                    + post(server, request(4, V2, "[[\"0x12\"]]"));                     // -32602
-            post(server, request(5, V3, hashParams(pooled.subList(0, 1))));             // hit: 1 of 1
-            assertEquals(401, server.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
-                    .POST(HttpRequest.BodyPublishers.ofString(request(6, V2, "[[]]"))).build()).statusCode());
+            long v2Bytes = post(server, request(1, V2, hashParams(pooled))) // hit: 6 of 6
+                    + post(server, request(2, V2, hashParams(pooled))) // hit: 6 of 6
+                    + post(
+                            server,
+                            request(3, V2, hashParams(List.of(pooled.get(0), pooled.get(1), MISSING)))) // miss: 2 of 3
+                    + post(server, request(4, V2, "[[\"0x12\"]]")); // -32602
+            post(server, request(5, V3, hashParams(pooled.subList(0, 1)))); // hit: 1 of 1
+            assertEquals(
+                    401,
+                    server.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
+                                    .POST(HttpRequest.BodyPublishers.ofString(request(6, V2, "[[]]")))
+                                    .build())
+                            .statusCode());
             Scraper scraper = new Scraper(server.server().metricsAddress());
             scraper.settled();
 
             String text = scraper.get(null).body();
             Map<String, Exposition.Family> prometheus = PrometheusClientParser.prometheus(text);
             assertEquals("counter", prometheus.get("hexstream_rpc_requests").type());
-            assertEquals("histogram", prometheus.get("hexstream_rpc_response_seconds").type());
-            assertEquals("gauge", prometheus.get("hexstream_http_responses_in_flight").type());
-            assertEquals("JSON-RPC replies sent, by method and outcome (ok, or the error code)",
+            assertEquals(
+                    "histogram",
+                    prometheus.get("hexstream_rpc_response_seconds").type());
+            assertEquals(
+                    "gauge",
+                    prometheus.get("hexstream_http_responses_in_flight").type());
+            assertEquals(
+                    "JSON-RPC replies sent, by method and outcome (ok, or the error code)",
                     prometheus.get("hexstream_rpc_requests").help());
             assertSent(PrometheusClientParser.series(prometheus), v2Bytes);
-            assertEquals(PrometheusClientParser.series(Exposition.prometheus(text).families()),
+            assertEquals(
+                    PrometheusClientParser.series(Exposition.prometheus(text).families()),
                     PrometheusClientParser.series(prometheus));
 
             String openMetricsText = scraper.get(Scraper.OPENMETRICS_ACCEPT).body();
             Map<String, Exposition.Family> openMetrics = PrometheusClientParser.openMetrics(openMetricsText);
             assertEquals("counter", openMetrics.get("hexstream_rpc_requests").type());
-            assertEquals("histogram", openMetrics.get("hexstream_rpc_response_seconds").type());
+            assertEquals(
+                    "histogram",
+                    openMetrics.get("hexstream_rpc_response_seconds").type());
             assertEquals("info", openMetrics.get("jvm_runtime").type());
             assertSent(PrometheusClientParser.series(openMetrics), v2Bytes);
-            assertEquals(PrometheusClientParser.series(Exposition.openMetrics(openMetricsText).families()),
+            assertEquals(
+                    PrometheusClientParser.series(
+                            Exposition.openMetrics(openMetricsText).families()),
                     PrometheusClientParser.series(openMetrics));
         }
     }
@@ -75,7 +91,8 @@ class PrometheusParserTest {
         assertEquals(2.0, series.get("hexstream_getblobs_hit_total{method=\"engine_getBlobsV2\"}"));
         assertEquals(1.0, series.get("hexstream_getblobs_miss_total{method=\"engine_getBlobsV2\"}"));
         assertEquals(4.0, series.get("hexstream_rpc_response_seconds_count{method=\"engine_getBlobsV2\"}"));
-        assertEquals(4.0, series.get("hexstream_rpc_response_seconds_bucket{le=\"+Inf\",method=\"engine_getBlobsV2\"}"));
+        assertEquals(
+                4.0, series.get("hexstream_rpc_response_seconds_bucket{le=\"+Inf\",method=\"engine_getBlobsV2\"}"));
         assertEquals(1.0, series.get("hexstream_rpc_response_seconds_count{method=\"engine_getBlobsV3\"}"));
         assertEquals((double) v2Bytes, series.get("hexstream_rpc_response_bytes_total{method=\"engine_getBlobsV2\"}"));
         assertEquals(1.0, series.get("hexstream_jwt_refusals_total{reason=\"missing\"}"));

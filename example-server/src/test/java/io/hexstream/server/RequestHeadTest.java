@@ -15,12 +15,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Requests judged on their head, before any body byte is read: a bad token gets 401 with the reason
- * while its 16 MiB body is still unsent, {@code Expect: 100-continue} is answered only after the check,
- * and paths other than {@code /} get 404 with keep-alive honoured.
+ * Requests judged on their head, before any body byte is read: a bad token gets 401 with the reason while its 16 MiB
+ * body is still unsent, {@code Expect: 100-continue} is answered only after the check, and paths other than {@code /}
+ * get 404 with keep-alive honoured.
  */
 class RequestHeadTest {
-    private static final String CAPABILITIES = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}";
+    private static final String CAPABILITIES =
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\",\"engine_getBlobsV4\"]}";
     private static final String CALL = request(1, "engine_exchangeCapabilities", "[[]]");
     private static EngineServerFixture server;
 
@@ -36,7 +37,8 @@ class RequestHeadTest {
 
     private static byte[] head(String path, String token, long contentLength, String extra) {
         return ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + contentLength + "\r\n" + extra + "\r\n")
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + contentLength + "\r\n" + extra
+                        + "\r\n")
                 .getBytes(US_ASCII);
     }
 
@@ -53,7 +55,9 @@ class RequestHeadTest {
             assertTrue(head.text().contains("connection: close\r\n"), head.text());
             assertEquals("malformed token: the header is not base64url-encoded JSON\n", reason);
             assertTrue(millis <= 100, millis + " ms");
-            assertTrue(connection.closedByServerWithin(Duration.ofSeconds(2)), "and the connection is closed, body unread");
+            assertTrue(
+                    connection.closedByServerWithin(Duration.ofSeconds(2)),
+                    "and the connection is closed, body unread");
         }
     }
 

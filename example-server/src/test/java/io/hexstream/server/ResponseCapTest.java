@@ -16,24 +16,26 @@ import java.util.StringJoiner;
 import org.junit.jupiter.api.Test;
 
 /**
- * Batches are bounded: a 2,000-call batch of 128-hash {@code engine_getBlobsV2} (about 70 GB of
- * replies) with a raised {@code --max-batch-size} gets the calls that fit in {@code --max-response-bytes}
- * (256 MiB, exact lengths) and {@code -32000} for every call after, and the server then serves as
- * before; 3,000 requests at the default batch limit get one {@code -32600}.
+ * Batches are bounded: a 2,000-call batch of 128-hash {@code engine_getBlobsV2} (about 70 GB of replies) with a raised
+ * {@code --max-batch-size} gets the calls that fit in {@code --max-response-bytes} (256 MiB, exact lengths) and
+ * {@code -32000} for every call after, and the server then serves as before; 3,000 requests at the default batch limit
+ * get one {@code -32600}.
  */
 class ResponseCapTest {
     private static final long CAP = 256L << 20;
     private static final int CALLS = 2_000;
-    private static final String TOO_LARGE = "Server error: response too large: the replies to this HTTP request would pass "
-            + CAP + " bytes (--max-response-bytes)";
+    private static final String TOO_LARGE =
+            "Server error: response too large: the replies to this HTTP request would pass " + CAP
+                    + " bytes (--max-response-bytes)";
 
     @Test
     void aHugeBatchIsCutAtTheCapAndTheServerServesOn() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA,
-                "--max-request-bytes", Integer.toString(32 << 20), "--max-batch-size", "4096");
+        try (EngineServerFixture server = EngineServerFixture.start(
+                        Fork.OSAKA, "--max-request-bytes", Integer.toString(32 << 20), "--max-batch-size", "4096");
                 HttpConnection connection = HttpConnection.open(server.port())) {
             String params = hashParams(server.cycledHashes(128));
-            String one = new String(server.post(request(1, "engine_getBlobsV2", params)).body(), US_ASCII);
+            String one = new String(
+                    server.post(request(1, "engine_getBlobsV2", params)).body(), US_ASCII);
             String prefix = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":";
             String result = one.substring(prefix.length(), one.length() - 1);
             StringJoiner batch = new StringJoiner(",", "[", "]");
@@ -62,11 +64,13 @@ class ResponseCapTest {
 
             HttpConnection.Digested reply = connection.readDigested();
             System.out.println("response cap: a " + CALLS + "-call batch of 128 blobs each answered with " + results
-                    + " results and " + (CALLS - results) + " x -32000 in " + reply.length() + " bytes (cap " + CAP + ")");
+                    + " results and " + (CALLS - results) + " x -32000 in " + reply.length() + " bytes (cap " + CAP
+                    + ")");
             assertEquals(200, reply.head().status());
             assertEquals(total, reply.length());
             assertArrayEquals(expected.digest(), reply.sha256());
-            long errors = (CALLS - results) * (long) (errorReply(1000, -32000, TOO_LARGE).length() + 1);
+            long errors = (CALLS - results)
+                    * (long) (errorReply(1000, -32000, TOO_LARGE).length() + 1);
             assertTrue(reply.length() - errors <= CAP, "the results fit in the cap");
 
             connection.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2", params)));
@@ -85,7 +89,8 @@ class ResponseCapTest {
             }
             var response = server.post(batch.toString());
             assertEquals(200, response.statusCode());
-            assertEquals(errorReply("null", -32600, "Invalid Request: batch of more than 1024 requests (--max-batch-size)"),
+            assertEquals(
+                    errorReply("null", -32600, "Invalid Request: batch of more than 1024 requests (--max-batch-size)"),
                     new String(response.body(), US_ASCII));
         }
     }

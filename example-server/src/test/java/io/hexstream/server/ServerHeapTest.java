@@ -20,7 +20,8 @@ class ServerHeapTest {
     void a128BlobGetBlobsV2AllocatesUnderTwoMebibytesOnTheServer() {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--hex-cache-mib", "0")) {
             long allocated = allocatedByOne128BlobGetBlobsV2(server);
-            System.out.println("one 128-blob getBlobsV2, encoded: server threads allocated " + allocated + " bytes of heap");
+            System.out.println(
+                    "one 128-blob getBlobsV2, encoded: server threads allocated " + allocated + " bytes of heap");
             assertTrue(allocated < 2 << 20, "server threads allocated " + allocated + " bytes");
         }
     }
@@ -37,7 +38,8 @@ class ServerHeapTest {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         }
         try (EngineServerFixture server = started) {
-            assertEquals(EngineServerFixture.GENERATED, server.server().hexCache().size(), "every blob cached");
+            assertEquals(
+                    EngineServerFixture.GENERATED, server.server().hexCache().size(), "every blob cached");
             long allocated = allocatedByOne128BlobGetBlobsV2(server);
             System.out.println("one 128-blob getBlobsV2, from the hex cache: server threads allocated " + allocated
                     + " bytes of heap");

@@ -39,10 +39,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The blob routes over loopback (execution-apis #793, {@code refactor-ssz.md}, "{@code POST /blobs/v1}" …
- * "{@code /v4}"; {@code refactor.md}, "Error model"): small answers against bytes written by hand from the
- * document's layout and the pool's bytes, 128-blob answers decoded by the tests' own SSZ decoder and
- * compared with the JSON-RPC answers, V4's bit order against c-kzg's cells, every status, and readers that
- * hang up mid-body.
+ * "{@code /v4}"; {@code refactor.md}, "Error model"): small answers against bytes written by hand from the document's
+ * layout and the pool's bytes, 128-blob answers decoded by the tests' own SSZ decoder and compared with the JSON-RPC
+ * answers, V4's bit order against c-kzg's cells, every status, and readers that hang up mid-body.
  */
 class SszGetBlobsTest {
     private static final VersionedHash UNKNOWN = VersionedHash.decode("0x01" + "ee".repeat(31));
@@ -91,8 +90,8 @@ class SszGetBlobsTest {
         // the container offset; then one entry available = 0 with a zero blob and proof, then the blob's
         byte[] expected = concat("04000000" + "00", new byte[131_072 + 48], "01", e.blob(), e.blobProof());
         assertEquals(4 + 2 * 131_121, expected.length);
-        assertOctetStream(expected, SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(List.of(UNKNOWN,
-                hash))));
+        assertOctetStream(
+                expected, SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(List.of(UNKNOWN, hash))));
     }
 
     @Test
@@ -100,10 +99,15 @@ class SszGetBlobsTest {
         VersionedHash hash = osaka.hashes().get(1);
         BlobEntry e = entry(osaka, hash);
         // offsets 8 and 8 + 131,081 = 131,089 (0x20011); the unavailable entry: 0, 5, zero blob, 131,076, no proofs
-        byte[] expected = concat("04000000" + "08000000" + "11000200" + "00" + "05000000", new byte[131_072],
-                "04000200" + "01" + "05000000", e.blob(), "04000200", e.cellProofs());
-        assertOctetStream(expected, SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(List.of(UNKNOWN,
-                hash))));
+        byte[] expected = concat(
+                "04000000" + "08000000" + "11000200" + "00" + "05000000",
+                new byte[131_072],
+                "04000200" + "01" + "05000000",
+                e.blob(),
+                "04000200",
+                e.cellProofs());
+        assertOctetStream(
+                expected, SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(List.of(UNKNOWN, hash))));
     }
 
     @Test
@@ -133,8 +137,8 @@ class SszGetBlobsTest {
     void anUnavailableV4EntryHas128EmptySlotsInEachList() {
         byte[] request = concat("14000000" + "21000000000000000100000000000080", UNKNOWN.toBytes());
         // available 0; blob_cells at 8, proofs at 8 + 512 = 520 (0x208); every slot's offset 512: all empty
-        String expected = "04000000" + "04000000" + "00" + "05000000" + "08000000" + "08020000"
-                + "00020000".repeat(128) + "00020000".repeat(128);
+        String expected = "04000000" + "04000000" + "00" + "05000000" + "08000000" + "08020000" + "00020000".repeat(128)
+                + "00020000".repeat(128);
         assertOctetStream(hex(expected), SszBlobs.post(osaka, "/engine/v1/blobs/v4", request));
     }
 
@@ -143,8 +147,8 @@ class SszGetBlobsTest {
         for (String path : List.of("/engine/v1/blobs/v2", "/engine/v1/blobs/v3")) {
             assertOctetStream(hex("04000000"), SszBlobs.post(osaka, path, SszBlobs.request(List.of())));
         }
-        assertOctetStream(hex("04000000"), SszBlobs.post(osaka, "/engine/v1/blobs/v4", SszBlobs.requestV4(List.of(),
-                3)));
+        assertOctetStream(
+                hex("04000000"), SszBlobs.post(osaka, "/engine/v1/blobs/v4", SszBlobs.requestV4(List.of(), 3)));
         assertOctetStream(hex("04000000"), SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(List.of())));
     }
 
@@ -153,8 +157,8 @@ class SszGetBlobsTest {
     @Test
     void v1Of128IsTheJsonAnswer() {
         List<VersionedHash> hashes = withUnknowns(prague, 128);
-        List<Entry> decoded = SszBlobs.decodeV1(ok(SszBlobs.post(prague, "/engine/v1/blobs/v1",
-                SszBlobs.request(hashes))));
+        List<Entry> decoded =
+                SszBlobs.decodeV1(ok(SszBlobs.post(prague, "/engine/v1/blobs/v1", SszBlobs.request(hashes))));
         JsonNode json = prague.getBlobs("V1", hashes);
         assertEquals(128, decoded.size());
         for (int i = 0; i < 128; i++) {
@@ -170,10 +174,12 @@ class SszGetBlobsTest {
     @Test
     void v2AndV3Of128AreTheJsonAnswers() {
         List<VersionedHash> all = osaka.cycledHashes(128);
-        assertSameAsJson(SszBlobs.decodeV2(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v2", SszBlobs.request(all)))),
+        assertSameAsJson(
+                SszBlobs.decodeV2(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v2", SszBlobs.request(all)))),
                 osaka.getBlobs("V2", all));
         List<VersionedHash> some = withUnknowns(osaka, 128);
-        assertSameAsJson(SszBlobs.decodeV2(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(some)))),
+        assertSameAsJson(
+                SszBlobs.decodeV2(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(some)))),
                 osaka.getBlobs("V3", some));
     }
 
@@ -181,17 +187,26 @@ class SszGetBlobsTest {
     void v4Of128IsTheJsonAnswerForAnyCells() {
         List<VersionedHash> hashes = withUnknowns(osaka, 128);
         Random random = new Random(22);
-        List<int[]> selections = List.of(IntStream.range(0, 128).toArray(), new int[0], new int[] {0, 5, 64, 127},
+        List<int[]> selections = List.of(
+                IntStream.range(0, 128).toArray(),
+                new int[0],
+                new int[] {0, 5, 64, 127},
                 IntStream.range(0, 128).filter(i -> random.nextBoolean()).toArray());
         for (int[] cells : selections) {
             byte[] body = ok(SszBlobs.post(osaka, "/engine/v1/blobs/v4", SszBlobs.requestV4(hashes, cells)));
-            JsonNode json = osaka.call(request(1, "engine_getBlobsV4", hashParams(hashes).replaceAll("]$", "")
-                    + ",\"" + CellFixtures.bitarray(cells) + "\"]")).get("result");
+            JsonNode json = osaka.call(request(
+                            1,
+                            "engine_getBlobsV4",
+                            hashParams(hashes).replaceAll("]$", "") + ",\"" + CellFixtures.bitarray(cells) + "\"]"))
+                    .get("result");
             assertV4SameAsJson(SszBlobs.decodeV4(body), json, cells);
         }
     }
 
-    /** Cell {@code i} of {@code indices_bitarray} is bit {@code i % 8} of byte {@code i / 8}; its slot holds c-kzg's cell {@code i}. */
+    /**
+     * Cell {@code i} of {@code indices_bitarray} is bit {@code i % 8} of byte {@code i / 8}; its slot holds c-kzg's
+     * cell {@code i}.
+     */
     @Test
     void v4ReadsTheBitvectorLeastSignificantBitFirst() {
         VersionedHash hash = osaka.hashes().get(3);
@@ -201,12 +216,15 @@ class SszGetBlobsTest {
             request[0] = 20;
             request[4 + cell / 8] = (byte) (1 << (cell % 8));
             System.arraycopy(hash.toBytes(), 0, request, 20, 32);
-            Entry entry = SszBlobs.decodeV4(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v4", request))).get(0);
+            Entry entry = SszBlobs.decodeV4(ok(SszBlobs.post(osaka, "/engine/v1/blobs/v4", request)))
+                    .get(0);
             for (int slot = 0; slot < 128; slot++) {
                 if (slot == cell) {
-                    assertArrayEquals(Arrays.copyOfRange(cells, cell * 2048, cell * 2048 + 2048),
+                    assertArrayEquals(
+                            Arrays.copyOfRange(cells, cell * 2048, cell * 2048 + 2048),
                             entry.cells().get(slot));
-                    assertArrayEquals(Arrays.copyOfRange(entry(osaka, hash).cellProofs(), cell * 48, cell * 48 + 48),
+                    assertArrayEquals(
+                            Arrays.copyOfRange(entry(osaka, hash).cellProofs(), cell * 48, cell * 48 + 48),
                             entry.proofs().get(slot));
                 } else {
                     assertNull(entry.cells().get(slot), "cell " + cell + ", slot " + slot);
@@ -221,7 +239,9 @@ class SszGetBlobsTest {
     @Test
     void aMissingBlobIs204ForV2AloneWithoutContentLength() throws Exception {
         try (HttpConnection connection = HttpConnection.open(osaka.port())) {
-            connection.send(SszBlobs.rawPost(osaka.token(), "/engine/v1/blobs/v2",
+            connection.send(SszBlobs.rawPost(
+                    osaka.token(),
+                    "/engine/v1/blobs/v2",
                     SszBlobs.request(List.of(osaka.hashes().get(0), UNKNOWN))));
             HttpConnection.Head head = connection.readHead();
             assertEquals(204, head.status());
@@ -243,11 +263,19 @@ class SszGetBlobsTest {
         v4WithV2Offset[0] = 4;
         try (HttpConnection connection = HttpConnection.open(osaka.port())) {
             for (byte[] body : List.of(badOffset, new byte[] {4, 0}, new byte[0], trailing)) {
-                assertProblem(connection, "/engine/v1/blobs/v3", body, 400,
+                assertProblem(
+                        connection,
+                        "/engine/v1/blobs/v3",
+                        body,
+                        400,
                         "{\"type\":\"/engine-api/errors/ssz-decode-error\"}");
             }
             for (byte[] body : List.of(v4WithV2Offset, SszBlobs.request(List.of()), new byte[19])) {
-                assertProblem(connection, "/engine/v1/blobs/v4", body, 400,
+                assertProblem(
+                        connection,
+                        "/engine/v1/blobs/v4",
+                        body,
+                        400,
                         "{\"type\":\"/engine-api/errors/ssz-decode-error\"}");
             }
             connection.send(SszBlobs.rawPost(osaka.token(), "/engine/v1/blobs/v2", SszBlobs.request(List.of())));
@@ -262,15 +290,17 @@ class SszGetBlobsTest {
     void moreThan128HashesIs413BeforeTheBodyIsRead() throws Exception {
         for (String path : List.of("/engine/v1/blobs/v2", "/engine/v1/blobs/v4")) {
             boolean v4 = path.endsWith("v4");
-            byte[] body = v4 ? SszBlobs.requestV4(osaka.cycledHashes(129),
-                    0) : SszBlobs.request(osaka.cycledHashes(129));
+            byte[] body =
+                    v4 ? SszBlobs.requestV4(osaka.cycledHashes(129), 0) : SszBlobs.request(osaka.cycledHashes(129));
             try (HttpConnection connection = HttpConnection.open(osaka.port())) {
                 connection.send(SszBlobs.rawPost(osaka.token(), path, body));
                 HttpConnection.Head head = connection.readHead();
                 assertEquals(413, head.status());
                 assertTrue(head.text().contains("content-type: " + PROBLEM), head.text());
-                assertEquals("{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"a body of "
-                        + (v4 ? 4148 : 4132) + " bytes, at most " + (v4 ? 4116 : 4100) + " (128 versioned hashes)\"}",
+                assertEquals(
+                        "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"a body of "
+                                + (v4 ? 4148 : 4132) + " bytes, at most " + (v4 ? 4116 : 4100)
+                                + " (128 versioned hashes)\"}",
                         new String(connection.readBody(head), StandardCharsets.UTF_8));
                 assertTrue(connection.closedByServerWithin(Duration.ofSeconds(5)));
             }
@@ -290,7 +320,8 @@ class SszGetBlobsTest {
             connection.send(request.toByteArray());
             HttpConnection.Head answer = connection.readHead();
             assertEquals(413, answer.status());
-            assertEquals("{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"129 versioned hashes, at most 128\"}",
+            assertEquals(
+                    "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"129 versioned hashes, at most 128\"}",
                     new String(connection.readBody(answer), StandardCharsets.UTF_8));
         }
     }
@@ -298,13 +329,17 @@ class SszGetBlobsTest {
     @Test
     void theLimitIsMaxBlobsPerRequestWhenLower() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--max-blobs-per-request", "2")) {
-            HttpResponse<byte[]> response = SszBlobs.post(server, "/engine/v1/blobs/v3",
-                    SszBlobs.request(server.cycledHashes(3)));
+            HttpResponse<byte[]> response =
+                    SszBlobs.post(server, "/engine/v1/blobs/v3", SszBlobs.request(server.cycledHashes(3)));
             assertEquals(413, response.statusCode());
-            assertEquals("{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"a body of 100 bytes, at most 68"
-                    + " (2 versioned hashes)\"}", text(response));
-            assertEquals(200, SszBlobs.post(server, "/engine/v1/blobs/v3", SszBlobs.request(server.cycledHashes(2)))
-                    .statusCode());
+            assertEquals(
+                    "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"a body of 100 bytes, at most 68"
+                            + " (2 versioned hashes)\"}",
+                    text(response));
+            assertEquals(
+                    200,
+                    SszBlobs.post(server, "/engine/v1/blobs/v3", SszBlobs.request(server.cycledHashes(2)))
+                            .statusCode());
             assertTrue(text(get(server, "/engine/v1/capabilities")).contains("{\"blobs.max_versioned_hashes\":2}"));
         }
     }
@@ -314,13 +349,19 @@ class SszGetBlobsTest {
         HttpResponse<byte[]> v1 = SszBlobs.post(osaka, "/engine/v1/blobs/v1", SszBlobs.request(List.of()));
         assertEquals(404, v1.statusCode());
         assertEquals(PROBLEM, v1.headers().firstValue("content-type").orElse(null));
-        assertEquals("{\"type\":\"/engine-api/errors/method-not-found\",\"detail\":\"/engine/v1/blobs/v1 is not served"
-                + " under osaka\"}", text(v1));
+        assertEquals(
+                "{\"type\":\"/engine-api/errors/method-not-found\",\"detail\":\"/engine/v1/blobs/v1 is not served"
+                        + " under osaka\"}",
+                text(v1));
         for (String revision : List.of("v2", "v3", "v4")) {
-            HttpResponse<byte[]> response = SszBlobs.post(prague, "/engine/v1/blobs/" + revision,
+            HttpResponse<byte[]> response = SszBlobs.post(
+                    prague,
+                    "/engine/v1/blobs/" + revision,
                     revision.equals("v4") ? SszBlobs.requestV4(List.of()) : SszBlobs.request(List.of()));
-            assertEquals("{\"type\":\"/engine-api/errors/method-not-found\",\"detail\":\"/engine/v1/blobs/" + revision
-                    + " is not served under prague\"}", text(response));
+            assertEquals(
+                    "{\"type\":\"/engine-api/errors/method-not-found\",\"detail\":\"/engine/v1/blobs/" + revision
+                            + " is not served under prague\"}",
+                    text(response));
         }
     }
 
@@ -336,11 +377,13 @@ class SszGetBlobsTest {
                 assertEquals(200, answer.status(), type);
                 assertArrayEquals(hex("04000000"), connection.readBody(answer));
             }
-            connection.send(concat((head + "Content-Type: application/json\r\n\r\n").getBytes(StandardCharsets.US_ASCII), body));
+            connection.send(concat(
+                    (head + "Content-Type: application/json\r\n\r\n").getBytes(StandardCharsets.US_ASCII), body));
             HttpConnection.Head answer = connection.readHead();
             assertEquals(415, answer.status());
-            assertEquals("{\"type\":\"/engine-api/errors/unsupported-media-type\",\"detail\":\"Content-Type"
-                    + " application/json, not application/octet-stream\"}",
+            assertEquals(
+                    "{\"type\":\"/engine-api/errors/unsupported-media-type\",\"detail\":\"Content-Type"
+                            + " application/json, not application/octet-stream\"}",
                     new String(connection.readBody(answer), StandardCharsets.UTF_8));
             assertTrue(connection.closedByServerWithin(Duration.ofSeconds(5)));
         }
@@ -350,9 +393,12 @@ class SszGetBlobsTest {
     void ethExecutionVersionIsIgnored() {
         List<VersionedHash> hashes = osaka.cycledHashes(2);
         byte[] plain = ok(SszBlobs.post(osaka, "/engine/v1/blobs/v3", SszBlobs.request(hashes)));
-        HttpResponse<byte[]> withHeader = osaka.send(HttpRequest.newBuilder(osaka.uri().resolve("/engine/v1/blobs/v3"))
-                .header("Authorization", "Bearer " + osaka.token()).header("Eth-Execution-Version", "prague")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(SszBlobs.request(hashes))).build());
+        HttpResponse<byte[]> withHeader =
+                osaka.send(HttpRequest.newBuilder(osaka.uri().resolve("/engine/v1/blobs/v3"))
+                        .header("Authorization", "Bearer " + osaka.token())
+                        .header("Eth-Execution-Version", "prague")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(SszBlobs.request(hashes)))
+                        .build());
         assertArrayEquals(plain, ok(withHeader));
     }
 
@@ -364,8 +410,8 @@ class SszGetBlobsTest {
                 connection.send(SszBlobs.rawPost(null, path, body));
                 HttpConnection.Head head = connection.readHead();
                 assertEquals(401, head.status());
-                assertEquals("no Authorization header\n", new String(connection.readBody(head),
-                        StandardCharsets.UTF_8));
+                assertEquals(
+                        "no Authorization header\n", new String(connection.readBody(head), StandardCharsets.UTF_8));
             }
             try (HttpConnection connection = HttpConnection.open(osaka.port())) {
                 String token = osaka.token();
@@ -376,21 +422,27 @@ class SszGetBlobsTest {
             }
         }
         for (String path : List.of("/engine/v1/capabilities", "/engine/v1/identity")) {
-            HttpResponse<byte[]> response = osaka.send(HttpRequest.newBuilder(osaka.uri().resolve(path)).GET().build());
+            HttpResponse<byte[]> response = osaka.send(
+                    HttpRequest.newBuilder(osaka.uri().resolve(path)).GET().build());
             assertEquals(401, response.statusCode(), path);
         }
     }
 
     @Test
     void otherPathsAre404AndOtherMethods405() {
-        for (String path : List.of("/engine/v1/blobs/v5", "/engine/v1/blobs", "/engine/v2/blobs",
+        for (String path : List.of(
+                "/engine/v1/blobs/v5",
+                "/engine/v1/blobs",
+                "/engine/v2/blobs",
                 "/engine/v1/blobs/v2/",
                 "/engine/v1/payloads")) {
             HttpResponse<byte[]> response = SszBlobs.post(osaka, path, SszBlobs.request(List.of()));
             assertEquals(404, response.statusCode(), path);
         }
         assertEquals(405, get(osaka, "/engine/v1/blobs/v2").statusCode());
-        assertEquals(405, SszBlobs.post(osaka, "/engine/v1/capabilities", new byte[0]).statusCode());
+        assertEquals(
+                405,
+                SszBlobs.post(osaka, "/engine/v1/capabilities", new byte[0]).statusCode());
     }
 
     // ---- capabilities and identity
@@ -401,12 +453,16 @@ class SszGetBlobsTest {
                 + "\"unscoped_endpoints\":[\"capabilities\",\"identity\"],\"limits\":{\"blobs.max_versioned_hashes\":128}}";
         HttpResponse<byte[]> response = get(osaka, "/engine/v1/capabilities");
         assertEquals(200, response.statusCode());
-        assertEquals("application/json", response.headers().firstValue("content-type").orElse(null));
+        assertEquals(
+                "application/json",
+                response.headers().firstValue("content-type").orElse(null));
         assertEquals("{\"supported_forks\":[\"osaka\"]," + common.formatted("\"v2\",\"v3\",\"v4\""), text(response));
-        assertEquals("{\"supported_forks\":[\"prague\"]," + common.formatted("\"v1\""),
+        assertEquals(
+                "{\"supported_forks\":[\"prague\"]," + common.formatted("\"v1\""),
                 text(get(prague, "/engine/v1/capabilities")));
         try (EngineServerFixture amsterdam = EngineServerFixture.start(Fork.AMSTERDAM)) {
-            assertEquals("{\"supported_forks\":[\"amsterdam\"]," + common.formatted("\"v2\",\"v3\",\"v4\""),
+            assertEquals(
+                    "{\"supported_forks\":[\"amsterdam\"]," + common.formatted("\"v2\",\"v3\",\"v4\""),
                     text(get(amsterdam, "/engine/v1/capabilities")));
         }
     }
@@ -415,13 +471,19 @@ class SszGetBlobsTest {
     void identityIsOneClientVersionOfTheBuild() throws Exception {
         HttpResponse<byte[]> response = get(osaka, "/engine/v1/identity");
         assertEquals(200, response.statusCode());
-        assertEquals("application/json", response.headers().firstValue("content-type").orElse(null));
+        assertEquals(
+                "application/json",
+                response.headers().firstValue("content-type").orElse(null));
         String version = new Main.Version().getVersion()[0].substring("hexstream-example-server ".length());
-        Process git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+        Process git = new ProcessBuilder("git", "rev-parse", "HEAD")
+                .redirectErrorStream(true)
+                .start();
         String head = new String(git.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
         String commit = git.waitFor() == 0 ? head.substring(0, 8) : "00000000";
-        assertEquals("[{\"code\":\"HS\",\"name\":\"hexstream\",\"version\":\"" + version + "\",\"commit\":\"0x" + commit
-                + "\"}]", text(response));
+        assertEquals(
+                "[{\"code\":\"HS\",\"name\":\"hexstream\",\"version\":\"" + version + "\",\"commit\":\"0x" + commit
+                        + "\"}]",
+                text(response));
     }
 
     // ---- pipelining and readers that leave
@@ -434,19 +496,21 @@ class SszGetBlobsTest {
         ByteArrayOutputStream pipelined = new ByteArrayOutputStream();
         pipelined.writeBytes(HttpConnection.post(osaka.token(), json));
         pipelined.writeBytes(ssz);
-        pipelined.writeBytes(HttpConnection.post(osaka.token(), request(8, "engine_getBlobsV3",
-                hashParams(List.of(UNKNOWN)))));
+        pipelined.writeBytes(
+                HttpConnection.post(osaka.token(), request(8, "engine_getBlobsV3", hashParams(List.of(UNKNOWN)))));
         pipelined.writeBytes(ssz);
         try (HttpConnection connection = HttpConnection.open(osaka.port())) {
             connection.send(pipelined.toByteArray());
-            JsonNode first = new com.fasterxml.jackson.databind.ObjectMapper().readTree(connection.readBody(connection.readHead()));
+            JsonNode first = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(connection.readBody(connection.readHead()));
             assertEquals(7, first.get("id").asInt());
             for (int round = 0; round < 2; round++) {
                 HttpConnection.Head head = connection.readHead();
                 assertTrue(head.text().contains("content-type: application/octet-stream"), head.text());
                 assertSameAsJson(SszBlobs.decodeV2(connection.readBody(head)), first.get("result"));
                 if (round == 0) {
-                    assertEquals("{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":[null]}",
+                    assertEquals(
+                            "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":[null]}",
                             new String(connection.readBody(connection.readHead()), StandardCharsets.UTF_8));
                 }
             }
@@ -456,8 +520,11 @@ class SszGetBlobsTest {
     @Test
     void clientsHangingUpInTheBodyLeakNothingAndTheNextIsServed() throws Exception {
         byte[] v2 = SszBlobs.rawPost(osaka.token(), "/engine/v1/blobs/v2", SszBlobs.request(osaka.cycledHashes(128)));
-        byte[] v4 = SszBlobs.rawPost(osaka.token(), "/engine/v1/blobs/v4",
-                SszBlobs.requestV4(osaka.cycledHashes(128), IntStream.range(0, 128).toArray()));
+        byte[] v4 = SszBlobs.rawPost(
+                osaka.token(),
+                "/engine/v1/blobs/v4",
+                SszBlobs.requestV4(
+                        osaka.cycledHashes(128), IntStream.range(0, 128).toArray()));
         long v2Length = 4 + 128 * (4 + 137_225L);
         long v4Length = 4 + 128 * (4 + 5 + 8 + 2 * 512 + 128 * (2048 + 48L));
         for (long cut : new long[] {0, 1, 100_000, 5_000_000, 17_563_000}) {
@@ -473,8 +540,9 @@ class SszGetBlobsTest {
         }
         assertEquals(0, ServerSockets.awaitAtMost(osaka.port(), 0, Duration.ofSeconds(30)));
         assertEquals(List.of(), LeakDetectionExtension.collectReports());
-        assertEquals(v2Length, ok(SszBlobs.post(osaka, "/engine/v1/blobs/v2",
-                SszBlobs.request(osaka.cycledHashes(128)))).length);
+        assertEquals(
+                v2Length,
+                ok(SszBlobs.post(osaka, "/engine/v1/blobs/v2", SszBlobs.request(osaka.cycledHashes(128)))).length);
     }
 
     // ---- helpers
@@ -492,7 +560,10 @@ class SszGetBlobsTest {
         return hashes;
     }
 
-    /** 128 slot offsets: {@code first} for slot 0, {@code second} for 1 to 5, {@code third} for 6 to 64, {@code fourth} for 65 to 127. */
+    /**
+     * 128 slot offsets: {@code first} for slot 0, {@code second} for 1 to 5, {@code third} for 6 to 64, {@code fourth}
+     * for 65 to 127.
+     */
     private static String slots(String first, String second, String third, String fourth) {
         return first + second.repeat(5) + third.repeat(59) + fourth.repeat(63);
     }
@@ -504,20 +575,22 @@ class SszGetBlobsTest {
             Entry entry = decoded.get(i);
             JsonNode expected = json.get(i);
             assertEquals(!expected.isNull(), entry.available(), "available " + i);
-            assertArrayEquals(expected.isNull() ? new byte[131_072] : bytes(expected.get("blob")), entry.blob(),
-                    "blob " + i);
+            assertArrayEquals(
+                    expected.isNull() ? new byte[131_072] : bytes(expected.get("blob")), entry.blob(), "blob " + i);
             List<String> proofs = new ArrayList<>();
             if (!expected.isNull()) {
                 expected.get("proofs").forEach(proof -> proofs.add(proof.asText()));
             }
-            assertEquals(proofs, entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
+            assertEquals(
+                    proofs,
+                    entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
                     "proofs " + i);
         }
     }
 
     /**
-     * Each V4 entry against the JSON result's: {@code null} ⇔ unavailable with every slot empty; else the
-     * JSON's cells and proofs, in order, in the selected slots ({@code null} ⇔ empty), every other slot empty.
+     * Each V4 entry against the JSON result's: {@code null} ⇔ unavailable with every slot empty; else the JSON's cells
+     * and proofs, in order, in the selected slots ({@code null} ⇔ empty), every other slot empty.
      */
     private static void assertV4SameAsJson(List<Entry> decoded, JsonNode json, int[] cells) {
         assertEquals(json.size(), decoded.size());
@@ -535,9 +608,12 @@ class SszGetBlobsTest {
                 expectedCells.set(cells[k], cell.isNull() ? null : cell.asText());
                 expectedProofs.set(cells[k], proof.isNull() ? null : proof.asText());
             }
-            assertEquals(expectedCells, entry.cells().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
+            assertEquals(
+                    expectedCells,
+                    entry.cells().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
                     "cells " + i);
-            assertEquals(expectedProofs,
+            assertEquals(
+                    expectedProofs,
                     entry.proofs().stream().map(SszGetBlobsTest::data).collect(Collectors.toList()),
                     "proofs " + i);
         }
@@ -545,8 +621,12 @@ class SszGetBlobsTest {
 
     private static byte[] ok(HttpResponse<byte[]> response) {
         assertEquals(200, response.statusCode(), () -> text(response));
-        assertEquals("application/octet-stream", response.headers().firstValue("content-type").orElse(null));
-        assertEquals(response.body().length, response.headers().firstValueAsLong("content-length").orElse(-1));
+        assertEquals(
+                "application/octet-stream",
+                response.headers().firstValue("content-type").orElse(null));
+        assertEquals(
+                response.body().length,
+                response.headers().firstValueAsLong("content-length").orElse(-1));
         return response.body();
     }
 
@@ -565,7 +645,9 @@ class SszGetBlobsTest {
 
     private static HttpResponse<byte[]> get(EngineServerFixture server, String path) {
         return server.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .header("Authorization", "Bearer " + server.token()).GET().build());
+                .header("Authorization", "Bearer " + server.token())
+                .GET()
+                .build());
     }
 
     private static String data(byte[] bytes) {

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The binary SSZ routes in the metrics, as JSON-RPC calls are: method {@code ssz_getBlobsVn}, the outcome
- * codes of the same refusals, the getBlobs counters and the response histogram and bytes; and the
- * unauthenticated {@code --rpc-port} does not serve them.
+ * The binary SSZ routes in the metrics, as JSON-RPC calls are: method {@code ssz_getBlobsVn}, the outcome codes of the
+ * same refusals, the getBlobs counters and the response histogram and bytes; and the unauthenticated {@code --rpc-port}
+ * does not serve them.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class SszMetricsTest {
@@ -36,17 +36,27 @@ class SszMetricsTest {
             List<VersionedHash> pooled = server.hashes();
             List<VersionedHash> twoAndAMiss = List.of(pooled.get(0), pooled.get(1), MISSING);
             long bytes = 0;
-            bytes += post(server, "/engine/v1/blobs/v2", SszBlobs.request(pooled), 200);        // hit: 6 of 6
-            bytes += post(server, "/engine/v1/blobs/v2", SszBlobs.request(twoAndAMiss), 204);   // miss: 2 of 3
+            bytes += post(server, "/engine/v1/blobs/v2", SszBlobs.request(pooled), 200); // hit: 6 of 6
+            bytes += post(server, "/engine/v1/blobs/v2", SszBlobs.request(twoAndAMiss), 204); // miss: 2 of 3
             long v3Bytes = post(server, "/engine/v1/blobs/v3", SszBlobs.request(twoAndAMiss), 200); // miss: 2 of 3
-            long v1Bytes = post(server, "/engine/v1/blobs/v1", SszBlobs.request(pooled), 404);  // osaka
-            bytes += post(server, "/engine/v1/blobs/v2", new byte[] {8, 0, 0, 0}, 400);          // bad offset
+            long v1Bytes = post(server, "/engine/v1/blobs/v1", SszBlobs.request(pooled), 404); // osaka
+            bytes += post(server, "/engine/v1/blobs/v2", new byte[] {8, 0, 0, 0}, 400); // bad offset
             byte[] tooMany = SszBlobs.request(new ArrayList<>(server.cycledHashes(129)));
-            assertEquals(413, SszBlobs.post(server, "/engine/v1/blobs/v2", tooMany).statusCode()); // on the head
+            assertEquals(
+                    413, SszBlobs.post(server, "/engine/v1/blobs/v2", tooMany).statusCode()); // on the head
 
             Exposition metrics = new Scraper(server.server().metricsAddress()).settled();
-            assertEquals(Map.of(requests(V2, "ok"), 2.0, requests(V2, "-32602"), 1.0, requests(V3, "ok"), 1.0,
-                    requests("ssz_getBlobsV1", "-32601"), 1.0), metrics.families().get("hexstream_rpc_requests_total").samples());
+            assertEquals(
+                    Map.of(
+                            requests(V2, "ok"),
+                            2.0,
+                            requests(V2, "-32602"),
+                            1.0,
+                            requests(V3, "ok"),
+                            1.0,
+                            requests("ssz_getBlobsV1", "-32601"),
+                            1.0),
+                    metrics.families().get("hexstream_rpc_requests_total").samples());
             assertEquals(6 + 3, metrics.value(method("hexstream_getblobs_requested_total", V2)));
             assertEquals(6 + 2, metrics.value(method("hexstream_getblobs_available_total", V2)));
             assertEquals(1, metrics.value(method("hexstream_getblobs_hit_total", V2)));
@@ -59,7 +69,8 @@ class SszMetricsTest {
             assertEquals(1, metrics.value(method("hexstream_rpc_response_seconds_count", "ssz_getBlobsV1")));
             assertEquals((double) bytes, metrics.value(method("hexstream_rpc_response_bytes_total", V2)));
             assertEquals((double) v3Bytes, metrics.value(method("hexstream_rpc_response_bytes_total", V3)));
-            assertEquals((double) v1Bytes, metrics.value(method("hexstream_rpc_response_bytes_total", "ssz_getBlobsV1")));
+            assertEquals(
+                    (double) v1Bytes, metrics.value(method("hexstream_rpc_response_bytes_total", "ssz_getBlobsV1")));
             assertEquals(1, metrics.value("hexstream_limit_refusals_total{limit=\"max_request_bytes\"}"));
         }
     }
@@ -67,11 +78,15 @@ class SszMetricsTest {
     @Test
     void theUnauthenticatedPortDoesNotServeThem(@TempDir Path dataDir) {
         try (EngineServerFixture server = EngineServerFixture.startEmpty(Fork.OSAKA, dataDir)) {
-            HttpResponse<byte[]> response = server.withoutJwt().send(HttpRequest.newBuilder(
-                    server.withoutJwt().uri().resolve("/engine/v1/blobs/v2"))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[] {4, 0, 0, 0})).build());
+            HttpResponse<byte[]> response = server.withoutJwt()
+                    .send(HttpRequest.newBuilder(server.withoutJwt().uri().resolve("/engine/v1/blobs/v2"))
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[] {4, 0, 0, 0}))
+                            .build());
             assertEquals(404, response.statusCode());
-            assertEquals(200, SszBlobs.post(server, "/engine/v1/blobs/v2", new byte[] {4, 0, 0, 0}).statusCode());
+            assertEquals(
+                    200,
+                    SszBlobs.post(server, "/engine/v1/blobs/v2", new byte[] {4, 0, 0, 0})
+                            .statusCode());
         }
     }
 

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Readers of 128-blob {@code POST /engine/v1/blobs/v2} answers (17.5 MB each) that stop reading pin what stalled JSON
- * readers do (the chunks in the outbound buffer, under 1 MiB each), not their answers: 16 of them keep the
- * server's direct memory within 16 MiB of where it was; one that resumes gets its whole answer, and once
- * the others hang up every connection is closed and nothing leaked.
+ * readers do (the chunks in the outbound buffer, under 1 MiB each), not their answers: 16 of them keep the server's
+ * direct memory within 16 MiB of where it was; one that resumes gets its whole answer, and once the others hang up
+ * every connection is closed and nothing leaked.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class SszStalledReadersTest {
@@ -52,7 +52,9 @@ class SszStalledReadersTest {
                     Thread.sleep(2_000); // every socket buffer fills, every outbound buffer reaches its high water mark
                     peak = sampler.bytes();
                     HttpConnection resumed = stalled.remove(0);
-                    assertArrayEquals(reference.sha256(), resumed.readDigested().sha256(),
+                    assertArrayEquals(
+                            reference.sha256(),
+                            resumed.readDigested().sha256(),
                             "a stalled reader that resumes gets its whole answer");
                     resumed.close();
                 } finally {
@@ -63,9 +65,11 @@ class SszStalledReadersTest {
             }
             assertEquals(0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)));
             assertEquals(List.of(), LeakDetectionExtension.collectReports());
-            System.out.printf("%d stalled SSZ readers: direct memory %.1f MiB before, peak %.1f MiB%n", STALLED,
-                    directBefore / 1048576.0, peak / 1048576.0);
-            assertTrue(peak - directBefore < STALLED << 20, "direct memory grew by " + (peak - directBefore) + " bytes");
+            System.out.printf(
+                    "%d stalled SSZ readers: direct memory %.1f MiB before, peak %.1f MiB%n",
+                    STALLED, directBefore / 1048576.0, peak / 1048576.0);
+            assertTrue(
+                    peak - directBefore < STALLED << 20, "direct memory grew by " + (peak - directBefore) + " bytes");
         }
     }
 }

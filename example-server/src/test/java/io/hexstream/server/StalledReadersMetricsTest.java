@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Thirty-two clients ask for 128 blobs each and stop reading. The metrics endpoint goes on answering
- * (promptly: it shares the event loops, which never wait on a stalled socket), and shows them: 32
- * connections, 32 responses in flight, 32 stalled once they have been unwritable for a second. Once they
- * hang up, all three are back to 0 and the 32 responses are counted abandoned, not timed.
+ * Thirty-two clients ask for 128 blobs each and stop reading. The metrics endpoint goes on answering (promptly: it
+ * shares the event loops, which never wait on a stalled socket), and shows them: 32 connections, 32 responses in
+ * flight, 32 stalled once they have been unwritable for a second. Once they hang up, all three are back to 0 and the 32
+ * responses are counted abandoned, not timed.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class StalledReadersMetricsTest {
@@ -35,8 +35,8 @@ class StalledReadersMetricsTest {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
             Scraper scraper = new Scraper(server.server().metricsAddress());
             scraper.scrape(); // a first scrape loads the classes
-            byte[] request = HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",
-                    hashParams(server.cycledHashes(128))));
+            byte[] request = HttpConnection.post(
+                    server.token(), request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128))));
             List<HttpConnection> stalled = new ArrayList<>();
             try {
                 for (int i = 0; i < STALLED; i++) {
@@ -54,7 +54,8 @@ class StalledReadersMetricsTest {
                     assertEquals(STALLED, scraper.scrape().value("hexstream_http_connections_stalled"));
                     slowest = Math.max(slowest, System.nanoTime() - started);
                 }
-                System.out.printf("metrics scrape with %d stalled readers: slowest of 10 %.1f ms%n", STALLED, slowest / 1e6);
+                System.out.printf(
+                        "metrics scrape with %d stalled readers: slowest of 10 %.1f ms%n", STALLED, slowest / 1e6);
                 assertTrue(slowest < SCRAPE_LIMIT.toNanos(), slowest + " ns");
             } finally {
                 for (HttpConnection connection : stalled) {
@@ -64,9 +65,11 @@ class StalledReadersMetricsTest {
             // The three gauges are told at different points of a close (the connection count when the
             // channel closes, the stall when its pipeline hears of it), so a scrape from another thread
             // may fall between them: wait for all three.
-            Exposition after = await(scraper, m -> m.value("hexstream_http_connections") == 0
-                    && m.value("hexstream_http_responses_in_flight") == 0
-                    && m.value("hexstream_http_connections_stalled") == 0);
+            Exposition after = await(
+                    scraper,
+                    m -> m.value("hexstream_http_connections") == 0
+                            && m.value("hexstream_http_responses_in_flight") == 0
+                            && m.value("hexstream_http_connections_stalled") == 0);
             assertEquals(0, after.value("hexstream_http_connections_stalled"));
             assertEquals(STALLED, after.value("hexstream_rpc_responses_abandoned_total{method=\"engine_getBlobsV2\"}"));
             assertEquals(0, after.value("hexstream_rpc_response_seconds_count{method=\"engine_getBlobsV2\"}"));

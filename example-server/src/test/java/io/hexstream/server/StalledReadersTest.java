@@ -20,26 +20,26 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Thirty-two clients ask for 128 blobs each (about 35 MB apiece) and stop reading. The server goes on
- * serving: what it holds for them stays bounded by the write water marks (its direct memory under
- * 32 MiB in all, its heap flat), a healthy client's 128-blob request meanwhile takes at most twice as
- * long as on an idle server, a stalled client that resumes reading gets its whole response, and once
- * the others hang up every connection is closed and no buffer is left unreleased.
+ * Thirty-two clients ask for 128 blobs each (about 35 MB apiece) and stop reading. The server goes on serving: what it
+ * holds for them stays bounded by the write water marks (its direct memory under 32 MiB in all, its heap flat), a
+ * healthy client's 128-blob request meanwhile takes at most twice as long as on an idle server, a stalled client that
+ * resumes reading gets its whole response, and once the others hang up every connection is closed and no buffer is left
+ * unreleased.
  */
 class StalledReadersTest {
     private static final int STALLED = 32;
     private static final long DIRECT_LIMIT = 32L << 20;
     /**
-     * Heap the stalled responses may hold while pending (each is described, not rendered: about 80 KiB
-     * with paranoid leak records); one blob's hex per connection would be 8 MiB.
+     * Heap the stalled responses may hold while pending (each is described, not rendered: about 80 KiB with paranoid
+     * leak records); one blob's hex per connection would be 8 MiB.
      */
     private static final long HEAP_GROWTH_STALLED = 4L << 20;
     /**
-     * Heap left over once they are gone: less than the 32 responses' descriptions (about 2.5 MiB), so
-     * that keeping them would fail; 0.2 to 0.6 MiB measured on JDK 17 and 25 (the test's own samples,
-     * JIT and leak-detector records).
+     * Heap left over once they are gone: less than the 32 responses' descriptions (about 2.5 MiB), so that keeping them
+     * would fail; 0.2 to 0.6 MiB measured on JDK 17 and 25 (the test's own samples, JIT and leak-detector records).
      */
     private static final long HEAP_GROWTH_AFTER = 2L << 20;
+
     private static final int IDLE_SAMPLES = 15;
     private static final int MIN_LOADED_SAMPLES = 7;
     /** {"jsonrpc":"2.0","id":1,"result":[ (34) + 128 entries of 275,096 bytes + 127 commas + ]} (2). */
@@ -100,7 +100,8 @@ class StalledReadersTest {
                         connection.send(stalledRequest);
                     }
                     assertEquals(STALLED + 1, ServerSockets.awaitAtMost(server.port(), STALLED + 1, Duration.ZERO));
-                    long stallEnds = System.nanoTime() + ReliabilitySizes.stall().toNanos();
+                    long stallEnds =
+                            System.nanoTime() + ReliabilitySizes.stall().toNanos();
                     while (System.nanoTime() < stallEnds || loaded.count() < MIN_LOADED_SAMPLES) {
                         loaded.add(timed(healthy, server, json, reference));
                     }
@@ -108,7 +109,8 @@ class StalledReadersTest {
                     HttpConnection resumed = stalled.remove(0);
                     HttpConnection.Digested late = resumed.readDigested();
                     assertEquals(BODY_LENGTH, late.length());
-                    assertArrayEquals(reference.sha256(), late.sha256(), "a stalled reader that resumes gets its whole response");
+                    assertArrayEquals(
+                            reference.sha256(), late.sha256(), "a stalled reader that resumes gets its whole response");
                     resumed.close();
                 } finally {
                     for (HttpConnection connection : stalled) {
@@ -118,7 +120,9 @@ class StalledReadersTest {
                 }
                 directPeak = peak.bytes();
             }
-            assertEquals(1, ServerSockets.awaitAtMost(server.port(), 1, Duration.ofSeconds(10)),
+            assertEquals(
+                    1,
+                    ServerSockets.awaitAtMost(server.port(), 1, Duration.ofSeconds(10)),
                     "the server closes every connection its stalled clients hung up");
             long heapAfter = ServerMemory.heapAfterGc();
             List<String> leaks = LeakDetectionExtension.collectReports();
@@ -129,18 +133,34 @@ class StalledReadersTest {
             // The idle time is the better of before (the JIT may still be at work) and after.
             long idle = Math.min(idleBefore.median(), idleAfter.median());
 
-            System.out.printf("stalled readers (%s, %d stalled for %d s): direct memory %.1f MiB before, peak %.1f MiB;"
-                    + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request median"
-                    + " %.1f ms idle (%.1f ms before, %.1f ms after), %.1f ms with the stalled readers (%d samples);"
-                    + " %d leak reports%n",
-                    ReliabilitySizes.label(), STALLED, ReliabilitySizes.stall().toSeconds(), mib(directBefore),
-                    mib(directPeak), mib(heapBefore), mib(heapDuring), mib(heapAfter), idle / 1e6,
-                    idleBefore.median() / 1e6, idleAfter.median() / 1e6, loaded.median() / 1e6, loaded.count(), leaks.size());
+            System.out.printf(
+                    "stalled readers (%s, %d stalled for %d s): direct memory %.1f MiB before, peak %.1f MiB;"
+                            + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request median"
+                            + " %.1f ms idle (%.1f ms before, %.1f ms after), %.1f ms with the stalled readers (%d samples);"
+                            + " %d leak reports%n",
+                    ReliabilitySizes.label(),
+                    STALLED,
+                    ReliabilitySizes.stall().toSeconds(),
+                    mib(directBefore),
+                    mib(directPeak),
+                    mib(heapBefore),
+                    mib(heapDuring),
+                    mib(heapAfter),
+                    idle / 1e6,
+                    idleBefore.median() / 1e6,
+                    idleAfter.median() / 1e6,
+                    loaded.median() / 1e6,
+                    loaded.count(),
+                    leaks.size());
             assertEquals(List.of(), leaks);
             assertTrue(directPeak < DIRECT_LIMIT, "direct memory peaked at " + directPeak + " bytes");
-            assertTrue(heapDuring - heapBefore < HEAP_GROWTH_STALLED, "heap grew by " + (heapDuring - heapBefore) + " bytes");
-            assertTrue(heapAfter - heapBefore < HEAP_GROWTH_AFTER, "heap grew by " + (heapAfter - heapBefore) + " bytes");
-            assertTrue(loaded.median() <= 2 * idle,
+            assertTrue(
+                    heapDuring - heapBefore < HEAP_GROWTH_STALLED,
+                    "heap grew by " + (heapDuring - heapBefore) + " bytes");
+            assertTrue(
+                    heapAfter - heapBefore < HEAP_GROWTH_AFTER, "heap grew by " + (heapAfter - heapBefore) + " bytes");
+            assertTrue(
+                    loaded.median() <= 2 * idle,
                     "healthy request median " + loaded.median() + " ns loaded, " + idle + " ns idle");
         }
     }
@@ -153,8 +173,9 @@ class StalledReadersTest {
     }
 
     /** Nanoseconds from sending the request to the last byte of a response equal to {@code reference}. */
-    private static long timed(HttpConnection connection, EngineServerFixture server, String json,
-            HttpConnection.Digested reference) throws Exception {
+    private static long timed(
+            HttpConnection connection, EngineServerFixture server, String json, HttpConnection.Digested reference)
+            throws Exception {
         byte[] request = HttpConnection.post(server.token(), json);
         long started = System.nanoTime();
         connection.send(request);

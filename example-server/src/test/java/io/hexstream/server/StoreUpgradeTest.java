@@ -30,12 +30,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A data dir of the format before extension cells ({@code HXB2}: 14 generated blobs and a transaction of
- * 6, written as the old server wrote them) under a server of today: once it is bound
- * ({@link ExampleServer.Builder#open}), V1 (prague) or V2 and V3 (osaka) answer every blob, before any cell is
- * computed; from {@link ExampleServer#topUp} on, every entry gains the extension cells of
- * {@code computeCells} in the background and every file becomes {@code HXB3}, in place; a restart loads
- * them as {@code HXB3}, with their cells, and rewrites nothing.
+ * A data dir of the format before extension cells ({@code HXB2}: 14 generated blobs and a transaction of 6, written as
+ * the old server wrote them) under a server of today: once it is bound ({@link ExampleServer.Builder#open}), V1
+ * (prague) or V2 and V3 (osaka) answer every blob, before any cell is computed; from {@link ExampleServer#topUp} on,
+ * every entry gains the extension cells of {@code computeCells} in the background and every file becomes {@code HXB3},
+ * in place; a restart loads them as {@code HXB3}, with their cells, and rewrites nothing.
  */
 class StoreUpgradeTest {
     private static final int GENERATED = 14;
@@ -55,7 +54,8 @@ class StoreUpgradeTest {
     }
 
     private static void assertServed(EngineClient server, Fork fork, List<BlobEntry> blobs) {
-        List<VersionedHash> hashes = blobs.stream().map(BlobEntry::versionedHash).toList();
+        List<VersionedHash> hashes =
+                blobs.stream().map(BlobEntry::versionedHash).toList();
         for (String version : fork == Fork.PRAGUE ? List.of("V1") : List.of("V2", "V3")) {
             JsonNode served = server.getBlobs(version, hashes);
             assertEquals(blobs.size(), served.size(), version);
@@ -82,13 +82,27 @@ class StoreUpgradeTest {
         List<Path> files = files();
 
         Path secret = Files.writeString(data.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        ServerOptions options = ServerOptions.parse("--fork", fork.name(), "--data-dir", data.toString(), "--generate",
-                "0", "--host", "127.0.0.1", "--port", "0", "--jwt-secret", secret.toString(), "--hashes-out",
+        ServerOptions options = ServerOptions.parse(
+                "--fork",
+                fork.name(),
+                "--data-dir",
+                data.toString(),
+                "--generate",
+                "0",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--jwt-secret",
+                secret.toString(),
+                "--hashes-out",
                 data.resolve("hashes.txt").toString());
         try (ExampleServer server = ExampleServer.builder(options)
-                .renderer(writer -> ResponseRenderer.streaming(new ResponseWriter())).open()) {
+                .renderer(writer -> ResponseRenderer.streaming(new ResponseWriter()))
+                .open()) {
             DurableBlobPool pool = server.pool();
-            EngineClient client = EngineClient.authenticated(server.engineAddress().getPort(), server.secret().bytes());
+            EngineClient client = EngineClient.authenticated(
+                    server.engineAddress().getPort(), server.secret().bytes());
             assertEquals(15, pool.itemsWithoutExtensionCells().size(), "loaded without cells");
             assertServed(client, fork, blobs);
             for (BlobEntry blob : blobs) {
@@ -102,7 +116,9 @@ class StoreUpgradeTest {
             }
             assertEquals(List.of(), pool.itemsWithoutExtensionCells());
             for (BlobEntry blob : blobs) {
-                assertArrayEquals(Kzg.extensionCells(blob.blob()), pool.get(blob.versionedHash()).extensionCells());
+                assertArrayEquals(
+                        Kzg.extensionCells(blob.blob()),
+                        pool.get(blob.versionedHash()).extensionCells());
             }
             assertEquals(files, files(), "rewritten in place");
             assertEquals(Collections.nCopies(GENERATED + 1, "HXB3"), formats());
@@ -117,7 +133,9 @@ class StoreUpgradeTest {
             DurableBlobPool pool = restarted.server().pool();
             assertEquals(List.of(), pool.itemsWithoutExtensionCells(), "loaded as HXB3, nothing to recompute");
             for (BlobEntry blob : blobs) {
-                assertArrayEquals(Kzg.extensionCells(blob.blob()), pool.get(blob.versionedHash()).extensionCells());
+                assertArrayEquals(
+                        Kzg.extensionCells(blob.blob()),
+                        pool.get(blob.versionedHash()).extensionCells());
             }
             assertServed(restarted, fork, blobs);
         }

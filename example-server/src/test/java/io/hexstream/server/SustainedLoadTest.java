@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sixteen keep-alive clients ask for 1 to 128 blobs by getBlobsV2 or V3, at random, for a minute (five
- * at full size), of a server in its own JVM held to {@code -Xmx256m -XX:MaxDirectMemorySize=256m}.
- * Every response is checked by length and SHA-256 against a reference fetched once per request shape
- * before the load; no request may fail, no connection may break, and the server's log shows no leak
- * and no error. Prints responses per second and the 99th percentile of the time to the last byte.
+ * Sixteen keep-alive clients ask for 1 to 128 blobs by getBlobsV2 or V3, at random, for a minute (five at full size),
+ * of a server in its own JVM held to {@code -Xmx256m -XX:MaxDirectMemorySize=256m}. Every response is checked by length
+ * and SHA-256 against a reference fetched once per request shape before the load; no request may fail, no connection
+ * may break, and the server's log shows no leak and no error. Prints responses per second and the 99th percentile of
+ * the time to the last byte.
  */
 class SustainedLoadTest {
     private static final int CLIENTS = 16;
@@ -39,6 +39,7 @@ class SustainedLoadTest {
     private static final String UNKNOWN = "0x01" + "ee".repeat(31);
     /** Bytes of one BlobAndProofV2 object, and the reply's frame {@code {"jsonrpc":"2.0","id":1,"result":[…]}}. */
     private static final long ENTRY = 275_096;
+
     private static final long FRAME = 34 + 2;
 
     /** A request shape: method version and blob count, its JSON text and the reference response. */
@@ -50,7 +51,9 @@ class SustainedLoadTest {
     @Test
     void sixteenKeepAliveClientsGetEveryResponseExact(@TempDir Path dir) throws Exception {
         List<VersionedHash> pool = EngineServerFixture.copySharedPool(dir.resolve("data"));
-        try (ServerProcess server = ServerProcess.start(dir.resolve("data"), dir.resolve("server.log"),
+        try (ServerProcess server = ServerProcess.start(
+                dir.resolve("data"),
+                dir.resolve("server.log"),
                 List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "--add-modules", "jdk.incubator.vector"))) {
             List<Shape> shapes = references(server, pool);
             long started = System.nanoTime();
@@ -84,11 +87,22 @@ class SustainedLoadTest {
                 firstProblem = firstProblem != null ? firstProblem : outcome.firstProblem();
             }
             String log = server.log();
-            System.out.printf("sustained load (%s): %d clients for %.0f s, %d responses (%.1f/s, %.2f GB/s), time to last byte"
-                    + " p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors; server peak RSS %.0f MiB;"
-                    + " leak reports in its log: %d%n", ReliabilitySizes.label(), CLIENTS, seconds, all.count(),
-                    all.count() / seconds, bytes / seconds / 1e9, all.median() / 1e6, all.percentile(99) / 1e6, failed,
-                    errors, server.peakResidentBytes() / 1048576.0, log.lines().filter(l -> l.contains("LEAK")).count());
+            System.out.printf(
+                    "sustained load (%s): %d clients for %.0f s, %d responses (%.1f/s, %.2f GB/s), time to last byte"
+                            + " p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors; server peak RSS %.0f MiB;"
+                            + " leak reports in its log: %d%n",
+                    ReliabilitySizes.label(),
+                    CLIENTS,
+                    seconds,
+                    all.count(),
+                    all.count() / seconds,
+                    bytes / seconds / 1e9,
+                    all.median() / 1e6,
+                    all.percentile(99) / 1e6,
+                    failed,
+                    errors,
+                    server.peakResidentBytes() / 1048576.0,
+                    log.lines().filter(l -> l.contains("LEAK")).count());
             assertEquals(0, failed, firstProblem);
             assertEquals(0, errors, firstProblem);
             assertTrue(all.count() >= CLIENTS, "responses: " + all.count());
@@ -141,15 +155,20 @@ class SustainedLoadTest {
                     HttpConnection.Digested response = connection.readDigested();
                     latencies.add(System.nanoTime() - sent);
                     bytes += response.length();
-                    if (response.head().status() != 200 || response.length() != shape.expectedLength()
-                            || !Arrays.equals(response.sha256(), shape.reference().sha256())) {
+                    if (response.head().status() != 200
+                            || response.length() != shape.expectedLength()
+                            || !Arrays.equals(
+                                    response.sha256(), shape.reference().sha256())) {
                         failed++;
-                        firstProblem = firstProblem != null ? firstProblem : shape.version() + " of " + shape.blobs()
-                                + " blobs: HTTP " + response.head().status() + ", " + response.length() + " bytes";
+                        firstProblem = firstProblem != null
+                                ? firstProblem
+                                : shape.version() + " of " + shape.blobs() + " blobs: HTTP "
+                                        + response.head().status() + ", " + response.length() + " bytes";
                     }
                 } catch (IOException e) {
                     errors++;
-                    firstProblem = firstProblem != null ? firstProblem : shape.version() + " of " + shape.blobs() + ": " + e;
+                    firstProblem =
+                            firstProblem != null ? firstProblem : shape.version() + " of " + shape.blobs() + ": " + e;
                     connection.close();
                     connection = HttpConnection.open(server.port());
                 }

@@ -26,13 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the kernel sees (Linux, {@code strace -f}): the server, in a JVM of its own, answers
- * {@code eth_sendRawTransaction} only after the transaction's file was written to its temporary name,
- * fsynced, renamed into place and its directory fsynced, in that order: the socket write carrying the
- * reply comes after the two fsyncs have returned. A SIGKILL test cannot see this (the page cache survives
- * a killed process); this one fails if any of the four steps is dropped or moved after the reply.
+ * {@code eth_sendRawTransaction} only after the transaction's file was written to its temporary name, fsynced, renamed
+ * into place and its directory fsynced, in that order: the socket write carrying the reply comes after the two fsyncs
+ * have returned. A SIGKILL test cannot see this (the page cache survives a killed process); this one fails if any of
+ * the four steps is dropped or moved after the reply.
  *
- * <p>Needs {@code strace}: the set-up installs it ({@code apt-get install -y strace}, as root) if it is
- * missing; the test is skipped, saying why, only where that cannot be done or {@code ptrace} is not allowed.
+ * <p>Needs {@code strace}: the set-up installs it ({@code apt-get install -y strace}, as root) if it is missing; the
+ * test is skipped, saying why, only where that cannot be done or {@code ptrace} is not allowed.
  */
 class SyscallOrderTest {
     private static final String SYSCALLS =
@@ -61,8 +61,8 @@ class SyscallOrderTest {
             if (!"0".equals(output("id", "-u").strip())) {
                 return "strace is not installed, and apt-get needs root: apt-get install -y strace";
             }
-            if (run("apt-get", "install", "-y", "strace") != 0 && (run("apt-get", "update") != 0
-                    || run("apt-get", "install", "-y", "strace") != 0)) {
+            if (run("apt-get", "install", "-y", "strace") != 0
+                    && (run("apt-get", "update") != 0 || run("apt-get", "install", "-y", "strace") != 0)) {
                 return "apt-get install -y strace failed";
             }
         }
@@ -75,8 +75,10 @@ class SyscallOrderTest {
     /** Runs {@code command} (5 minutes at most), its output discarded; its exit code, -1 if it cannot start. */
     private static int run(String... command) throws InterruptedException {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (!process.waitFor(5, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
                 return -1;
@@ -99,8 +101,17 @@ class SyscallOrderTest {
         Path data = dir.resolve("data");
         Path trace = dir.resolve("strace.txt");
         BlobTransactionBuilder tx = BlobTransactionBuilder.withCellProofs(TestBlobs.first(1));
-        List<String> strace = List.of("strace", "-f", "-yy", "-s", "1024", "--seccomp-bpf", "-e", "trace=" + SYSCALLS,
-                "-o", trace.toString());
+        List<String> strace = List.of(
+                "strace",
+                "-f",
+                "-yy",
+                "-s",
+                "1024",
+                "--seccomp-bpf",
+                "-e",
+                "trace=" + SYSCALLS,
+                "-o",
+                trace.toString());
         try (ServerProcess server = ServerProcess.start(data, dir.resolve("server.log"), List.of("-Xmx256m"), strace)) {
             assertEquals(dataReply(1, tx.hash()), server.client().sendRawTransaction(tx.build()));
             server.stop(); // SIGTERM: strace ends with the JVM, its trace complete
@@ -110,16 +121,17 @@ class SyscallOrderTest {
         String directory = data.resolve("blobs").toRealPath().toString();
         int written = completed(lines, "write", fd(file + ".tmp"));
         int fileSynced = completed(lines, "fsync", fd(file + ".tmp"));
-        int renamed = completed(lines, "rename", args -> args.contains("\"" + file + ".tmp\", ") && args.contains(
-                "\"" + file + "\""));
+        int renamed = completed(
+                lines, "rename", args -> args.contains("\"" + file + ".tmp\", ") && args.contains("\"" + file + "\""));
         int directorySynced = completed(lines, "fsync", fd(directory));
         String result = "\\\"result\\\":\\\"" + Hex.encodeToString(tx.hash(), true) + "\\\"";
         int replied = started(lines, "write", args -> args.contains("<TCP") && args.contains(result));
         String order = "write " + written + ", fsync " + fileSynced + ", rename " + renamed + ", directory fsync "
                 + directorySynced + ", reply " + replied + " (lines of " + trace + ")";
         System.out.println("syscall order: " + order);
-        assertTrue(written < fileSynced && fileSynced < renamed && renamed < directorySynced
-                && directorySynced < replied, order);
+        assertTrue(
+                written < fileSynced && fileSynced < renamed && renamed < directorySynced && directorySynced < replied,
+                order);
     }
 
     /** Arguments whose first is a descriptor of {@code path}, as {@code -yy} shows it. */
@@ -128,9 +140,9 @@ class SyscallOrderTest {
     }
 
     /**
-     * The line at which the first call named like {@code call} (a prefix: {@code write} takes in {@code writev}
-     * and {@code rename} {@code renameat2}) whose arguments match returned: its own, or that of its
-     * {@code <... resumed>} in the same thread.
+     * The line at which the first call named like {@code call} (a prefix: {@code write} takes in {@code writev} and
+     * {@code rename} {@code renameat2}) whose arguments match returned: its own, or that of its {@code <... resumed>}
+     * in the same thread.
      */
     private static int completed(List<String> lines, String call, Predicate<String> args) {
         int start = started(lines, call, args);
@@ -141,7 +153,9 @@ class SyscallOrderTest {
         }
         for (int i = start + 1; i < lines.size(); i++) {
             Matcher resumed = LINE.matcher(lines.get(i));
-            if (resumed.matches() && resumed.group(1).equals(first.group(1)) && lines.get(i).contains(" resumed>")) {
+            if (resumed.matches()
+                    && resumed.group(1).equals(first.group(1))
+                    && lines.get(i).contains(" resumed>")) {
                 return i;
             }
         }
@@ -152,7 +166,9 @@ class SyscallOrderTest {
     private static int started(List<String> lines, String call, Predicate<String> args) {
         for (int i = 0; i < lines.size(); i++) {
             Matcher line = LINE.matcher(lines.get(i));
-            if (line.matches() && !lines.get(i).contains(" resumed>") && line.group(2).startsWith(call)
+            if (line.matches()
+                    && !lines.get(i).contains(" resumed>")
+                    && line.group(2).startsWith(call)
                     && args.test(line.group(3))) {
                 return i;
             }

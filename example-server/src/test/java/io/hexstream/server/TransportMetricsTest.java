@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The transport's counts against what two clients received on the wire: bytes written equal the bytes
- * read (heads and bodies, a refusal's included), connections open follow the clients, nothing is in
- * flight between requests.
+ * The transport's counts against what two clients received on the wire: bytes written equal the bytes read (heads and
+ * bodies, a refusal's included), connections open follow the clients, nothing is in flight between requests.
  */
 @ExtendWith(LeakDetectionExtension.class)
 class TransportMetricsTest {
@@ -28,12 +27,15 @@ class TransportMetricsTest {
             long received = 0;
             try (HttpConnection first = HttpConnection.open(server.port());
                     HttpConnection second = HttpConnection.open(server.port())) { // the 401 ends the first
-                received += exchange(first, HttpConnection.post(server.token(), request(1, "engine_getBlobsV2",
-                        hashParams(server.hashes()))));
-                received += exchange(second, HttpConnection.post(server.token(), request(2, "engine_exchangeCapabilities",
-                        "[[]]")));
+                received += exchange(
+                        first,
+                        HttpConnection.post(
+                                server.token(), request(1, "engine_getBlobsV2", hashParams(server.hashes()))));
+                received += exchange(
+                        second, HttpConnection.post(server.token(), request(2, "engine_exchangeCapabilities", "[[]]")));
                 assertEquals(2, scraper.settled().value("hexstream_http_connections"));
-                received += exchange(first, HttpConnection.post(null, request(3, "engine_exchangeCapabilities", "[[]]")));
+                received +=
+                        exchange(first, HttpConnection.post(null, request(3, "engine_exchangeCapabilities", "[[]]")));
                 Exposition metrics = scraper.settled();
                 assertEquals(received, metrics.value("hexstream_http_written_bytes_total"));
                 assertEquals(0, metrics.value("hexstream_http_responses_in_flight"));

@@ -27,11 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * v0 sidecars after Osaka: a blob transaction in the EIP-4844 form (blob proofs, no cell proofs) is
- * converted at {@code eth_sendRawTransaction} under osaka ({@code computeCellsAndKzgProofs}), so V2, V3 and
- * V4 serve its blobs with cell proofs that verify, and its blob proofs stay (V1 serves them under prague,
- * over the same store). {@code --convert-v0-sidecars=false} pools it as it came (V2 {@code null}); under
- * prague nothing is converted. Every entry holds its extension cells either way.
+ * v0 sidecars after Osaka: a blob transaction in the EIP-4844 form (blob proofs, no cell proofs) is converted at
+ * {@code eth_sendRawTransaction} under osaka ({@code computeCellsAndKzgProofs}), so V2, V3 and V4 serve its blobs with
+ * cell proofs that verify, and its blob proofs stay (V1 serves them under prague, over the same store).
+ * {@code --convert-v0-sidecars=false} pools it as it came (V2 {@code null}); under prague nothing is converted. Every
+ * entry holds its extension cells either way.
  */
 class V0SidecarConversionTest {
     @TempDir
@@ -45,12 +45,18 @@ class V0SidecarConversionTest {
         assertEquals(dataReply(1, tx.hash()), server.sendRawTransaction(tx.build()));
     }
 
-    /** The served {@code BlobAndProofV2}'s (or all-cell {@code BlobCellsAndProofsV1}'s) 128 cell proofs, back to back. */
+    /**
+     * The served {@code BlobAndProofV2}'s (or all-cell {@code BlobCellsAndProofsV1}'s) 128 cell proofs, back to back.
+     */
     private static byte[] cellProofs(JsonNode served) {
         byte[] proofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
         for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
-            System.arraycopy(HexDecoder.decode(served.get("proofs").get(p).asText(), BlobSizes.PROOF_SIZE), 0, proofs,
-                    p * BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
+            System.arraycopy(
+                    HexDecoder.decode(served.get("proofs").get(p).asText(), BlobSizes.PROOF_SIZE),
+                    0,
+                    proofs,
+                    p * BlobSizes.PROOF_SIZE,
+                    BlobSizes.PROOF_SIZE);
         }
         return proofs;
     }
@@ -66,14 +72,18 @@ class V0SidecarConversionTest {
                 for (int i = 0; i < sent.size(); i++) {
                     BlobEntry entry = sent.get(i);
                     assertBlobAndProofV2(entry, served.get(i)); // computeCellsAndKzgProofs, as generation made them
-                    assertTrue(Kzg.verifyCellProofs(entry.blob(), entry.commitment(), cellProofs(served.get(i))),
+                    assertTrue(
+                            Kzg.verifyCellProofs(entry.blob(), entry.commitment(), cellProofs(served.get(i))),
                             version + " blob " + i + ": the cell proofs verify");
                 }
             }
             // V4 of every cell: cells 0-127 as computeCells gives them, each with its cell proof, which verify
             String params = EngineClient.hashParams(hashes(sent));
-            JsonNode cells = osaka.call(EngineClient.request(1, "engine_getBlobsV4",
-                    params.substring(0, params.length() - 1) + ",\"0x" + "ff".repeat(16) + "\"]")).get("result");
+            JsonNode cells = osaka.call(EngineClient.request(
+                            1,
+                            "engine_getBlobsV4",
+                            params.substring(0, params.length() - 1) + ",\"0x" + "ff".repeat(16) + "\"]"))
+                    .get("result");
             for (int i = 0; i < sent.size(); i++) {
                 BlobEntry entry = sent.get(i);
                 ByteArrayOutputStream served = new ByteArrayOutputStream();
@@ -82,7 +92,8 @@ class V0SidecarConversionTest {
                 computed.writeBytes(entry.blob());
                 computed.writeBytes(Kzg.extensionCells(entry.blob()));
                 assertArrayEquals(computed.toByteArray(), served.toByteArray(), "V4 blob " + i + ": all 128 cells");
-                assertTrue(Kzg.verifyCellProofs(entry.blob(), entry.commitment(), cellProofs(cells.get(i))),
+                assertTrue(
+                        Kzg.verifyCellProofs(entry.blob(), entry.commitment(), cellProofs(cells.get(i))),
                         "V4 blob " + i + ": the cell proofs verify");
             }
             for (BlobEntry entry : sent) {
@@ -90,9 +101,12 @@ class V0SidecarConversionTest {
                 assertArrayEquals(entry.blobProof(), pooled.blobProof(), "the blob proof is kept");
                 assertArrayEquals(Kzg.extensionCells(entry.blob()), pooled.extensionCells());
             }
-            BlobTransactionBuilder replacement = BlobTransactionBuilder.withBlobProofs(sent.subList(0, 2)).nonce(3);
+            BlobTransactionBuilder replacement =
+                    BlobTransactionBuilder.withBlobProofs(sent.subList(0, 2)).nonce(3);
             send(osaka, replacement); // over pooled blobs: their cell proofs are reused
-            assertBlobAndProofV2(sent.get(1), osaka.getBlobs("V3", List.of(sent.get(1).versionedHash())).get(0));
+            assertBlobAndProofV2(
+                    sent.get(1),
+                    osaka.getBlobs("V3", List.of(sent.get(1).versionedHash())).get(0));
         }
         try (EngineServerFixture prague = EngineServerFixture.startEmpty(Fork.PRAGUE, data)) {
             JsonNode served = prague.getBlobs("V1", hashes(sent));
@@ -106,11 +120,13 @@ class V0SidecarConversionTest {
     @Test
     void withConvertV0SidecarsFalseAV0TransactionIsPooledAsItCameAndV2AnswersNull() {
         BlobEntry entry = TestBlobs.first(15).get(14);
-        try (EngineServerFixture osaka = EngineServerFixture.startEmpty(Fork.OSAKA, data,
-                "--convert-v0-sidecars=false")) {
+        try (EngineServerFixture osaka =
+                EngineServerFixture.startEmpty(Fork.OSAKA, data, "--convert-v0-sidecars=false")) {
             send(osaka, BlobTransactionBuilder.withBlobProofs(List.of(entry)).nonce(1));
             assertTrue(osaka.getBlobs("V2", List.of(entry.versionedHash())).isNull());
-            assertEquals("[null]", osaka.getBlobs("V3", List.of(entry.versionedHash())).toString());
+            assertEquals(
+                    "[null]",
+                    osaka.getBlobs("V3", List.of(entry.versionedHash())).toString());
             BlobEntry pooled = osaka.server().pool().get(entry.versionedHash());
             assertNull(pooled.cellProofs());
             assertArrayEquals(Kzg.extensionCells(entry.blob()), pooled.extensionCells());
@@ -119,9 +135,15 @@ class V0SidecarConversionTest {
 
     @Test
     void convertV0SidecarsIsOnByDefaultAndFalseTurnsItOff() {
-        assertEquals(List.of(true, true, false, false), Stream.of(new String[0], new String[] {"--convert-v0-sidecars"},
-                new String[] {"--convert-v0-sidecars=false"}, new String[] {"--convert-v0-sidecars", "false"})
-                .map(args -> ServerOptions.parse(args).convertV0Sidecars).toList());
+        assertEquals(
+                List.of(true, true, false, false),
+                Stream.of(
+                                new String[0],
+                                new String[] {"--convert-v0-sidecars"},
+                                new String[] {"--convert-v0-sidecars=false"},
+                                new String[] {"--convert-v0-sidecars", "false"})
+                        .map(args -> ServerOptions.parse(args).convertV0Sidecars)
+                        .toList());
     }
 
     @Test
@@ -129,7 +151,8 @@ class V0SidecarConversionTest {
         BlobEntry entry = TestBlobs.first(16).get(15);
         try (EngineServerFixture prague = EngineServerFixture.startEmpty(Fork.PRAGUE, data)) {
             send(prague, BlobTransactionBuilder.withBlobProofs(List.of(entry)).nonce(2));
-            assertBlobAndProofV1(entry, prague.getBlobs("V1", List.of(entry.versionedHash())).get(0));
+            assertBlobAndProofV1(
+                    entry, prague.getBlobs("V1", List.of(entry.versionedHash())).get(0));
             BlobEntry pooled = prague.server().pool().get(entry.versionedHash());
             assertNull(pooled.cellProofs(), "no cell proofs computed");
             assertArrayEquals(Kzg.extensionCells(entry.blob()), pooled.extensionCells());

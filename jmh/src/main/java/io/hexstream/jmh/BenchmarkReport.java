@@ -14,11 +14,10 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Turns one JMH run's JSON results ({@code -rf json -rff FILE}) into Markdown tables: one row per
- * benchmark, one column per value of its parameter, each cell the average time (± JMH's 99.9 %
- * error, left out where one iteration gives none) and, in brackets, the speed-up over the baseline
- * row of the same run. Where the run used {@code -prof gc}, a second table gives
- * {@code gc.alloc.rate.norm} and its share of the baseline's.
+ * Turns one JMH run's JSON results ({@code -rf json -rff FILE}) into Markdown tables: one row per benchmark, one column
+ * per value of its parameter, each cell the average time (± JMH's 99.9 % error, left out where one iteration gives
+ * none) and, in brackets, the speed-up over the baseline row of the same run. Where the run used {@code -prof gc}, a
+ * second table gives {@code gc.alloc.rate.norm} and its share of the baseline's.
  *
  * <pre>
  * java -jar jmh/target/hexstream-jmh.jar ToFastHexBenchmark -rf json -rff target/tofasthex.json
@@ -63,8 +62,8 @@ public final class BenchmarkReport {
     private record Score(double value, double error, String unit) {}
 
     /**
-     * One run's scores: rows by benchmark, columns by parameter values (one per combination, {@code 128, 8}
-     * under {@code blobs, cells}), in the order first met.
+     * One run's scores: rows by benchmark, columns by parameter values (one per combination, {@code 128, 8} under
+     * {@code blobs, cells}), in the order first met.
      */
     private static final class Scores {
         final Map<String, Map<String, Score>> time = new LinkedHashMap<>();
@@ -116,7 +115,9 @@ public final class BenchmarkReport {
         heading(md, runs.get(0), title);
         md.append("Average time per operation");
         if (baseline != null) {
-            md.append("; in brackets, how many times faster than `").append(baseline).append("` in the same run");
+            md.append("; in brackets, how many times faster than `")
+                    .append(baseline)
+                    .append("` in the same run");
         }
         md.append(".\n\n");
         header(md, scores.paramName, scores.columns);
@@ -136,12 +137,19 @@ public final class BenchmarkReport {
     /** The title line: the class (or {@code title}), JDK, Vector API, forks and iterations of the {@code first} run. */
     private static void heading(StringBuilder md, JsonNode first, String title) {
         String jvmArgs = String.join(" ", texts(first.get("jvmArgs")));
-        md.append("### ").append(title != null ? title : classOf(first.get("benchmark").asText()))
-                .append(" — JDK ").append(first.get("jdkVersion").asText())
-                .append(", Vector API ").append(jvmArgs.contains("jdk.incubator.vector") ? "on" : "off")
-                .append(", ").append(first.get("forks").asInt()).append(" fork(s) × ")
-                .append(first.get("measurementIterations").asInt()).append(" iteration(s) of ")
-                .append(first.get("measurementTime").asText()).append("\n\n");
+        md.append("### ")
+                .append(title != null ? title : classOf(first.get("benchmark").asText()))
+                .append(" — JDK ")
+                .append(first.get("jdkVersion").asText())
+                .append(", Vector API ")
+                .append(jvmArgs.contains("jdk.incubator.vector") ? "on" : "off")
+                .append(", ")
+                .append(first.get("forks").asInt())
+                .append(" fork(s) × ")
+                .append(first.get("measurementIterations").asInt())
+                .append(" iteration(s) of ")
+                .append(first.get("measurementTime").asText())
+                .append("\n\n");
     }
 
     /** A row per benchmark: its average times and, in brackets, the speed-up over {@code baseline}'s. */
@@ -150,7 +158,9 @@ public final class BenchmarkReport {
             md.append("| `").append(row.getKey()).append("` |");
             for (String column : scores.columns) {
                 Score s = row.getValue().get(column);
-                Score base = baseline == null ? null : scores.time.getOrDefault(baseline, Map.of()).get(column);
+                Score base = baseline == null
+                        ? null
+                        : scores.time.getOrDefault(baseline, Map.of()).get(column);
                 md.append(' ').append(s == null ? "–" : formatTime(s));
                 if (s != null && base != null) {
                     md.append(String.format(Locale.ROOT, " (%.2f×)", base.value() / s.value()));
@@ -167,7 +177,9 @@ public final class BenchmarkReport {
             md.append("| `").append(row.getKey()).append("` |");
             for (String column : scores.columns) {
                 Score s = row.getValue().get(column);
-                Score base = baseline == null ? null : scores.alloc.getOrDefault(baseline, Map.of()).get(column);
+                Score base = baseline == null
+                        ? null
+                        : scores.alloc.getOrDefault(baseline, Map.of()).get(column);
                 md.append(' ').append(s == null ? "–" : formatBytes(s.value()));
                 if (s != null && base != null && base.value() > 0) {
                     md.append(String.format(Locale.ROOT, " (%.3f %%)", 100 * s.value() / base.value()));
@@ -180,7 +192,9 @@ public final class BenchmarkReport {
 
     private static Score score(JsonNode metric) {
         // JMH writes "NaN" (a string) for the error of a single iteration.
-        return new Score(metric.get("score").asDouble(), Double.parseDouble(metric.get("scoreError").asText()),
+        return new Score(
+                metric.get("score").asDouble(),
+                Double.parseDouble(metric.get("scoreError").asText()),
                 metric.get("scoreUnit").asText());
     }
 

@@ -1,12 +1,12 @@
 package io.hexstream.jmh;
 
 /**
- * Today's Besu path for {@code engine_getBlobsV2} (the seed's change, "Optimise toFastHex for
- * engine_getBlobsV2", in {@code shared/seeds/}): a 16-entry {@code char[]} table into a {@code char[]},
- * then {@code new String}; called on each blob and proof by
+ * Today's Besu path for {@code engine_getBlobsV2} (the seed's change, "Optimise toFastHex for engine_getBlobsV2", in
+ * {@code shared/seeds/}): a 16-entry {@code char[]} table into a {@code char[]}, then {@code new String}; called on
+ * each blob and proof by
  * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}.
- * Its input is a tuweni {@code Bytes} view, so a region of an array is read in place. A baseline for
- * the benchmarks only.
+ * Its input is a tuweni {@code Bytes} view, so a region of an array is read in place. A baseline for the benchmarks
+ * only.
  */
 public final class BesuHex {
     private static final char[] HEX = "0123456789abcdef".toCharArray();

@@ -8,14 +8,13 @@ import java.util.function.Consumer;
 
 /**
  * The stream Besu serialises a JSON-RPC reply into, as in
- * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonResponseStreamer.java}:
- * Jackson's {@code ObjectWriter.writeValue(OutputStream, …)} fills its own ~8 KB buffer and hands each
- * flush to {@link #write(byte[], int, int)}, which copies it into a new heap buffer of exactly that size
- * (Vert.x {@code Buffer.buffer(len).appendBytes(…)}, an unpooled heap {@code ByteBuf}) and writes it
- * as one chunk of a chunked HTTP response. Each such chunk then goes to {@code sink}: in JMH, the copy
- * into a pooled direct buffer that Netty's NIO transport makes of every heap buffer it writes
- * ({@code AbstractNioChannel.newDirectBuffer}), then released as the socket would; end to end, one
- * chunked-HTTP write. Nothing else: no String of the body, no whole-body array.
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonResponseStreamer.java}: Jackson's
+ * {@code ObjectWriter.writeValue(OutputStream, …)} fills its own ~8 KB buffer and hands each flush to
+ * {@link #write(byte[], int, int)}, which copies it into a new heap buffer of exactly that size (Vert.x
+ * {@code Buffer.buffer(len).appendBytes(…)}, an unpooled heap {@code ByteBuf}) and writes it as one chunk of a chunked
+ * HTTP response. Each such chunk then goes to {@code sink}: in JMH, the copy into a pooled direct buffer that Netty's
+ * NIO transport makes of every heap buffer it writes ({@code AbstractNioChannel.newDirectBuffer}), then released as the
+ * socket would; end to end, one chunked-HTTP write. Nothing else: no String of the body, no whole-body array.
  */
 public final class BesuResponseStream extends OutputStream {
     private final Consumer<ByteBuf> sink;

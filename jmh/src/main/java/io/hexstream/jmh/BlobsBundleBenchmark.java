@@ -30,25 +30,28 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * An {@code engine_getPayloadV5}-shaped response whose {@code blobsBundle} ({@code BlobsBundleV2}:
- * {@code commitments}, {@code proofs} = 128 cell proofs per blob flat, {@code blobs}) holds
- * {@code blobs} blobs, next to a small execution payload. Rows:
+ * An {@code engine_getPayloadV5}-shaped response whose {@code blobsBundle} ({@code BlobsBundleV2}: {@code commitments},
+ * {@code proofs} = 128 cell proofs per blob flat, {@code blobs}) holds {@code blobs} blobs, next to a small execution
+ * payload. Rows:
+ *
  * <ul>
- *   <li>{@code besu9445}: Besu's path since its #9445: every commitment, proof and blob a {@code String}
- *       by {@code toFastHex} ({@link BesuHex}) in a {@code parallelStream}, as
+ *   <li>{@code besu9445}: Besu's path since its #9445: every commitment, proof and blob a {@code String} by
+ *       {@code toFastHex} ({@link BesuHex}) in a {@code parallelStream}, as
  *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/results/BlobsBundleV1.java}
  *       builds it, then Jackson into {@link BesuResponseStream};
- *   <li>{@code hexModule}: the bundle's tuweni {@code Bytes}/{@code Bytes48} lists with {@link HexModule},
- *       same stream;
- *   <li>{@code jsonBody}: the response as a {@code JsonBody}, every chunk produced into a pooled direct
- *       buffer and released as the socket would.
+ *   <li>{@code hexModule}: the bundle's tuweni {@code Bytes}/{@code Bytes48} lists with {@link HexModule}, same stream;
+ *   <li>{@code jsonBody}: the response as a {@code JsonBody}, every chunk produced into a pooled direct buffer and
+ *       released as the socket would.
  * </ul>
+ *
  * Run with {@code -prof gc}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 3,
+        jvmArgs = {"-Xms4g", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class BlobsBundleBenchmark {
@@ -61,15 +64,20 @@ public class BlobsBundleBenchmark {
 
     public record Bundle(List<?> commitments, List<?> proofs, List<?> blobs) {}
 
-    public record Result(Payload executionPayload, String blockValue, Bundle blobsBundle,
-            boolean shouldOverrideBuilder, List<String> executionRequests) {}
+    public record Result(
+            Payload executionPayload,
+            String blockValue,
+            Bundle blobsBundle,
+            boolean shouldOverrideBuilder,
+            List<String> executionRequests) {}
 
     public record Response(String jsonrpc, int id, Result result) {}
 
     private static final Payload PAYLOAD = new Payload("0x" + "ab".repeat(32), "0x1234", "0x5208", List.of("0x02f8"));
 
     private final ObjectWriter plain = new ObjectMapper().writer();
-    private final ObjectWriter hexModule = new ObjectMapper().registerModule(new HexModule()).writer();
+    private final ObjectWriter hexModule =
+            new ObjectMapper().registerModule(new HexModule()).writer();
     private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
     private List<Bytes48> commitments;
     private List<Bytes48> proofs;
@@ -99,8 +107,8 @@ public class BlobsBundleBenchmark {
             blobValues.add(Bytes.wrap(blob));
         }
         for (int p = 0; p < blobs * BlobSizes.CELLS_PER_EXT_BLOB; p++) {
-            proofs.add(Bytes48.wrap(Arrays.copyOfRange(proofBytes, p * BlobSizes.PROOF_SIZE,
-                    (p + 1) * BlobSizes.PROOF_SIZE)));
+            proofs.add(Bytes48.wrap(
+                    Arrays.copyOfRange(proofBytes, p * BlobSizes.PROOF_SIZE, (p + 1) * BlobSizes.PROOF_SIZE)));
         }
     }
 
@@ -111,9 +119,15 @@ public class BlobsBundleBenchmark {
     @Benchmark
     public long besu9445() throws IOException {
         Bundle bundle = new Bundle(
-                commitments.parallelStream().map(c -> BesuHex.toFastHex(c.toArrayUnsafe(), true)).toList(),
-                proofs.parallelStream().map(p -> BesuHex.toFastHex(p.toArrayUnsafe(), true)).toList(),
-                blobValues.parallelStream().map(b -> BesuHex.toFastHex(b.toArrayUnsafe(), true)).toList());
+                commitments.parallelStream()
+                        .map(c -> BesuHex.toFastHex(c.toArrayUnsafe(), true))
+                        .toList(),
+                proofs.parallelStream()
+                        .map(p -> BesuHex.toFastHex(p.toArrayUnsafe(), true))
+                        .toList(),
+                blobValues.parallelStream()
+                        .map(b -> BesuHex.toFastHex(b.toArrayUnsafe(), true))
+                        .toList());
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
         plain.writeValue(stream, response(bundle));
         return stream.written();
@@ -130,18 +144,44 @@ public class BlobsBundleBenchmark {
     public long jsonBody() {
         JsonBody body;
         try (JsonBodyBuilder b = JsonBody.builder()) {
-            b.beginObject().name("jsonrpc").string("2.0").name("id").number(1).name("result").beginObject()
-                    .name("executionPayload").beginObject()
-                    .name("blockHash").string(PAYLOAD.blockHash()).name("blockNumber").string(PAYLOAD.blockNumber())
-                    .name("gasUsed").string(PAYLOAD.gasUsed()).name("transactions").beginArray()
-                    .string(PAYLOAD.transactions().get(0)).endArray().endObject()
-                    .name("blockValue").string("0x1bc16d674ec80000")
-                    .name("blobsBundle").beginObject()
-                    .name("commitments").hexArray(commitmentBytes)
-                    .name("proofs").hexArray(proofBytes, 0, BlobSizes.PROOF_SIZE, blobs * BlobSizes.CELLS_PER_EXT_BLOB)
-                    .name("blobs").hexArray(blobBytes).endObject()
-                    .name("shouldOverrideBuilder").raw("false").name("executionRequests").beginArray().endArray()
-                    .endObject().endObject();
+            b.beginObject()
+                    .name("jsonrpc")
+                    .string("2.0")
+                    .name("id")
+                    .number(1)
+                    .name("result")
+                    .beginObject()
+                    .name("executionPayload")
+                    .beginObject()
+                    .name("blockHash")
+                    .string(PAYLOAD.blockHash())
+                    .name("blockNumber")
+                    .string(PAYLOAD.blockNumber())
+                    .name("gasUsed")
+                    .string(PAYLOAD.gasUsed())
+                    .name("transactions")
+                    .beginArray()
+                    .string(PAYLOAD.transactions().get(0))
+                    .endArray()
+                    .endObject()
+                    .name("blockValue")
+                    .string("0x1bc16d674ec80000")
+                    .name("blobsBundle")
+                    .beginObject()
+                    .name("commitments")
+                    .hexArray(commitmentBytes)
+                    .name("proofs")
+                    .hexArray(proofBytes, 0, BlobSizes.PROOF_SIZE, blobs * BlobSizes.CELLS_PER_EXT_BLOB)
+                    .name("blobs")
+                    .hexArray(blobBytes)
+                    .endObject()
+                    .name("shouldOverrideBuilder")
+                    .raw("false")
+                    .name("executionRequests")
+                    .beginArray()
+                    .endArray()
+                    .endObject()
+                    .endObject();
             body = b.build();
         }
         return BodyDrain.drain(body, pooled);

@@ -10,8 +10,8 @@ final class BodyDrain {
     private BodyDrain() {}
 
     /**
-     * Reads {@code body} (taking over its reference) chunk by chunk from {@code allocator}, releasing
-     * each chunk; returns a value of the bytes produced, so that the JIT cannot drop the work.
+     * Reads {@code body} (taking over its reference) chunk by chunk from {@code allocator}, releasing each chunk;
+     * returns a value of the bytes produced, so that the JIT cannot drop the work.
      */
     static long drain(JsonBody body, ByteBufAllocator allocator) {
         JsonBodyInput input = new JsonBodyInput(body);

@@ -5,9 +5,9 @@ import io.netty.buffer.ByteBufAllocator;
 import java.io.OutputStream;
 
 /**
- * {@link BesuResponseStream} without its heap copy: each write Jackson hands on is copied straight into
- * a pooled direct buffer (then released, as the socket would), as a JSON-RPC streamer writing Netty
- * buffers rather than Vert.x heap {@code Buffer}s would do. Isolates what the serializer itself costs.
+ * {@link BesuResponseStream} without its heap copy: each write Jackson hands on is copied straight into a pooled direct
+ * buffer (then released, as the socket would), as a JSON-RPC streamer writing Netty buffers rather than Vert.x heap
+ * {@code Buffer}s would do. Isolates what the serializer itself costs.
  */
 public final class DirectResponseStream extends OutputStream {
     private final ByteBufAllocator allocator;

@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.hexstream.codec.HexDecoder;
+import io.hexstream.codec.jackson.HexDeserializer;
+import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.codec.json.JsonBodyInput;
 import io.hexstream.codec.json.JsonHexReader;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.json.StringValue;
-import io.hexstream.codec.jackson.HexDeserializer;
-import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -42,36 +42,40 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Reading a whole {@code engine_getBlobsV2} response of {@code blobs} blobs (each with 128 cell proofs), the bytes
- * as the example server writes them ({@code ResponseWriter}'s layout, built with {@link JsonBodyBuilder}), into
- * decoded values. Rows:
+ * Reading a whole {@code engine_getBlobsV2} response of {@code blobs} blobs (each with 128 cell proofs), the bytes as
+ * the example server writes them ({@code ResponseWriter}'s layout, built with {@link JsonBodyBuilder}), into decoded
+ * values. Rows:
+ *
  * <ul>
  *   <li>{@code tekuTree}: Teku's production path. Its default engine client,
  *       {@code OkHttpHttpExecutionEngineClient.java} (in
  *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/}), calls
  *       {@code objectMapper.readTree(body.byteStream())}, then {@code treeToValue} of the {@code result} node; the
  *       fields are read by a deserializer of the shape of its {@code serialization/AbstractBytesDeserializer.java}
- *       ({@link TekuShapedDeserializer}: {@code getTextCharacters()}, a table per digit, a new array, wrapped).
- *       From a tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a {@code String} per value in
- *       the tree and a {@code char[]} copy of it;
- *   <li>{@code tekuStream}: the same deserializer through {@code readValue(InputStream)} (the streaming parser
- *       joins a long value's text segments into one {@code char[]} for {@code getTextCharacters()});
- *   <li>{@code wholeString}: the body made a {@code String}, parsed into a tree, then each hex value decoded
- *       (the Lodestar {@code res.text()} + {@code JSON.parse} and Prysm {@code json.RawMessage} shape);
- *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of
- *       {@code Bytes} and {@code List<Bytes48>};
+ *       ({@link TekuShapedDeserializer}: {@code getTextCharacters()}, a table per digit, a new array, wrapped). From a
+ *       tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a {@code String} per value in the tree
+ *       and a {@code char[]} copy of it;
+ *   <li>{@code tekuStream}: the same deserializer through {@code readValue(InputStream)} (the streaming parser joins a
+ *       long value's text segments into one {@code char[]} for {@code getTextCharacters()});
+ *   <li>{@code wholeString}: the body made a {@code String}, parsed into a tree, then each hex value decoded (the
+ *       Lodestar {@code res.text()} + {@code JSON.parse} and Prysm {@code json.RawMessage} shape);
+ *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of {@code Bytes}
+ *       and {@code List<Bytes48>};
  *   <li>{@code hexModuleByteArrays}: the same into {@code byte[]} fields with {@link HexDeserializer};
- *   <li>{@code hexstreamReader}: the response as a socket hands it over, in pooled direct chunks of 64 KiB,
- *       fed to a {@link JsonHexReader} that decodes each blob and its proofs into pooled direct buffers;
- *       each entry is handed over (here: consumed and released) as soon as its last byte is decoded.
+ *   <li>{@code hexstreamReader}: the response as a socket hands it over, in pooled direct chunks of 64 KiB, fed to a
+ *       {@link JsonHexReader} that decodes each blob and its proofs into pooled direct buffers; each entry is handed
+ *       over (here: consumed and released) as soon as its last byte is decoded.
  * </ul>
- * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per response. Without JVM options the
- * codec runs its portable kernel; add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
+ *
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per response. Without JVM options the codec
+ * runs its portable kernel; add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 3,
+        jvmArgs = {"-Xms4g", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GetBlobsResponseReadBenchmark {
@@ -83,8 +87,11 @@ public class GetBlobsResponseReadBenchmark {
 
     /** A Teku-like {@code BlobAndProofV2}: fields read by {@link TekuShapedDeserializer}. */
     public record TekuBlobAndProofV2(
-            @JsonDeserialize(using = TekuShapedDeserializer.BytesOf.class) Bytes blob,
-            @JsonDeserialize(contentUsing = TekuShapedDeserializer.Bytes48Of.class) List<Bytes48> proofs) {}
+            @JsonDeserialize(using = TekuShapedDeserializer.BytesOf.class)
+            Bytes blob,
+
+            @JsonDeserialize(contentUsing = TekuShapedDeserializer.Bytes48Of.class)
+            List<Bytes48> proofs) {}
 
     /** The whole response with a Teku-like result (the streaming row). */
     public record TekuResponse(String jsonrpc, int id, List<TekuBlobAndProofV2> result) {}
@@ -97,14 +104,17 @@ public class GetBlobsResponseReadBenchmark {
     /** {@code BlobAndProofV2} of {@code byte[]}, for {@link HexDeserializer}. */
     public record RawBlobAndProofV2(
             @JsonDeserialize(using = HexDeserializer.class) byte[] blob,
-            @JsonDeserialize(contentUsing = HexDeserializer.class) List<byte[]> proofs) {}
+
+            @JsonDeserialize(contentUsing = HexDeserializer.class)
+            List<byte[]> proofs) {}
 
     public record RawResponse(String jsonrpc, int id, List<RawBlobAndProofV2> result) {}
 
     /** Teku's shape: a plain mapper, the deserializers named on the fields. */
     protected final ObjectMapper teku = new ObjectMapper();
-    protected final ObjectReader tekuResult = teku.readerFor(teku.getTypeFactory()
-            .constructCollectionType(List.class, TekuBlobAndProofV2.class));
+
+    protected final ObjectReader tekuResult =
+            teku.readerFor(teku.getTypeFactory().constructCollectionType(List.class, TekuBlobAndProofV2.class));
     protected final ObjectReader tekuResponse = teku.readerFor(TekuResponse.class);
     protected final ObjectMapper hex = new ObjectMapper().registerModule(new HexModule());
     protected final ObjectReader hexResponse = hex.readerFor(Response.class);
@@ -134,20 +144,30 @@ public class GetBlobsResponseReadBenchmark {
     }
 
     /**
-     * An {@code engine_getBlobsV2} success response of {@code count} random blobs and their cell proofs, laid
-     * out by {@link JsonBodyBuilder} as the example server's {@code ResponseWriter} lays it out.
+     * An {@code engine_getBlobsV2} success response of {@code count} random blobs and their cell proofs, laid out by
+     * {@link JsonBodyBuilder} as the example server's {@code ResponseWriter} lays it out.
      */
     public static byte[] responseBytes(int count, Random random) {
         byte[] blob = new byte[BlobSizes.BLOB_SIZE];
         byte[] proofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
         JsonBody response;
         try (JsonBodyBuilder b = JsonBody.builder()) {
-            b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
+            b.beginObject()
+                    .name("jsonrpc")
+                    .string("2.0")
+                    .name("id")
+                    .raw("1")
+                    .name("result")
+                    .beginArray();
             for (int i = 0; i < count; i++) {
                 random.nextBytes(blob);
                 random.nextBytes(proofs);
-                b.beginObject().name("blob").hex(blob.clone()).name("proofs")
-                        .hexArray(proofs.clone(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB).endObject();
+                b.beginObject()
+                        .name("blob")
+                        .hex(blob.clone())
+                        .name("proofs")
+                        .hexArray(proofs.clone(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+                        .endObject();
             }
             response = b.endArray().endObject().build();
         }
@@ -231,8 +251,8 @@ public class GetBlobsResponseReadBenchmark {
     }
 
     /**
-     * A getBlobsV2 consumer: at depth 3 (an entry of {@code result}) the blob and the proofs go into two
-     * pooled direct buffers; at the entry's end both are handed over, here summed and released.
+     * A getBlobsV2 consumer: at depth 3 (an entry of {@code result}) the blob and the proofs go into two pooled direct
+     * buffers; at the entry's end both are handed over, here summed and released.
      */
     static final class EntryReader implements JsonTokenListener {
         private final ByteBufAllocator allocator;

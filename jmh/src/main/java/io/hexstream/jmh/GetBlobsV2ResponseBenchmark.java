@@ -27,29 +27,32 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A whole {@code engine_getBlobsV2} response for {@code blobs} blobs (each with 128 cell proofs), the
- * seed's blob counts. Rows:
+ * A whole {@code engine_getBlobsV2} response for {@code blobs} blobs (each with 128 cell proofs), the seed's blob
+ * counts. Rows:
+ *
  * <ul>
- *   <li>{@code jacksonStrings}, the baseline: Besu's path, every blob and proof a {@code String} by the
- *       {@code char[]} method ({@code HexUtils.toFastHex}), the blobs in a {@code parallelStream} and
- *       within each its proofs in another, as
+ *   <li>{@code jacksonStrings}, the baseline: Besu's path, every blob and proof a {@code String} by the {@code char[]}
+ *       method ({@code HexUtils.toFastHex}), the blobs in a {@code parallelStream} and within each its proofs in
+ *       another, as
  *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}
- *       builds them, serialised by
- *       Jackson's {@code ObjectWriter.writeValue} into {@link BesuResponseStream} (Besu's
- *       {@code JsonResponseStreamer}: each ~8 KB flush copied into a heap buffer, then into a pooled
- *       direct buffer as the transport does);
- *   <li>{@code jacksonStringsWholeBody}: the same Strings serialised whole by
- *       {@code writeValueAsBytes} (heavier than Besu: shown only to size what streaming saves);
- *   <li>{@code hexstreamChunks}: the same response as a {@code JsonBody}, every chunk produced into a
- *       pooled direct buffer and released as the socket would.
+ *       builds them, serialised by Jackson's {@code ObjectWriter.writeValue} into {@link BesuResponseStream} (Besu's
+ *       {@code JsonResponseStreamer}: each ~8 KB flush copied into a heap buffer, then into a pooled direct buffer as
+ *       the transport does);
+ *   <li>{@code jacksonStringsWholeBody}: the same Strings serialised whole by {@code writeValueAsBytes} (heavier than
+ *       Besu: shown only to size what streaming saves);
+ *   <li>{@code hexstreamChunks}: the same response as a {@code JsonBody}, every chunk produced into a pooled direct
+ *       buffer and released as the socket would.
  * </ul>
- * Run with {@code -prof gc} for allocation. Without JVM options the codec runs its portable kernel;
- * add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
+ *
+ * Run with {@code -prof gc} for allocation. Without JVM options the codec runs its portable kernel; add
+ * {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 3,
+        jvmArgs = {"-Xms4g", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GetBlobsV2ResponseBenchmark {
@@ -88,9 +91,10 @@ public class GetBlobsV2ResponseBenchmark {
 
     /** Besu's result: the blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}). */
     private JacksonStrings.Response response() {
-        List<JacksonStrings.BlobAndProofV2> result = IntStream.range(0, blobs).parallel()
-                .mapToObj(i -> JacksonStrings.blobAndProof(blobBytes[i], proofBytes[i], BlobSizes.PROOF_SIZE,
-                        BlobSizes.CELLS_PER_EXT_BLOB))
+        List<JacksonStrings.BlobAndProofV2> result = IntStream.range(0, blobs)
+                .parallel()
+                .mapToObj(i -> JacksonStrings.blobAndProof(
+                        blobBytes[i], proofBytes[i], BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB))
                 .toList();
         return new JacksonStrings.Response("2.0", "1", result);
     }
@@ -99,10 +103,19 @@ public class GetBlobsV2ResponseBenchmark {
     public long hexstreamChunks() {
         JsonBody body;
         try (JsonBodyBuilder b = JsonBody.builder()) {
-            b.beginObject().name("jsonrpc").string("2.0").name("id").raw("1").name("result").beginArray();
+            b.beginObject()
+                    .name("jsonrpc")
+                    .string("2.0")
+                    .name("id")
+                    .raw("1")
+                    .name("result")
+                    .beginArray();
             for (int i = 0; i < blobs; i++) {
-                b.beginObject().name("blob").hex(blobBytes[i])
-                        .name("proofs").hexArray(proofBytes[i], 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+                b.beginObject()
+                        .name("blob")
+                        .hex(blobBytes[i])
+                        .name("proofs")
+                        .hexArray(proofBytes[i], 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
                         .endObject();
             }
             body = b.endArray().endObject().build();

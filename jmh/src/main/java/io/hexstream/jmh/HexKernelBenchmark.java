@@ -21,17 +21,18 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The portable kernels side by side, bare digits of {@code inputSize} fixed-seed random bytes (the
- * seed's sizes): into a reused {@code byte[]} ({@code table} — the codec's loop before — {@code pair2},
- * {@code pair4}, {@code pair8}, {@code pair8Wide}, {@code swar4}, {@code swar8}, {@code arithmeticShorts}
- * (whether C2 auto-vectorizes hex), and {@code codec}, what
- * {@code Hex} runs now) and into a reused direct buffer ({@code *Direct}). Run it without the Vector API
- * (the default here) to choose the portable kernel; {@code codec} then shows {@code Hex.kernel()}.
+ * The portable kernels side by side, bare digits of {@code inputSize} fixed-seed random bytes (the seed's sizes): into
+ * a reused {@code byte[]} ({@code table} — the codec's loop before — {@code pair2}, {@code pair4}, {@code pair8},
+ * {@code pair8Wide}, {@code swar4}, {@code swar8}, {@code arithmeticShorts} (whether C2 auto-vectorizes hex), and
+ * {@code codec}, what {@code Hex} runs now) and into a reused direct buffer ({@code *Direct}). Run it without the
+ * Vector API (the default here) to choose the portable kernel; {@code codec} then shows {@code Hex.kernel()}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+        value = 2,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class HexKernelBenchmark {

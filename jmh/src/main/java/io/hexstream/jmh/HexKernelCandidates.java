@@ -6,10 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The portable hex kernels that {@link HexKernelBenchmark} weighs against the one {@code Hex} ships:
- * each writes the bare digits of {@code src[srcOffset, srcOffset + length)} from {@code dstOffset},
- * identical to the 512-entry table's output. They exist only to be measured; the winner lives in the
- * codec. Bounds are the caller's; tails shorter than a kernel's step go through the byte loop.
+ * The portable hex kernels that {@link HexKernelBenchmark} weighs against the one {@code Hex} ships: each writes the
+ * bare digits of {@code src[srcOffset, srcOffset + length)} from {@code dstOffset}, identical to the 512-entry table's
+ * output. They exist only to be measured; the winner lives in the codec. Bounds are the caller's; tails shorter than a
+ * kernel's step go through the byte loop.
  */
 final class HexKernelCandidates {
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -20,13 +20,17 @@ final class HexKernelCandidates {
     /** Entry {@code b}: both digits of {@code b} as one little-endian {@code short} (high digit first in memory). */
     static final short[] PAIRS = new short[256];
 
-    private static final VarHandle SHORT_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT_LE =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle BUF_LONG_LE = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle BUF_LONG_BE = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BUF_LONG_LE =
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle BUF_LONG_BE =
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     static {
         for (int b = 0; b < 256; b++) {
@@ -88,10 +92,20 @@ final class HexKernelCandidates {
         int d = dstOffset;
         for (int end = srcOffset + bulk; i < end; i += 8, d += 16) {
             long x = (long) LONG_LE.get(src, i);
-            LONG_LE.set(dst, d, (pairs[(int) x & 0xFF] & 0xFFFFL) | (pairs[(int) (x >>> 8) & 0xFF] & 0xFFFFL) << 16
-                    | (pairs[(int) (x >>> 16) & 0xFF] & 0xFFFFL) << 32 | (long) pairs[(int) (x >>> 24) & 0xFF] << 48);
-            LONG_LE.set(dst, d + 8, (pairs[(int) (x >>> 32) & 0xFF] & 0xFFFFL) | (pairs[(int) (x >>> 40) & 0xFF] & 0xFFFFL) << 16
-                    | (pairs[(int) (x >>> 48) & 0xFF] & 0xFFFFL) << 32 | (long) pairs[(int) (x >>> 56) & 0xFF] << 48);
+            LONG_LE.set(
+                    dst,
+                    d,
+                    (pairs[(int) x & 0xFF] & 0xFFFFL)
+                            | (pairs[(int) (x >>> 8) & 0xFF] & 0xFFFFL) << 16
+                            | (pairs[(int) (x >>> 16) & 0xFF] & 0xFFFFL) << 32
+                            | (long) pairs[(int) (x >>> 24) & 0xFF] << 48);
+            LONG_LE.set(
+                    dst,
+                    d + 8,
+                    (pairs[(int) (x >>> 32) & 0xFF] & 0xFFFFL)
+                            | (pairs[(int) (x >>> 40) & 0xFF] & 0xFFFFL) << 16
+                            | (pairs[(int) (x >>> 48) & 0xFF] & 0xFFFFL) << 32
+                            | (long) pairs[(int) (x >>> 56) & 0xFF] << 48);
         }
         table(src, i, length - bulk, dst, d);
     }
@@ -112,24 +126,27 @@ final class HexKernelCandidates {
     }
 
     private static long pairs4(short[] pairs, byte[] src, int i) {
-        return (pairs[src[i] & 0xFF] & 0xFFFFL) | (pairs[src[i + 1] & 0xFF] & 0xFFFFL) << 16
-                | (pairs[src[i + 2] & 0xFF] & 0xFFFFL) << 32 | (long) pairs[src[i + 3] & 0xFF] << 48;
+        return (pairs[src[i] & 0xFF] & 0xFFFFL)
+                | (pairs[src[i + 1] & 0xFF] & 0xFFFFL) << 16
+                | (pairs[src[i + 2] & 0xFF] & 0xFFFFL) << 32
+                | (long) pairs[src[i + 3] & 0xFF] << 48;
     }
 
     /** Input bytes per block of {@link #arithmeticShorts}. */
     private static final int ARITHMETIC_BLOCK = 4096;
 
     /**
-     * Branch-free arithmetic in the one shape C2's auto-vectorizer (SuperWord) takes: a counted loop,
-     * unit stride, no table, a {@code byte} load and a {@code short} store per input byte (both digits),
-     * into a block of {@code short}s; each block is then bulk-copied into {@code dst} through a
-     * little-endian {@code ShortBuffer} view. Were the loop vectorized, this would beat every scalar
-     * kernel without the Vector API.
+     * Branch-free arithmetic in the one shape C2's auto-vectorizer (SuperWord) takes: a counted loop, unit stride, no
+     * table, a {@code byte} load and a {@code short} store per input byte (both digits), into a block of
+     * {@code short}s; each block is then bulk-copied into {@code dst} through a little-endian {@code ShortBuffer} view.
+     * Were the loop vectorized, this would beat every scalar kernel without the Vector API.
      */
     static void arithmeticShorts(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
         short[] block = new short[ARITHMETIC_BLOCK];
-        java.nio.ShortBuffer out = ByteBuffer.wrap(dst, dstOffset, 2 * length).slice()
-                .order(ByteOrder.LITTLE_ENDIAN).asShortBuffer();
+        java.nio.ShortBuffer out = ByteBuffer.wrap(dst, dstOffset, 2 * length)
+                .slice()
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .asShortBuffer();
         for (int done = 0; done < length; done += ARITHMETIC_BLOCK) {
             int n = Math.min(ARITHMETIC_BLOCK, length - done);
             int from = srcOffset + done;
@@ -244,8 +261,8 @@ final class HexKernelCandidates {
     }
 
     /**
-     * The eight ASCII digits of the four bytes of {@code x} (most significant first), most
-     * significant digit in the most significant byte of the result.
+     * The eight ASCII digits of the four bytes of {@code x} (most significant first), most significant digit in the
+     * most significant byte of the result.
      */
     static long digits4(int x) {
         long v = x & 0xFFFFFFFFL;

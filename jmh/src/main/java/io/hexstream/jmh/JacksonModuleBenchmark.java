@@ -33,10 +33,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * An {@code engine_getBlobsV2} response on Besu's own shapes: a {@code BlobAndProofV2}-like result per
- * blob (a blob and its 128 cell proofs), serialised by Jackson into {@link BesuResponseStream} (Besu's
- * {@code JsonResponseStreamer}: each write copied into a heap buffer, then into a pooled direct one).
- * Rows:
+ * An {@code engine_getBlobsV2} response on Besu's own shapes: a {@code BlobAndProofV2}-like result per blob (a blob and
+ * its 128 cell proofs), serialised by Jackson into {@link BesuResponseStream} (Besu's {@code JsonResponseStreamer}:
+ * each write copied into a heap buffer, then into a pooled direct one). Rows:
+ *
  * <ul>
  *   <li>{@code besuToday}: String fields made by {@code toFastHex} ({@link BesuHex}), the blobs in a
  *       {@code parallelStream} and within each its proofs in another, as
@@ -47,15 +47,18 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code hexModule}: the same {@code Bytes} fields with {@link HexModule};
  *   <li>{@code hexModuleStreamed}: the alternative {@code HexModule} was measured against,
  *       {@link StreamedHexSerializer} (8 KiB pieces straight to the stream), same stream;
- *   <li>{@code hexModuleDirect}: {@link HexModule} into {@link DirectResponseStream} (no heap copy per
- *       write), to show what the module itself allocates.
+ *   <li>{@code hexModuleDirect}: {@link HexModule} into {@link DirectResponseStream} (no heap copy per write), to show
+ *       what the module itself allocates.
  * </ul>
+ *
  * Each proof is its own 48-byte array, as KZG hands them to Besu. Run with {@code -prof gc}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 3, jvmArgs = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 3,
+        jvmArgs = {"-Xms4g", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class JacksonModuleBenchmark {
@@ -73,16 +76,19 @@ public class JacksonModuleBenchmark {
     public record Response(String jsonrpc, int id, Object result) {}
 
     private final ObjectWriter plain = new ObjectMapper().writer();
-    private final ObjectWriter bytesJson = new ObjectMapper().registerModule(new SimpleModule()
-            .addSerializer(new StdSerializer<Bytes>(Bytes.class) {
+    private final ObjectWriter bytesJson = new ObjectMapper()
+            .registerModule(new SimpleModule().addSerializer(new StdSerializer<Bytes>(Bytes.class) {
                 @Override
                 public void serialize(Bytes value, JsonGenerator gen, SerializerProvider provider) throws IOException {
                     gen.writeString(value.toString());
                 }
-            })).writer();
-    private final ObjectWriter hexModule = new ObjectMapper().registerModule(new HexModule()).writer();
-    private final ObjectWriter streamed = new ObjectMapper().registerModule(
-            new SimpleModule().addSerializer(new StreamedHexSerializer())).writer();
+            }))
+            .writer();
+    private final ObjectWriter hexModule =
+            new ObjectMapper().registerModule(new HexModule()).writer();
+    private final ObjectWriter streamed = new ObjectMapper()
+            .registerModule(new SimpleModule().addSerializer(new StreamedHexSerializer()))
+            .writer();
     private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
     private byte[][] blobBytes;
     private byte[][][] proofBytes;
@@ -119,9 +125,14 @@ public class JacksonModuleBenchmark {
 
     @Benchmark
     public long besuToday() throws IOException {
-        List<StringsResult> result = IntStream.range(0, blobs).parallel()
-                .mapToObj(i -> new StringsResult(BesuHex.toFastHex(blobBytes[i], true),
-                        Arrays.stream(proofBytes[i]).parallel().map(proof -> BesuHex.toFastHex(proof, true)).toList()))
+        List<StringsResult> result = IntStream.range(0, blobs)
+                .parallel()
+                .mapToObj(i -> new StringsResult(
+                        BesuHex.toFastHex(blobBytes[i], true),
+                        Arrays.stream(proofBytes[i])
+                                .parallel()
+                                .map(proof -> BesuHex.toFastHex(proof, true))
+                                .toList()))
                 .toList();
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
         plain.writeValue(stream, new Response("2.0", 1, result));

@@ -1,7 +1,7 @@
 package io.hexstream.jmh;
 
-import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.PrometheusMetrics;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -17,11 +17,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the request path's calls into the metrics cost, with metrics on ({@code metrics=prometheus}, the
- * server's {@link PrometheusMetrics}) and off ({@code none}, {@link ServerMetrics#NONE}): {@code chunk}
- * is the one call made per chunk written (a chunk's bytes handed to the socket), {@code response} the
- * calls made once per 128-blob getBlobsV2 response (the reply counted, the blobs looked up, in flight
- * and out, the time to last byte and bytes). {@code -prof gc} adds the bytes allocated per call.
+ * What the request path's calls into the metrics cost, with metrics on ({@code metrics=prometheus}, the server's
+ * {@link PrometheusMetrics}) and off ({@code none}, {@link ServerMetrics#NONE}): {@code chunk} is the one call made per
+ * chunk written (a chunk's bytes handed to the socket), {@code response} the calls made once per 128-blob getBlobsV2
+ * response (the reply counted, the blobs looked up, in flight and out, the time to last byte and bytes). {@code -prof
+ * gc} adds the bytes allocated per call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

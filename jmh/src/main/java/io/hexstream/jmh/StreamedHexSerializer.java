@@ -9,11 +9,11 @@ import java.io.OutputStream;
 import org.apache.tuweni.bytes.Bytes;
 
 /**
- * The alternative {@code HexModule} was measured against ({@code JacksonModuleBenchmark.hexModuleStreamed}):
- * every value streamed to the generator's {@code OutputStream} in 8 KiB pieces of digits (the generator
- * writes the separator and {@code "0x}, is flushed, the digits go straight to the stream, the generator
- * writes the closing quote), instead of one {@code writeRawUTF8String} from a scratch of the value's
- * size. Byte-based generators only; a benchmark candidate, not a serializer to use.
+ * The alternative {@code HexModule} was measured against ({@code JacksonModuleBenchmark.hexModuleStreamed}): every
+ * value streamed to the generator's {@code OutputStream} in 8 KiB pieces of digits (the generator writes the separator
+ * and {@code "0x}, is flushed, the digits go straight to the stream, the generator writes the closing quote), instead
+ * of one {@code writeRawUTF8String} from a scratch of the value's size. Byte-based generators only; a benchmark
+ * candidate, not a serializer to use.
  */
 public final class StreamedHexSerializer extends StdSerializer<Bytes> {
     private static final long serialVersionUID = 1L;

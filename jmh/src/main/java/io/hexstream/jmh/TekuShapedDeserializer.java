@@ -10,11 +10,11 @@ import org.apache.tuweni.bytes.Bytes48;
 
 /**
  * A hex deserializer of the shape of Teku's {@code AbstractBytesDeserializer.java} (in
- * {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/serialization/}):
- * the value's characters from {@link JsonParser#getTextCharacters()} (with {@code getTextOffset()} and
- * {@code getTextLength()}) to avoid a {@code String}, an optional {@code 0x}/{@code 0X} prefix, a table from
- * character to digit value, a new array, then wrapped ({@code Bytes.wrap}, {@code Bytes48.wrap}). A baseline for
- * the benchmarks only.
+ * {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/serialization/}): the
+ * value's characters from {@link JsonParser#getTextCharacters()} (with {@code getTextOffset()} and
+ * {@code getTextLength()}) to avoid a {@code String}, an optional {@code 0x}/{@code 0X} prefix, a table from character
+ * to digit value, a new array, then wrapped ({@code Bytes.wrap}, {@code Bytes48.wrap}). A baseline for the benchmarks
+ * only.
  *
  * @param <T> the value read
  */

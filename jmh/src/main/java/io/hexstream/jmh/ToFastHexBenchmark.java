@@ -25,18 +25,20 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Hex-encoding one getBlobsV2 payload's worth of bytes ({@code inputSize}: 1, 9, 21, 72 and 128 blobs
- * with their 128 cell proofs, the seed's sizes) with {@code 0x} prefix, every peer side by side.
- * Input is fixed-seed random data. {@code charArray} is Besu's path (the seed's change:
- * {@code ethereum/core/src/main/java/org/hyperledger/besu/ethereum/core/encoding/HexUtils.java}-style
- * {@code char[]} table, then {@code new String}), {@code tuweni} its predecessor
- * ({@code org.apache.tuweni.bytes.Bytes.toFastHex}). Without JVM options the codec runs its portable
- * kernel; add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector} for SIMD.
+ * Hex-encoding one getBlobsV2 payload's worth of bytes ({@code inputSize}: 1, 9, 21, 72 and 128 blobs with their 128
+ * cell proofs, the seed's sizes) with {@code 0x} prefix, every peer side by side. Input is fixed-seed random data.
+ * {@code charArray} is Besu's path (the seed's change:
+ * {@code ethereum/core/src/main/java/org/hyperledger/besu/ethereum/core/encoding/HexUtils.java}-style {@code char[]}
+ * table, then {@code new String}), {@code tuweni} its predecessor ({@code org.apache.tuweni.bytes.Bytes.toFastHex}).
+ * Without JVM options the codec runs its portable kernel; add {@code -jvmArgsAppend --add-modules=jdk.incubator.vector}
+ * for SIMD.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 3, jvmArgs = {"-Xms2g", "-Xmx2g"})
+@Fork(
+        value = 3,
+        jvmArgs = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class ToFastHexBenchmark {
@@ -60,8 +62,9 @@ public class ToFastHexBenchmark {
         input = new byte[inputSize];
         new Random(0x5EED_0000L + inputSize).nextBytes(input);
         // Three implementations of Bytes, as Besu's callers pass them: megamorphic get/size.
-        tuweniMix = new Bytes[] {Bytes.wrap(input), Bytes.wrapByteBuffer(ByteBuffer.wrap(input)),
-                Bytes.repeat((byte) 0x5a, inputSize)};
+        tuweniMix = new Bytes[] {
+            Bytes.wrap(input), Bytes.wrapByteBuffer(ByteBuffer.wrap(input)), Bytes.repeat((byte) 0x5a, inputSize)
+        };
         output = new byte[Hex.encodedLength(inputSize, true)];
         floorSource = new byte[output.length];
         new Random(1).nextBytes(floorSource);
@@ -80,11 +83,10 @@ public class ToFastHexBenchmark {
     }
 
     /**
-     * {@code java.util.HexFormat}'s fastest way to a prefixed String: {@code formatHex(byte[])} (its
-     * fast path builds the Latin-1 bytes and wraps them without a copy), then one concatenation with
-     * {@code "0x"}. Appending to a builder that already holds {@code "0x"}
-     * ({@code formatHex(Appendable, byte[])}) saves that copy but takes the char-by-char path: measured
-     * here three times slower on JDK 17 (1.36 ms against 0.41 ms at 137216 bytes).
+     * {@code java.util.HexFormat}'s fastest way to a prefixed String: {@code formatHex(byte[])} (its fast path builds
+     * the Latin-1 bytes and wraps them without a copy), then one concatenation with {@code "0x"}. Appending to a
+     * builder that already holds {@code "0x"} ({@code formatHex(Appendable, byte[])}) saves that copy but takes the
+     * char-by-char path: measured here three times slower on JDK 17 (1.36 ms against 0.41 ms at 137216 bytes).
      */
     @Benchmark
     public String hexFormat() {

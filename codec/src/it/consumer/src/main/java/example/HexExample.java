@@ -15,10 +15,10 @@ public final class HexExample {
     public static String roundTrip(byte[] blob, Bytes commitment, String versionedHash) {
         ByteBuf out = ByteBufAllocator.DEFAULT.directBuffer();
         try {
-            Hex.encode(blob, 0, blob.length, out, true);          // "0x…" written at out.writerIndex()
-            TuweniHex.encode(commitment, out, true);              // tuweni Bytes, the same way
-            byte[] hash = HexDecoder.decode(versionedHash, 32);   // exactly 32 bytes, or HexFormatException
-            return Hex.encodeToString(hash, false) + " " + out.readableBytes();  // no prefix; bytes written
+            Hex.encode(blob, 0, blob.length, out, true); // "0x…" written at out.writerIndex()
+            TuweniHex.encode(commitment, out, true); // tuweni Bytes, the same way
+            byte[] hash = HexDecoder.decode(versionedHash, 32); // exactly 32 bytes, or HexFormatException
+            return Hex.encodeToString(hash, false) + " " + out.readableBytes(); // no prefix; bytes written
         } finally {
             out.release();
         }

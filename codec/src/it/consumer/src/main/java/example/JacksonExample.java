@@ -17,12 +17,13 @@ public final class JacksonExample {
     public record BlobAndProofV2(Bytes blob, List<Bytes48> proofs) {}
 
     /** A {@code byte[]} field written as "0x…" rather than Base64. */
-    public record Commitment(@JsonSerialize(using = HexSerializer.class) byte[] commitment) {}
+    public record Commitment(
+            @JsonSerialize(using = HexSerializer.class) byte[] commitment) {}
 
     /** {@code result} as JSON bytes: {@code {"blob":"0x…","proofs":["0x…",…]}}. */
     public static byte[] blobJson(BlobAndProofV2 result) throws JsonProcessingException {
-        ObjectMapper mapper = new ObjectMapper().registerModule(new HexModule());  // Bytes, Bytes32, Bytes48, …
-        return mapper.writeValueAsBytes(result);                                   // no hex String made
+        ObjectMapper mapper = new ObjectMapper().registerModule(new HexModule()); // Bytes, Bytes32, Bytes48, …
+        return mapper.writeValueAsBytes(result); // no hex String made
     }
 
     /** {@code value} as a JSON String: {@code {"commitment":"0x…"}}. */

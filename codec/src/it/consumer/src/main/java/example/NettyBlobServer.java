@@ -31,22 +31,44 @@ public final class NettyBlobServer extends ChannelInitializer<SocketChannel> {
 
     /** Binds {@code host:port} (0: any free port) on {@code group}, an NIO event loop group. */
     public static ChannelFuture bind(EventLoopGroup group, String host, int port, byte[] blob, List<byte[]> proofs) {
-        return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childHandler(new NettyBlobServer(blob, proofs)).bind(host, port);
+        return new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childHandler(new NettyBlobServer(blob, proofs))
+                .bind(host, port);
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                new ChunkedWriteHandler(), new StreamedResponseEncoder(), new SimpleChannelInboundHandler<FullHttpRequest>() {
-                    @Override
-                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-                        JsonBody body = JsonBody.builder().beginObject().name("jsonrpc").string("2.0")
-                                .name("id").raw("1").name("result").beginArray()
-                                .beginObject().name("blob").hex(blob).name("proofs").hexArray(proofs).endObject()
-                                .endArray().endObject().build();
-                        ctx.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, body)); // exact Content-Length
-                    }
-                });
+        ch.pipeline()
+                .addLast(
+                        new HttpServerCodec(),
+                        new HttpObjectAggregator(1 << 20),
+                        new ChunkedWriteHandler(),
+                        new StreamedResponseEncoder(),
+                        new SimpleChannelInboundHandler<FullHttpRequest>() {
+                            @Override
+                            protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+                                JsonBody body = JsonBody.builder()
+                                        .beginObject()
+                                        .name("jsonrpc")
+                                        .string("2.0")
+                                        .name("id")
+                                        .raw("1")
+                                        .name("result")
+                                        .beginArray()
+                                        .beginObject()
+                                        .name("blob")
+                                        .hex(blob)
+                                        .name("proofs")
+                                        .hexArray(proofs)
+                                        .endObject()
+                                        .endArray()
+                                        .endObject()
+                                        .build();
+                                ctx.writeAndFlush(
+                                        JsonResponse.of(request, HttpResponseStatus.OK, body)); // exact Content-Length
+                            }
+                        });
     }
 }

@@ -12,11 +12,27 @@ public final class VertxBlobServer {
     private VertxBlobServer() {}
 
     public static Future<HttpServer> start(Vertx vertx, int port, byte[] blob, List<byte[]> proofs) {
-        return vertx.createHttpServer().requestHandler(request -> {      // a Future<HttpServer>
-            JsonBody body = JsonBody.builder().beginObject().name("jsonrpc").string("2.0").name("id").raw("1")
-                    .name("result").beginObject().name("blob").hex(blob).name("proofs").hexArray(proofs)
-                    .endObject().endObject().build();
-            VertxJsonBodyWriter.write(request.response(), body);  // exact Content-Length, chunks released
-        }).listen(port, "127.0.0.1");
+        return vertx.createHttpServer()
+                .requestHandler(
+                        request -> { // a Future<HttpServer>
+                            JsonBody body = JsonBody.builder()
+                                    .beginObject()
+                                    .name("jsonrpc")
+                                    .string("2.0")
+                                    .name("id")
+                                    .raw("1")
+                                    .name("result")
+                                    .beginObject()
+                                    .name("blob")
+                                    .hex(blob)
+                                    .name("proofs")
+                                    .hexArray(proofs)
+                                    .endObject()
+                                    .endObject()
+                                    .build();
+                            VertxJsonBodyWriter.write(
+                                    request.response(), body); // exact Content-Length, chunks released
+                        })
+                .listen(port, "127.0.0.1");
     }
 }

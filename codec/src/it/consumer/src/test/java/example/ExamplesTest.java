@@ -50,19 +50,29 @@ class ExamplesTest {
     }
 
     private static byte[] post(int port) throws Exception {
-        HttpResponse<byte[]> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-                .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
-                        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, response.statusCode());
-        assertEquals("application/json", response.headers().firstValue("content-type").orElseThrow());
-        assertEquals(Long.toString(response.body().length), response.headers().firstValue("content-length").orElseThrow());
+        assertEquals(
+                "application/json",
+                response.headers().firstValue("content-type").orElseThrow());
+        assertEquals(
+                Long.toString(response.body().length),
+                response.headers().firstValue("content-length").orElseThrow());
         return response.body();
     }
 
     @Test
     void hex() {
         String hash = "0x01" + "ab".repeat(31);
-        assertEquals("01" + "ab".repeat(31) + " " + (2 + 2 * 131_072 + 2 + 2 * 48),
+        assertEquals(
+                "01" + "ab".repeat(31) + " " + (2 + 2 * 131_072 + 2 + 2 * 48),
                 HexExample.roundTrip(blob, Bytes48.wrap(proofs.get(0)), hash));
     }
 
@@ -70,10 +80,13 @@ class ExamplesTest {
     void netty() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
-            Channel server = NettyBlobServer.bind(group, "127.0.0.1", 0, blob, proofs).sync().channel();
+            Channel server = NettyBlobServer.bind(group, "127.0.0.1", 0, blob, proofs)
+                    .sync()
+                    .channel();
             String expected = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob\":\"0x" + HEX.formatHex(blob)
                     + "\",\"proofs\":" + proofsJson() + "}]}";
-            assertArrayEquals(expected.getBytes(StandardCharsets.US_ASCII),
+            assertArrayEquals(
+                    expected.getBytes(StandardCharsets.US_ASCII),
                     post(((InetSocketAddress) server.localAddress()).getPort()));
             server.close().sync();
         } finally {
@@ -86,16 +99,23 @@ class ExamplesTest {
         List<Bytes48> tuweniProofs = new ArrayList<>();
         proofs.forEach(p -> tuweniProofs.add(Bytes48.wrap(p)));
         String expected = "{\"blob\":\"0x" + HEX.formatHex(blob) + "\",\"proofs\":" + proofsJson() + "}";
-        assertEquals(expected, new String(JacksonExample.blobJson(
-                new JacksonExample.BlobAndProofV2(Bytes.wrap(blob), tuweniProofs)), StandardCharsets.US_ASCII));
-        assertEquals("{\"commitment\":\"0x00ff\"}", JacksonExample.commitmentJson(new JacksonExample.Commitment(new byte[] {0, -1})));
+        assertEquals(
+                expected,
+                new String(
+                        JacksonExample.blobJson(new JacksonExample.BlobAndProofV2(Bytes.wrap(blob), tuweniProofs)),
+                        StandardCharsets.US_ASCII));
+        assertEquals(
+                "{\"commitment\":\"0x00ff\"}",
+                JacksonExample.commitmentJson(new JacksonExample.Commitment(new byte[] {0, -1})));
     }
 
     @Test
     void vertx() throws Exception {
         Vertx vertx = Vertx.vertx();
         try {
-            HttpServer server = VertxBlobServer.start(vertx, 0, blob, proofs).toCompletionStage().toCompletableFuture()
+            HttpServer server = VertxBlobServer.start(vertx, 0, blob, proofs)
+                    .toCompletionStage()
+                    .toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
             String expected = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"blob\":\"0x" + HEX.formatHex(blob)
                     + "\",\"proofs\":" + proofsJson() + "}}";

@@ -11,9 +11,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.stream.ChunkedInput;
 
 /**
- * An HTTP response whose content is a {@link JsonBody} ({@code Content-Type: application/json}), written
- * to a channel with a {@link StreamedResponseEncoder}. Reference-counted through its body: writing it
- * hands the body on, and whoever drops it releases it (Netty does so for messages it discards).
+ * An HTTP response whose content is a {@link JsonBody} ({@code Content-Type: application/json}), written to a channel
+ * with a {@link StreamedResponseEncoder}. Reference-counted through its body: writing it hands the body on, and whoever
+ * drops it releases it (Netty does so for messages it discards).
  *
  * @param version the request's protocol version
  * @param status the response status

@@ -4,15 +4,15 @@ import io.hexstream.codec.json.JsonTokenListener;
 import io.netty.handler.codec.http.HttpResponse;
 
 /**
- * Reads the response to one request sent through a {@link JsonResponseReader}. Called on the channel's
- * event loop, so it must not block: hand work that takes long (hashing, KZG, disk) to an executor. Each
- * exchange ends with exactly one of {@link #complete()} and {@link #failed(Throwable)}.
+ * Reads the response to one request sent through a {@link JsonResponseReader}. Called on the channel's event loop, so
+ * it must not block: hand work that takes long (hashing, KZG, disk) to an executor. Each exchange ends with exactly one
+ * of {@link #complete()} and {@link #failed(Throwable)}.
  */
 public interface JsonResponseConsumer {
 
     /**
-     * The response's head arrived (any status: the consumer decides what a status means); returns the
-     * listener that reads its body, a JSON document, as it arrives.
+     * The response's head arrived (any status: the consumer decides what a status means); returns the listener that
+     * reads its body, a JSON document, as it arrives.
      */
     JsonTokenListener head(HttpResponse head);
 
@@ -20,10 +20,9 @@ public interface JsonResponseConsumer {
     void complete();
 
     /**
-     * The exchange failed: the body is not the JSON the listener expects ({@code JsonDecodeException}),
-     * the listener threw, the response could not be decoded as HTTP, or the connection closed or failed
-     * before the response ended. Destinations the listener handed to the reader are the consumer's to
-     * release.
+     * The exchange failed: the body is not the JSON the listener expects ({@code JsonDecodeException}), the listener
+     * threw, the response could not be decoded as HTTP, or the connection closed or failed before the response ended.
+     * Destinations the listener handed to the reader are the consumer's to release.
      */
     void failed(Throwable cause);
 }

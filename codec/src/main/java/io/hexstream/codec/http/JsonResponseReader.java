@@ -14,28 +14,27 @@ import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 
 /**
- * The client's side of JSON over HTTP/1.1: sends each {@link JsonExchange} written to the channel and
- * reads its response's body, as each {@link HttpContent} arrives, through a {@link JsonHexReader} into
- * the listener the exchange's consumer gives for it; no body is aggregated. Requests may be pipelined
- * on a kept-alive connection: responses are matched to them in order (RFC 9112, section 9.3.2).
+ * The client's side of JSON over HTTP/1.1: sends each {@link JsonExchange} written to the channel and reads its
+ * response's body, as each {@link HttpContent} arrives, through a {@link JsonHexReader} into the listener the
+ * exchange's consumer gives for it; no body is aggregated. Requests may be pipelined on a kept-alive connection:
+ * responses are matched to them in order (RFC 9112, section 9.3.2).
  *
  * <pre>
  * pipeline.addLast(new HttpClientCodec(), new JsonResponseReader(false));
  * channel.writeAndFlush(new JsonExchange(request, consumer));
  * </pre>
  *
- * <p>A body that is not the JSON the listener expects fails its exchange; the rest of that body is
- * dropped and the connection stays usable for the next response. A response that cannot be decoded as
- * HTTP, an exception in the pipeline, a failed write or the connection's end fail the exchange being
- * read and every one waiting, and close the connection.
+ * <p>A body that is not the JSON the listener expects fails its exchange; the rest of that body is dropped and the
+ * connection stays usable for the next response. A response that cannot be decoded as HTTP, an exception in the
+ * pipeline, a failed write or the connection's end fail the exchange being read and every one waiting, and close the
+ * connection.
  *
- * <p>Paced reading, for a consumer that bounds its memory: constructed with {@code paced}, the handler
- * turns the channel's auto-read off and asks for the next socket read only after the previous one has
- * been read, unless the consumer has called {@link #pause()}; {@link #resume()} reads on. Both may be
- * called from any thread.
+ * <p>Paced reading, for a consumer that bounds its memory: constructed with {@code paced}, the handler turns the
+ * channel's auto-read off and asks for the next socket read only after the previous one has been read, unless the
+ * consumer has called {@link #pause()}; {@link #resume()} reads on. Both may be called from any thread.
  *
- * <p>Ownership: every message read is released here, on every path; the request is handed on to the
- * channel. The reader keeps no buffer: the listener's destinations are the consumer's.
+ * <p>Ownership: every message read is released here, on every path; the request is handed on to the channel. The reader
+ * keeps no buffer: the listener's destinations are the consumer's.
  */
 public final class JsonResponseReader extends ChannelDuplexHandler {
     private static final JsonTokenListener IGNORE = new JsonTokenListener() {};
@@ -45,6 +44,7 @@ public final class JsonResponseReader extends ChannelDuplexHandler {
     private ChannelHandlerContext ctx;
     /** The exchange whose body is being read; null between responses and while a failed body is dropped. */
     private JsonResponseConsumer current;
+
     private JsonHexReader reader;
     private boolean paused;
 

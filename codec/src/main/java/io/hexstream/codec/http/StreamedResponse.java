@@ -7,13 +7,13 @@ import io.netty.handler.stream.ChunkedInput;
 import io.netty.util.ReferenceCounted;
 
 /**
- * An HTTP response whose body has an exact length known before its first byte, written to a channel
- * with a {@link StreamedResponseEncoder}: the head says {@code Content-Length}, and the body is
- * produced chunk by chunk as the socket drains. {@link JsonResponse} is one (a JSON body); a binary
- * container streamed from a typed {@link ChunkedInput} is another.
+ * An HTTP response whose body has an exact length known before its first byte, written to a channel with a
+ * {@link StreamedResponseEncoder}: the head says {@code Content-Length}, and the body is produced chunk by chunk as the
+ * socket drains. {@link JsonResponse} is one (a JSON body); a binary container streamed from a typed
+ * {@link ChunkedInput} is another.
  *
- * <p>Ownership: reference-counted like any message; whoever drops it unwritten releases it (Netty does so
- * for messages it discards). {@link #bodyInput(int)} hands the reference on to the input it returns.
+ * <p>Ownership: reference-counted like any message; whoever drops it unwritten releases it (Netty does so for messages
+ * it discards). {@link #bodyInput(int)} hands the reference on to the input it returns.
  */
 public interface StreamedResponse extends ReferenceCounted {
 
@@ -32,9 +32,9 @@ public interface StreamedResponse extends ReferenceCounted {
     long contentLength();
 
     /**
-     * The body as chunks of at most {@code chunkSize} bytes ({@link #contentLength()} in all), each a
-     * buffer the caller releases. Takes this response's reference: closing the input releases what it
-     * holds, and the caller releases nothing else, also when this method throws.
+     * The body as chunks of at most {@code chunkSize} bytes ({@link #contentLength()} in all), each a buffer the caller
+     * releases. Takes this response's reference: closing the input releases what it holds, and the caller releases
+     * nothing else, also when this method throws.
      *
      * @param chunkSize at least {@link StreamedResponseEncoder#MIN_CHUNK_SIZE}
      */

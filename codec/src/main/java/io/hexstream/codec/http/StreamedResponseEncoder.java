@@ -15,20 +15,17 @@ import io.netty.handler.stream.ChunkedInput;
 import io.netty.handler.stream.ChunkedWriteHandler;
 
 /**
- * Sends each {@link StreamedResponse} written through it as an HTTP response: status, its
- * {@code Content-Type}, exact {@code Content-Length}, keep-alive as the response says (the connection is
- * closed after the last byte otherwise), and the body streamed in chunks as the socket drains. Other
- * messages pass through untouched.
+ * Sends each {@link StreamedResponse} written through it as an HTTP response: status, its {@code Content-Type}, exact
+ * {@code Content-Length}, keep-alive as the response says (the connection is closed after the last byte otherwise), and
+ * the body streamed in chunks as the socket drains. Other messages pass through untouched.
  *
- * <p>On the wire side of it, per response: the head ({@code HttpResponse}), then the body's
- * {@link ChunkedInput} of {@code ByteBuf}s, drained by a {@link ChunkedWriteHandler}, whose chunks reach
- * the HTTP encoder as bare buffers (content of a message whose head gave its length; no
- * {@code HttpContent} wrapper allocated per chunk), then {@link LastHttpContent#EMPTY_LAST_CONTENT},
- * which ends the message. The write's promise completes when the body's last byte is written, or fails
- * with the body (the connection is then closed: its framing is lost).
+ * <p>On the wire side of it, per response: the head ({@code HttpResponse}), then the body's {@link ChunkedInput} of
+ * {@code ByteBuf}s, drained by a {@link ChunkedWriteHandler}, whose chunks reach the HTTP encoder as bare buffers
+ * (content of a message whose head gave its length; no {@code HttpContent} wrapper allocated per chunk), then
+ * {@link LastHttpContent#EMPTY_LAST_CONTENT}, which ends the message. The write's promise completes when the body's
+ * last byte is written, or fails with the body (the connection is then closed: its framing is lost).
  *
- * <p>Place it after (closer to the application than) a {@link ChunkedWriteHandler}, behind an
- * {@code HttpServerCodec}:
+ * <p>Place it after (closer to the application than) a {@link ChunkedWriteHandler}, behind an {@code HttpServerCodec}:
  *
  * <pre>
  * pipeline.addLast(new HttpServerCodec());
@@ -43,15 +40,14 @@ import io.netty.handler.stream.ChunkedWriteHandler;
  * });
  * </pre>
  *
- * <p>The pipeline is looked at once, when this handler is added: without a {@code ChunkedWriteHandler}
- * in it then, every response's write fails and the response is released here. No
- * {@link HttpContentEncoder} (such as {@code HttpContentCompressor}) may be in the pipeline: it passes
- * bare buffers through unencoded after a head it has marked compressed and chunked, which corrupts the
- * response; one present when this handler is added is refused with an {@link IllegalStateException},
- * and one added later is the caller's error.
+ * <p>The pipeline is looked at once, when this handler is added: without a {@code ChunkedWriteHandler} in it then,
+ * every response's write fails and the response is released here. No {@link HttpContentEncoder} (such as
+ * {@code HttpContentCompressor}) may be in the pipeline: it passes bare buffers through unencoded after a head it has
+ * marked compressed and chunked, which corrupts the response; one present when this handler is added is refused with an
+ * {@link IllegalStateException}, and one added later is the caller's error.
  *
- * <p>Ownership: each response's reference goes to its body's input, which {@code ChunkedWriteHandler}
- * closes at the end, on failure and on disconnect.
+ * <p>Ownership: each response's reference goes to its body's input, which {@code ChunkedWriteHandler} closes at the
+ * end, on failure and on disconnect.
  */
 public final class StreamedResponseEncoder extends ChannelOutboundHandlerAdapter {
     /** Default chunk size: 256 KiB, within what Netty 4.2's allocators pool (≤ 1 MiB). */
@@ -77,8 +73,8 @@ public final class StreamedResponseEncoder extends ChannelOutboundHandlerAdapter
     }
 
     /**
-     * @throws IllegalStateException if an {@link HttpContentEncoder} is in the pipeline (Netty then
-     *     removes this handler and fires the exception down the pipeline)
+     * @throws IllegalStateException if an {@link HttpContentEncoder} is in the pipeline (Netty then removes this
+     *     handler and fires the exception down the pipeline)
      */
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {

@@ -11,8 +11,8 @@ import org.apache.tuweni.bytes.Bytes48;
 
 /**
  * Reads tuweni {@link Bytes}, {@link Bytes32} or {@link Bytes48} from the JSON string {@code "0x…"} ({@code DATA},
- * rules and errors as {@link HexDeserializer}; a {@code Bytes32} must have 64 digits, a {@code Bytes48} 96),
- * wrapping the decoded array without a copy. Registered by {@link HexModule} when tuweni is on the class path.
+ * rules and errors as {@link HexDeserializer}; a {@code Bytes32} must have 64 digits, a {@code Bytes48} 96), wrapping
+ * the decoded array without a copy. Registered by {@link HexModule} when tuweni is on the class path.
  *
  * @param <T> {@code Bytes}, {@code Bytes32} or {@code Bytes48}
  */
@@ -21,6 +21,7 @@ final class BytesDeserializer<T extends Bytes> extends StdScalarDeserializer<T> 
 
     /** {@code Bytes}: any length. */
     static final BytesDeserializer<Bytes> BYTES = new BytesDeserializer<>(Bytes.class, -1);
+
     static final BytesDeserializer<Bytes32> BYTES32 = new BytesDeserializer<>(Bytes32.class, Bytes32.SIZE);
     static final BytesDeserializer<Bytes48> BYTES48 = new BytesDeserializer<>(Bytes48.class, Bytes48.SIZE);
 
@@ -39,10 +40,11 @@ final class BytesDeserializer<T extends Bytes> extends StdScalarDeserializer<T> 
             return (T) ctxt.handleUnexpectedToken(handledType(), p);
         }
         byte[] bytes = HexReader.read(p, size, handledType());
-        return (T) switch (size) {
-            case Bytes32.SIZE -> Bytes32.wrap(bytes);
-            case Bytes48.SIZE -> Bytes48.wrap(bytes);
-            default -> Bytes.wrap(bytes);
-        };
+        return (T)
+                switch (size) {
+                    case Bytes32.SIZE -> Bytes32.wrap(bytes);
+                    case Bytes48.SIZE -> Bytes48.wrap(bytes);
+                    default -> Bytes.wrap(bytes);
+                };
     }
 }

@@ -7,9 +7,9 @@ import java.io.IOException;
 import org.apache.tuweni.bytes.Bytes;
 
 /**
- * Serialises tuweni {@link Bytes} (and {@code Bytes32}, {@code Bytes48}, every implementation) as
- * {@code "0x…"}, lowercase, through one {@code toArrayUnsafe()} (no copy for array-backed values).
- * Registered by {@link HexModule} when tuweni is on the class path.
+ * Serialises tuweni {@link Bytes} (and {@code Bytes32}, {@code Bytes48}, every implementation) as {@code "0x…"},
+ * lowercase, through one {@code toArrayUnsafe()} (no copy for array-backed values). Registered by {@link HexModule}
+ * when tuweni is on the class path.
  */
 final class BytesSerializer extends StdSerializer<Bytes> {
     private static final long serialVersionUID = 1L;

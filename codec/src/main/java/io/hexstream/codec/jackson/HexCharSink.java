@@ -8,21 +8,23 @@ import java.io.Writer;
 
 /**
  * Decodes the current string value of a {@link JsonParser} into a new {@code byte[]}: the text's length from
- * {@link JsonParser#getTextLength()}, then its characters from {@link JsonParser#getText(Writer)}, in the
- * pieces the parser hands over (any length; a digit pair or the prefix may be split between two), each decoded
- * by {@link HexDecoder#decodeDigits(char[], int, int, byte[], int, int)} as it arrives. Nothing is allocated but
- * the result. One sink per thread ({@link HexReader}); not thread-safe.
+ * {@link JsonParser#getTextLength()}, then its characters from {@link JsonParser#getText(Writer)}, in the pieces the
+ * parser hands over (any length; a digit pair or the prefix may be split between two), each decoded by
+ * {@link HexDecoder#decodeDigits(char[], int, int, byte[], int, int)} as it arrives. Nothing is allocated but the
+ * result. One sink per thread ({@link HexReader}); not thread-safe.
  */
 final class HexCharSink extends Writer {
     /** Characters not yet decoded: the prefix, or the high digit of a pair split between two pieces. */
     private final char[] held = new char[2];
     /** For {@link #write(String, int, int)}: the characters of a {@code String} are decoded from here. */
     private final char[] chars = new char[1024];
+
     private int heldCount;
     private int length;
     private int expectedBytes;
     /** Characters received so far: the index in the text of the next one. */
     private int index;
+
     private byte[] dst;
 
     /**

@@ -18,16 +18,15 @@ import java.io.IOException;
  * public List&lt;byte[]&gt; proofs;
  * </pre>
  *
- * <p>From a streaming parser ({@code readValue(InputStream)}, {@code readValue(byte[])}) the digits are decoded
- * from the parser's text buffer into the new array, without a {@code String} or a {@code char[]} of the value;
- * from a tree ({@code treeToValue}) from the {@code String} the tree holds. What each costs is in
- * {@code HexReader}.
+ * <p>From a streaming parser ({@code readValue(InputStream)}, {@code readValue(byte[])}) the digits are decoded from
+ * the parser's text buffer into the new array, without a {@code String} or a {@code char[]} of the value; from a tree
+ * ({@code treeToValue}) from the {@code String} the tree holds. What each costs is in {@code HexReader}.
  *
  * <p>Errors: a JSON {@code null} gives {@code null}, as for any reference; another token than a string a
  * {@link com.fasterxml.jackson.databind.exc.MismatchedInputException}; a string that is not {@code DATA} an
  * {@link com.fasterxml.jackson.databind.exc.InvalidFormatException} whose message is
- * {@link io.hexstream.codec.HexDecoder}'s (no prefix, odd digit count, invalid character and its index) with
- * the value's JSON pointer, then Jackson's location and reference chain. Needs only {@code jackson-databind}.
+ * {@link io.hexstream.codec.HexDecoder}'s (no prefix, odd digit count, invalid character and its index) with the
+ * value's JSON pointer, then Jackson's location and reference chain. Needs only {@code jackson-databind}.
  */
 public final class HexDeserializer extends StdScalarDeserializer<byte[]> {
     private static final long serialVersionUID = 1L;

@@ -7,24 +7,23 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * Writes bytes as one JSON string value {@code "0x…"} (lowercase, two digits per byte) to any
- * {@link JsonGenerator}, by the cheapest path the generator allows:
+ * Writes bytes as one JSON string value {@code "0x…"} (lowercase, two digits per byte) to any {@link JsonGenerator}, by
+ * the cheapest path the generator allows:
  *
  * <ul>
- *   <li>a byte-based generator ({@link UTF8JsonGenerator}: {@code writeValueAsBytes},
- *       {@code writeValue(OutputStream)}, {@code writeValue(File)}), up to {@link #SCRATCH_MAX} bytes of
- *       text: the digits go into a per-thread scratch array, then
- *       {@link JsonGenerator#writeRawUTF8String(byte[], int, int)} writes them as the value (no
- *       escaping needed; above 512 bytes Jackson hands the array straight to its {@code OutputStream});
- *   <li>a byte-based generator, longer values: the generator writes the separator and the opening
- *       {@code "0x}, is flushed, and the digits are streamed to its {@code OutputStream} through the
- *       same scratch, then the generator writes the closing quote;
- *   <li>any other generator (char-based {@code writeValueAsString}, the {@code TokenBuffer} behind
- *       {@code valueToTree}, delegates): {@link JsonGenerator#writeString(String)} of the same text.
+ *   <li>a byte-based generator ({@link UTF8JsonGenerator}: {@code writeValueAsBytes}, {@code writeValue(OutputStream)},
+ *       {@code writeValue(File)}), up to {@link #SCRATCH_MAX} bytes of text: the digits go into a per-thread scratch
+ *       array, then {@link JsonGenerator#writeRawUTF8String(byte[], int, int)} writes them as the value (no escaping
+ *       needed; above 512 bytes Jackson hands the array straight to its {@code OutputStream});
+ *   <li>a byte-based generator, longer values: the generator writes the separator and the opening {@code "0x}, is
+ *       flushed, and the digits are streamed to its {@code OutputStream} through the same scratch, then the generator
+ *       writes the closing quote;
+ *   <li>any other generator (char-based {@code writeValueAsString}, the {@code TokenBuffer} behind {@code valueToTree},
+ *       delegates): {@link JsonGenerator#writeString(String)} of the same text.
  * </ul>
  *
- * <p>The output is the same bytes on every path. Nothing is allocated per value on the first two
- * paths once a thread's scratch has grown to the size of its values.
+ * <p>The output is the same bytes on every path. Nothing is allocated per value on the first two paths once a thread's
+ * scratch has grown to the size of its values.
  */
 final class HexWriter {
     /** Largest scratch a thread keeps: 512 KiB, the text of a 262,143-byte value (a blob is 131,072). */

@@ -4,43 +4,45 @@ import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 
 /**
- * {@code count} hex string values whose digits are already encoded, {@code elementDigits} ASCII bytes
- * each, in one {@link ByteBuf}: back to back, or picked from it by index; framed as
- * {@link HexValuesSegment} frames them. Elements of at least
- * {@link #MIN_SLICED_DIGITS} digits are {@linkplain #slice handed on} as retained slices of the
- * buffer; shorter ones, and the framing, are copied into the chunks.
+ * {@code count} hex string values whose digits are already encoded, {@code elementDigits} ASCII bytes each, in one
+ * {@link ByteBuf}: back to back, or picked from it by index; framed as {@link HexValuesSegment} frames them. Elements
+ * of at least {@link #MIN_SLICED_DIGITS} digits are {@linkplain #slice handed on} as retained slices of the buffer;
+ * shorter ones, and the framing, are copied into the chunks.
  */
 final class EncodedSegment extends HexValuesSegment {
     /**
-     * Digits of one element from which it is passed on as a slice instead of copied: 16 KiB. A slice
-     * costs a buffer object, a write and an iovec; copying 16 KiB costs about what those do, and a
-     * blob's 262,144 digits are far above it, a proof's 96 far below (128 proofs copied are one
-     * 12 KiB memcpy into a chunk, not 128 writes).
+     * Digits of one element from which it is passed on as a slice instead of copied: 16 KiB. A slice costs a buffer
+     * object, a write and an iovec; copying 16 KiB costs about what those do, and a blob's 262,144 digits are far above
+     * it, a proof's 96 far below (128 proofs copied are one 12 KiB memcpy into a chunk, not 128 writes).
      */
     static final int MIN_SLICED_DIGITS = 16 * 1024;
 
     private final ByteBuf digits;
     /**
-     * {@code digits}' readable bytes, read at absolute indices by {@link #write} to copy short elements:
-     * made only for a direct buffer whose elements are copied (a heap buffer is read through its array,
-     * a sliced one never), since it is an object per value and a response may hold hundreds.
+     * {@code digits}' readable bytes, read at absolute indices by {@link #write} to copy short elements: made only for
+     * a direct buffer whose elements are copied (a heap buffer is read through its array, a sliced one never), since it
+     * is an object per value and a response may hold hundreds.
      */
     private final ByteBuffer view;
+
     private final int start;
     private final boolean sliced;
 
-    /** Takes ownership of one reference to {@code digits}, whose readable bytes are exactly {@code elementDigits * count}. */
+    /**
+     * Takes ownership of one reference to {@code digits}, whose readable bytes are exactly {@code elementDigits *
+     * count}.
+     */
     EncodedSegment(ByteBuf digits, int elementDigits, int count, boolean bracketed, boolean prefix) {
         this(digits, elementDigits, null, 0, count, bracketed, prefix);
     }
 
     /**
-     * Takes ownership of one reference to {@code digits}; value {@code k} is the element
-     * {@code indices[first + k]} (each index non-negative and within the readable bytes, checked by the
-     * caller), or element {@code k} if {@code indices} is {@code null}.
+     * Takes ownership of one reference to {@code digits}; value {@code k} is the element {@code indices[first + k]}
+     * (each index non-negative and within the readable bytes, checked by the caller), or element {@code k} if
+     * {@code indices} is {@code null}.
      */
-    EncodedSegment(ByteBuf digits, int elementDigits, int[] indices, int first, int count, boolean bracketed,
-            boolean prefix) {
+    EncodedSegment(
+            ByteBuf digits, int elementDigits, int[] indices, int first, int count, boolean bracketed, boolean prefix) {
         super(elementDigits, indices, first, count, bracketed, prefix);
         this.digits = digits;
         this.start = digits.readerIndex();

@@ -3,9 +3,9 @@ package io.hexstream.codec.json;
 import java.nio.ByteBuffer;
 
 /**
- * {@code count} hex string values of {@code size} bytes each, lying back to back in one source (or
- * picked from it by index), encoded as they are produced and framed as {@link HexValuesSegment} frames
- * them. 128 cell proofs of 48 bytes are one segment, not 128.
+ * {@code count} hex string values of {@code size} bytes each, lying back to back in one source (or picked from it by
+ * index), encoded as they are produced and framed as {@link HexValuesSegment} frames them. 128 cell proofs of 48 bytes
+ * are one segment, not 128.
  */
 final class HexSegment extends HexValuesSegment {
     private final HexSource source;
@@ -15,7 +15,9 @@ final class HexSegment extends HexValuesSegment {
         this(source, size, null, 0, count, bracketed, prefix);
     }
 
-    /** Values {@code indices[first]} to {@code indices[first + count - 1]} of the source's elements (each in bounds). */
+    /**
+     * Values {@code indices[first]} to {@code indices[first + count - 1]} of the source's elements (each in bounds).
+     */
     HexSegment(HexSource source, int size, int[] indices, int first, int count, boolean bracketed, boolean prefix) {
         super(2 * size, indices, first, count, bracketed, prefix);
         this.source = source;

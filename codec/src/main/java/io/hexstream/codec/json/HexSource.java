@@ -4,12 +4,15 @@ import io.hexstream.codec.Hex;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 
-/** Bytes a {@link HexSegment} references rather than copies: a {@code byte[]}, a {@link ByteBuf} or a {@link ByteBuffer}. */
+/**
+ * Bytes a {@link HexSegment} references rather than copies: a {@code byte[]}, a {@link ByteBuf} or a
+ * {@link ByteBuffer}.
+ */
 abstract class HexSource {
 
     /**
-     * Writes {@code count} bytes from {@code index} (relative to the source) as bare hex digits into
-     * {@code out} from its absolute index {@code outIndex}.
+     * Writes {@code count} bytes from {@code index} (relative to the source) as bare hex digits into {@code out} from
+     * its absolute index {@code outIndex}.
      */
     abstract void encode(int index, int count, ByteBuffer out, int outIndex);
 

@@ -3,12 +3,12 @@ package io.hexstream.codec.json;
 import java.nio.ByteBuffer;
 
 /**
- * The framing that {@link HexSegment} (digits encoded as produced) and {@link EncodedSegment} (digits
- * given encoded) share: {@code count} hex string values of {@code elementDigits} digits each,
- * {@code "0x…"} alone when {@code count} is 1 and not bracketed, else {@code ["0x…","0x…",…]} (without
- * brackets, the comma-separated values alone); without the prefix {@code "…"}. With an index list,
- * value {@code k} is element {@code indices[first + k]} of the source instead of its element {@code k}.
- * Subclasses write the digits of one element; the brackets, openings, quotes and commas are written here.
+ * The framing that {@link HexSegment} (digits encoded as produced) and {@link EncodedSegment} (digits given encoded)
+ * share: {@code count} hex string values of {@code elementDigits} digits each, {@code "0x…"} alone when {@code count}
+ * is 1 and not bracketed, else {@code ["0x…","0x…",…]} (without brackets, the comma-separated values alone); without
+ * the prefix {@code "…"}. With an index list, value {@code k} is element {@code indices[first + k]} of the source
+ * instead of its element {@code k}. Subclasses write the digits of one element; the brackets, openings, quotes and
+ * commas are written here.
  */
 abstract class HexValuesSegment extends Segment {
     private static final byte[] OPEN_PREFIXED = {'"', '0', 'x'};
@@ -16,13 +16,16 @@ abstract class HexValuesSegment extends Segment {
 
     /** What opens each element: {@code "0x} or {@code "}. */
     final byte[] open;
+
     final int elementDigits;
     /** Which element of the source each value is, from {@code first}; {@code null}: value k is element k. */
     private final int[] indices;
+
     private final int first;
     final boolean bracketed;
     /** Bytes of one element with the comma that follows it: opening + digits + {@code ",}. */
     final int stride;
+
     final long length;
 
     HexValuesSegment(int elementDigits, int[] indices, int first, int count, boolean bracketed, boolean prefix) {
@@ -46,11 +49,11 @@ abstract class HexValuesSegment extends Segment {
     }
 
     /**
-     * Writes digits {@code [done, done + n)} of the source's element {@code element} into {@code out} from
-     * its absolute index {@code index}, {@code n} at most {@code room} and the digits left.
+     * Writes digits {@code [done, done + n)} of the source's element {@code element} into {@code out} from its absolute
+     * index {@code index}, {@code n} at most {@code room} and the digits left.
      *
-     * @return {@code n}: fewer than the room only where a whole digit pair would not fit (so 0 only when
-     *     {@code room < 2})
+     * @return {@code n}: fewer than the room only where a whole digit pair would not fit (so 0 only when {@code room <
+     *     2})
      */
     abstract int writeDigits(int element, int done, ByteBuffer out, int index, int room);
 

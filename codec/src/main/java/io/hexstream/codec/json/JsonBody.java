@@ -4,14 +4,13 @@ import io.netty.util.AbstractReferenceCounted;
 import java.util.List;
 
 /**
- * A JSON document described once and produced later, in chunks: structural tokens and names as
- * bytes, hex string values as references to their source bytes (or to their digits, given already
- * encoded). Its exact byte {@link #length()} is
+ * A JSON document described once and produced later, in chunks: structural tokens and names as bytes, hex string values
+ * as references to their source bytes (or to their digits, given already encoded). Its exact byte {@link #length()} is
  * known before the first byte is produced, and it never exists whole in memory.
  *
- * <p>Reference-counted: the body holds one reference to every {@code ByteBuf} it references and
- * releases them when its own count reaches zero. Hand it to a {@link JsonBodyInput} (which releases it
- * on close) or release it yourself. Build one with {@link #builder()}.
+ * <p>Reference-counted: the body holds one reference to every {@code ByteBuf} it references and releases them when its
+ * own count reaches zero. Hand it to a {@link JsonBodyInput} (which releases it on close) or release it yourself. Build
+ * one with {@link #builder()}.
  */
 public final class JsonBody extends AbstractReferenceCounted {
     private final List<Segment> segments;
@@ -44,8 +43,8 @@ public final class JsonBody extends AbstractReferenceCounted {
     }
 
     /**
-     * Moves the segments out, for {@link JsonBodyBuilder#value(JsonBody)}, and releases this body, which
-     * then holds nothing; the caller holds its only reference.
+     * Moves the segments out, for {@link JsonBodyBuilder#value(JsonBody)}, and releases this body, which then holds
+     * nothing; the caller holds its only reference.
      */
     List<Segment> handOver() {
         handedOver = true;

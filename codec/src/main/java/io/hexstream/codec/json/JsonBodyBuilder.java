@@ -10,20 +10,19 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Records a JSON document for a {@link JsonBody}, as a streaming generator would write it (compact,
- * commas inserted), without producing any hex. Hex values reference their source, not copied: each
- * method's {@code @param} says what the body keeps (a {@code byte[]} or a {@link ByteBuffer}'s memory
- * read when the body is produced, a {@link ByteBuf} retained until the body is released). Index lists
- * are copied. Sizes are in bytes of the value, two hex digits per byte, whether its digits are
- * encoded as the body is produced or given already encoded.
+ * Records a JSON document for a {@link JsonBody}, as a streaming generator would write it (compact, commas inserted),
+ * without producing any hex. Hex values reference their source, not copied: each method's {@code @param} says what the
+ * body keeps (a {@code byte[]} or a {@link ByteBuffer}'s memory read when the body is produced, a {@link ByteBuf}
+ * retained until the body is released). Index lists are copied. Sizes are in bytes of the value, two hex digits per
+ * byte, whether its digits are encoded as the body is produced or given already encoded.
  *
- * <p>Names and {@link #string(String) string} values are any Java {@code String}, written as UTF-8
- * with JSON escapes where needed. Hex values are {@code "0x…"} (lowercase digits, two per byte) unless
- * asked for without the prefix, per value ({@code prefix = false}: {@code "…"}). A value already
- * rendered as JSON (a request's id token) goes in as {@link #raw(byte[]) raw}.
+ * <p>Names and {@link #string(String) string} values are any Java {@code String}, written as UTF-8 with JSON escapes
+ * where needed. Hex values are {@code "0x…"} (lowercase digits, two per byte) unless asked for without the prefix, per
+ * value ({@code prefix = false}: {@code "…"}). A value already rendered as JSON (a request's id token) goes in as
+ * {@link #raw(byte[]) raw}.
  *
- * <p>Not thread-safe. If building fails or is abandoned, {@link #close()} releases what was retained;
- * after {@link #build()} it does nothing.
+ * <p>Not thread-safe. If building fails or is abandoned, {@link #close()} releases what was retained; after
+ * {@link #build()} it does nothing.
  *
  * <pre>
  * try (JsonBodyBuilder b = JsonBody.builder()) {
@@ -37,6 +36,7 @@ public final class JsonBodyBuilder implements AutoCloseable {
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
     /** Control characters with a two-character escape, and the letter that follows the backslash. */
     private static final String SHORT_ESCAPES = "\b\t\n\f\r";
+
     private static final String SHORT_ESCAPE_LETTERS = "btnfr";
     private static final String UPPER_DIGITS = "0123456789ABCDEF";
     /** How many distinct index lists a builder remembers to share (V4: cells in the blob, extension cells, proofs). */
@@ -49,18 +49,20 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     /** Open containers, innermost last: true for an object. */
     private boolean[] objects = new boolean[8];
+
     private int depth;
     /** Whether the innermost container (or the top level) already holds a value. */
     private boolean hasValue;
     /** Whether a name was just written, so a value must follow. */
     private boolean afterName;
+
     private boolean done;
     /**
-     * The index lists copied so far, most recent at {@code pickedNext - 1}: a list equal to one of them is
-     * shared, not copied again (a response's entries pick the same cells), so a body holds a few copies
-     * whatever its entry count.
+     * The index lists copied so far, most recent at {@code pickedNext - 1}: a list equal to one of them is shared, not
+     * copied again (a response's entries pick the same cells), so a body holds a few copies whatever its entry count.
      */
     private final int[][] copiedIndices = new int[PICKED_KEPT][];
+
     private int pickedNext;
 
     JsonBodyBuilder() {}
@@ -106,10 +108,9 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * A string value, {@code "value"} in UTF-8: {@code "} and {@code \} escaped by a backslash, control
-     * characters below U+0020 as {@code \b \t \n \f \r} or {@code \}{@code u00XX} (as Jackson writes
-     * them), every other character as its UTF-8 bytes; an unpaired surrogate (which has no UTF-8 form)
-     * as {@code \}{@code uXXXX}.
+     * A string value, {@code "value"} in UTF-8: {@code "} and {@code \} escaped by a backslash, control characters
+     * below U+0020 as {@code \b \t \n \f \r} or {@code \}{@code u00XX} (as Jackson writes them), every other character
+     * as its UTF-8 bytes; an unpaired surrogate (which has no UTF-8 form) as {@code \}{@code uXXXX}.
      */
     public JsonBodyBuilder string(String value) {
         beforeValue();
@@ -162,8 +163,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * The hex string of {@code src[offset, offset + length)}, {@code "0x…"} or, without {@code prefix},
-     * {@code "…"}: {@code 2 * length} digits.
+     * The hex string of {@code src[offset, offset + length)}, {@code "0x…"} or, without {@code prefix}, {@code "…"}:
+     * {@code 2 * length} digits.
      *
      * @param src not copied: read when the body is produced, so do not change it until the body is released
      * @throws IndexOutOfBoundsException if the region is out of {@code src}'s bounds
@@ -183,12 +184,11 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * The hex string of {@code src}'s readable bytes, {@code "0x…"} or, without {@code prefix},
-     * {@code "…"}.
+     * The hex string of {@code src}'s readable bytes, {@code "0x…"} or, without {@code prefix}, {@code "…"}.
      *
-     * @param src retained by the body and released with it (or by {@link #close()} if the build fails);
-     *     not copied: its readable bytes are read when the body is produced, so do not change them until
-     *     the body is released. The caller keeps its own reference, and its indices are not moved.
+     * @param src retained by the body and released with it (or by {@link #close()} if the build fails); not copied: its
+     *     readable bytes are read when the body is produced, so do not change them until the body is released. The
+     *     caller keeps its own reference, and its indices are not moved.
      */
     public JsonBodyBuilder hex(ByteBuf src, boolean prefix) {
         int length = src.readableBytes();
@@ -207,67 +207,63 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * The hex string of {@code src}'s remaining bytes, {@code "0x…"} or, without {@code prefix},
-     * {@code "…"}.
+     * The hex string of {@code src}'s remaining bytes, {@code "0x…"} or, without {@code prefix}, {@code "…"}.
      *
-     * @param src not copied: its remaining bytes are read when the body is produced, so do not change
-     *     them until the body is released; its position and limit are not touched
+     * @param src not copied: its remaining bytes are read when the body is produced, so do not change them until the
+     *     body is released; its position and limit are not touched
      */
     public JsonBodyBuilder hex(ByteBuffer src, boolean prefix) {
         return hexSegment(HexSource.of(src.slice()), src.remaining(), 1, false, prefix);
     }
 
     /**
-     * A hex string value whose digits are already encoded: {@code digits}' readable bytes, ASCII hex
-     * digits (lowercase, as {@link #hex(ByteBuf, boolean)} would write them; not checked, so the
-     * caller vouches for them), framed as {@code "0x…"} or, without {@code prefix}, {@code "…"}. Its
-     * exact length is {@code digits.readableBytes()} plus 4 (or 2). A {@link JsonBodyInput} hands a long
-     * value on as retained slices of {@code digits}, not copied.
+     * A hex string value whose digits are already encoded: {@code digits}' readable bytes, ASCII hex digits (lowercase,
+     * as {@link #hex(ByteBuf, boolean)} would write them; not checked, so the caller vouches for them), framed as
+     * {@code "0x…"} or, without {@code prefix}, {@code "…"}. Its exact length is {@code digits.readableBytes()} plus 4
+     * (or 2). A {@link JsonBodyInput} hands a long value on as retained slices of {@code digits}, not copied.
      *
-     * @param digits retained by the body and released with it (or by {@link #close()} if the build
-     *     fails); not copied: do not change its readable bytes until the body is released. The caller
-     *     keeps its own reference, and its indices are not moved.
+     * @param digits retained by the body and released with it (or by {@link #close()} if the build fails); not copied:
+     *     do not change its readable bytes until the body is released. The caller keeps its own reference, and its
+     *     indices are not moved.
      */
     public JsonBodyBuilder encodedHex(ByteBuf digits, boolean prefix) {
         return encodedValues(digits, digits.readableBytes(), 1, false, prefix);
     }
 
     /**
-     * A JSON array of {@code count} hex strings of {@code size} bytes each, whose digits are already
-     * encoded ({@code 2 * size} per value, back to back in {@code digits}' readable bytes): as
-     * {@link #encodedHex} per element, {@code ["0x…","0x…",…]} ({@code []} when {@code count} is 0); the
-     * bytes {@link #hexArray(byte[], int, int, int, boolean)} writes for the same {@code size} and
-     * {@code count}. One segment, whatever the count.
+     * A JSON array of {@code count} hex strings of {@code size} bytes each, whose digits are already encoded ({@code 2
+     * * size} per value, back to back in {@code digits}' readable bytes): as {@link #encodedHex} per element,
+     * {@code ["0x…","0x…",…]} ({@code []} when {@code count} is 0); the bytes {@link #hexArray(byte[], int, int, int,
+     * boolean)} writes for the same {@code size} and {@code count}. One segment, whatever the count.
      *
      * @param digits retained by the body, as {@link #encodedHex} says
      * @param size bytes of each value (a 48-byte proof: 48), not digits
-     * @throws IllegalArgumentException if {@code size} or {@code count} is negative, or {@code digits}
-     *     does not hold exactly {@code 2 * size * count} readable bytes
+     * @throws IllegalArgumentException if {@code size} or {@code count} is negative, or {@code digits} does not hold
+     *     exactly {@code 2 * size * count} readable bytes
      */
     public JsonBodyBuilder encodedHexArray(ByteBuf digits, int size, int count, boolean prefix) {
         if (size < 0 || count < 0 || 2L * size * count != digits.readableBytes()) {
-            throw new IllegalArgumentException(count + " values of " + size + " bytes in "
-                    + digits.readableBytes() + " readable digits");
+            throw new IllegalArgumentException(
+                    count + " values of " + size + " bytes in " + digits.readableBytes() + " readable digits");
         }
         return encodedValues(digits, Hex.encodedLength(size, false), count, true, prefix);
     }
 
     /** Values of {@code elementDigits} digits each, {@code elementDigits * count} being the readable bytes. */
-    private JsonBodyBuilder encodedValues(ByteBuf digits, int elementDigits, int count, boolean bracketed,
-            boolean prefix) {
+    private JsonBodyBuilder encodedValues(
+            ByteBuf digits, int elementDigits, int count, boolean bracketed, boolean prefix) {
         beforeValue();
         addSegment(new EncodedSegment(digits.retain(), elementDigits, count, bracketed, prefix));
         return this;
     }
 
     /**
-     * Values of the open array, one per entry of {@code indices[from, from + count)}, whose digits are
-     * already encoded: for an index {@code i >= 0}, the hex string of the {@code size}-byte element
-     * {@code i}, whose {@code 2 * size} ASCII hex digits lie at {@code [2 * i * size, 2 * (i + 1) * size)}
-     * of {@code digits}' readable bytes, framed as {@link #encodedHex} frames them ({@code "0x…"}, or
-     * {@code "…"} without {@code prefix}); for a negative index, {@code null}. The bytes
-     * {@link #hexElements(byte[], int, int, int[], int, int, boolean)} writes for the same {@code size}
-     * and indices, from digits given encoded: e.g. cells {@code [3, 70, -1]} picked from a blob's cached
+     * Values of the open array, one per entry of {@code indices[from, from + count)}, whose digits are already encoded:
+     * for an index {@code i >= 0}, the hex string of the {@code size}-byte element {@code i}, whose {@code 2 * size}
+     * ASCII hex digits lie at {@code [2 * i * size, 2 * (i + 1) * size)} of {@code digits}' readable bytes, framed as
+     * {@link #encodedHex} frames them ({@code "0x…"}, or {@code "…"} without {@code prefix}); for a negative index,
+     * {@code null}. The bytes {@link #hexElements(byte[], int, int, int[], int, int, boolean)} writes for the same
+     * {@code size} and indices, from digits given encoded: e.g. cells {@code [3, 70, -1]} picked from a blob's cached
      * digits. Each run of consecutive non-negative indices is one segment.
      *
      * @param digits retained by the body (once per run of indices), as {@link #encodedHex} says
@@ -275,11 +271,11 @@ public final class JsonBodyBuilder implements AutoCloseable {
      * @param indices copied: the caller may change it once this returns
      * @throws IllegalStateException if no array is the innermost open container
      * @throws IllegalArgumentException if {@code size} or {@code count} is negative
-     * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an
-     *     index's element is out of {@code digits}' readable bytes; nothing is written then
+     * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an index's
+     *     element is out of {@code digits}' readable bytes; nothing is written then
      */
-    public JsonBodyBuilder encodedHexElements(ByteBuf digits, int size, int[] indices, int from, int count,
-            boolean prefix) {
+    public JsonBodyBuilder encodedHexElements(
+            ByteBuf digits, int size, int[] indices, int from, int count, boolean prefix) {
         int[] picked = checkedIndices(size, 2, indices, from, count, digits.readableBytes(), 0);
         int elementDigits = Hex.encodedLength(size, false);
         for (int k = nullsFrom(picked, 0), run; k < count; k = nullsFrom(picked, run)) {
@@ -300,9 +296,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     /**
      * A JSON array of {@code count} hex strings of {@code size} bytes each, lying back to back from
-     * {@code src[offset]}: e.g. 128 cell proofs of 48 bytes, {@code ["0x…","0x…",…]} (or {@code "…"}
-     * elements without {@code prefix}); {@code []} when {@code count} is 0. One segment, whatever the
-     * count.
+     * {@code src[offset]}: e.g. 128 cell proofs of 48 bytes, {@code ["0x…","0x…",…]} (or {@code "…"} elements without
+     * {@code prefix}); {@code []} when {@code count} is 0. One segment, whatever the count.
      *
      * @param src not copied: read when the body is produced, so do not change it until the body is released
      * @param size bytes of each value
@@ -319,8 +314,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * Values {@code "0x…"} or {@code null}: as {@link #hexElements(byte[], int, int, int[], int, int, boolean)}
-     * with the prefix.
+     * Values {@code "0x…"} or {@code null}: as {@link #hexElements(byte[], int, int, int[], int, int, boolean)} with
+     * the prefix.
      *
      * @param src not copied: read when the body is produced, so do not change it until the body is released
      * @param indices copied: the caller may change it once this returns
@@ -330,24 +325,23 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * Values of the open array, one per entry of {@code indices[from, from + count)}, picked from
-     * {@code src} by index: for an index {@code i >= 0}, the hex string of the {@code size}-byte element
-     * {@code src[offset + i * size, offset + (i + 1) * size)} ({@code "0x…"}, {@code 2 * size} digits, or
-     * {@code "…"} without {@code prefix}); for a negative index, {@code null}. For example the 2,048-byte
-     * cells {@code [3, 70, -1]} of an array of cells, beside values of other sources in the same array;
-     * nothing is written when {@code count} is 0. Each run of consecutive non-negative indices is one
-     * segment whatever its length. The body's length is exact at once.
+     * Values of the open array, one per entry of {@code indices[from, from + count)}, picked from {@code src} by index:
+     * for an index {@code i >= 0}, the hex string of the {@code size}-byte element {@code src[offset + i * size, offset
+     * + (i + 1) * size)} ({@code "0x…"}, {@code 2 * size} digits, or {@code "…"} without {@code prefix}); for a
+     * negative index, {@code null}. For example the 2,048-byte cells {@code [3, 70, -1]} of an array of cells, beside
+     * values of other sources in the same array; nothing is written when {@code count} is 0. Each run of consecutive
+     * non-negative indices is one segment whatever its length. The body's length is exact at once.
      *
      * @param src not copied: read when the body is produced, so do not change it until the body is released
      * @param size bytes of each element
      * @param indices copied: the caller may change it once this returns
      * @throws IllegalStateException if no array is the innermost open container
      * @throws IllegalArgumentException if {@code size} or {@code count} is negative
-     * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an
-     *     index's element is out of {@code src}; nothing is written then
+     * @throws IndexOutOfBoundsException if {@code [from, from + count)} is out of {@code indices}, or an index's
+     *     element is out of {@code src}; nothing is written then
      */
-    public JsonBodyBuilder hexElements(byte[] src, int offset, int size, int[] indices, int from, int count,
-            boolean prefix) {
+    public JsonBodyBuilder hexElements(
+            byte[] src, int offset, int size, int[] indices, int from, int count, boolean prefix) {
         int[] picked = checkedIndices(size, 1, indices, from, count, src.length, offset);
         Hex.encodedLength(size, true);
         for (int k = nullsFrom(picked, 0), run; k < count; k = nullsFrom(picked, run)) {
@@ -359,11 +353,11 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     /**
      * A value built before as a body of its own, e.g. one reply of a batch: {@code value}'s bytes, exactly
-     * {@code value.length()} of them. Takes {@code value} over: its segments move into this body (nothing
-     * is copied) and {@code value} is released, so the caller must hold its only reference.
+     * {@code value.length()} of them. Takes {@code value} over: its segments move into this body (nothing is copied)
+     * and {@code value} is released, so the caller must hold its only reference.
      *
-     * @throws IllegalStateException if {@code value} has another reference, or no value may go here;
-     *     {@code value} is not taken then
+     * @throws IllegalStateException if {@code value} has another reference, or no value may go here; {@code value} is
+     *     not taken then
      */
     public JsonBodyBuilder value(JsonBody value) {
         if (value.refCnt() != 1) {
@@ -388,8 +382,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
      * A JSON array of one hex string per element of {@code values}, in order, each of its own length
      * ({@code ["0x…",…]}, or {@code "…"} elements without {@code prefix}; {@code []} when empty).
      *
-     * @param values not kept itself; its arrays are not copied: each is read when the body is produced,
-     *     so do not change them until the body is released
+     * @param values not kept itself; its arrays are not copied: each is read when the body is produced, so do not
+     *     change them until the body is released
      */
     public JsonBodyBuilder hexArray(List<byte[]> values, boolean prefix) {
         beginArray();
@@ -427,10 +421,9 @@ public final class JsonBodyBuilder implements AutoCloseable {
     }
 
     /**
-     * Writes {@code null} for each negative index of {@code picked} from {@code k}; returns where the
-     * next run of non-negative ones starts (its length if none). Index runs are segments, sharing one
-     * copy of the caller's indices: {@code hexElements} is called a few times per blob of a getBlobsV4
-     * answer.
+     * Writes {@code null} for each negative index of {@code picked} from {@code k}; returns where the next run of
+     * non-negative ones starts (its length if none). Index runs are segments, sharing one copy of the caller's indices:
+     * {@code hexElements} is called a few times per blob of a getBlobsV4 answer.
      */
     private int nullsFrom(int[] picked, int k) {
         for (; k < picked.length && picked[k] < 0; k++) {
@@ -452,10 +445,10 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     /**
      * The checks of {@code hexElements} and {@code encodedHexElements}: an open array, non-negative sizes,
-     * {@code [from, from + count)} within {@code indices}, and every non-negative index's element of
-     * {@code size} bytes ({@code unit} source bytes each: 1 raw, 2 encoded) within {@code [offset, length)}.
-     * Checks a copy, which it returns: the body keeps that, so the caller may reuse its array. An equal
-     * list copied earlier by this builder is returned instead of a new copy.
+     * {@code [from, from + count)} within {@code indices}, and every non-negative index's element of {@code size} bytes
+     * ({@code unit} source bytes each: 1 raw, 2 encoded) within {@code [offset, length)}. Checks a copy, which it
+     * returns: the body keeps that, so the caller may reuse its array. An equal list copied earlier by this builder is
+     * returned instead of a new copy.
      */
     private int[] checkedIndices(int size, int unit, int[] indices, int from, int count, int length, int offset) {
         if (done) {
@@ -583,7 +576,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
             literal[literalLength++] = (byte) (0xE0 | c >> 12);
             literal[literalLength++] = (byte) (0x80 | c >> 6 & 0x3F);
             literal[literalLength++] = (byte) (0x80 | c & 0x3F);
-        } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+        } else if (Character.isHighSurrogate(c)
+                && i + 1 < text.length()
                 && Character.isLowSurrogate(text.charAt(i + 1))) {
             int cp = Character.toCodePoint(c, text.charAt(i + 1));
             literal[literalLength++] = (byte) (0xF0 | cp >> 18);

@@ -8,15 +8,14 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Produces a {@link JsonBody} as a sequence of direct {@link ByteBuf}s of at most {@code chunkSize}
- * bytes each, from the channel's allocator, for {@link io.netty.handler.stream.ChunkedWriteHandler}:
- * a chunk is made only when the channel is writable, so at most the high water mark plus one chunk
- * is outstanding per connection. A chunk may end a byte short of {@code chunkSize} where a hex digit
- * pair would not fit whole.
+ * Produces a {@link JsonBody} as a sequence of direct {@link ByteBuf}s of at most {@code chunkSize} bytes each, from
+ * the channel's allocator, for {@link io.netty.handler.stream.ChunkedWriteHandler}: a chunk is made only when the
+ * channel is writable, so at most the high water mark plus one chunk is outstanding per connection. A chunk may end a
+ * byte short of {@code chunkSize} where a hex digit pair would not fit whole.
  *
  * <p>Owns one reference to the body and releases it in {@link #close()}, which is idempotent;
- * {@code ChunkedWriteHandler} calls it at the end, on write failure and on disconnect. Every chunk
- * returned is the caller's to release. Not thread-safe: one event loop reads it.
+ * {@code ChunkedWriteHandler} calls it at the end, on write failure and on disconnect. Every chunk returned is the
+ * caller's to release. Not thread-safe: one event loop reads it.
  */
 public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     /** Default chunk size: 256 KiB, within what Netty 4.2's allocators pool (≤ 1 MiB). */
@@ -41,8 +40,7 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     /**
      * An input over {@code body} that takes ownership of one reference to it.
      *
-     * @throws IllegalArgumentException if {@code chunkSize} is below {@link #MIN_CHUNK_SIZE}; the
-     *     body is then released
+     * @throws IllegalArgumentException if {@code chunkSize} is below {@link #MIN_CHUNK_SIZE}; the body is then released
      */
     public JsonBodyInput(JsonBody body, int chunkSize) {
         if (chunkSize < MIN_CHUNK_SIZE) {
@@ -75,12 +73,11 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
 
     /**
      * The next chunk, direct, of at most the chunk size; {@code null} at the end. A value given
-     * {@linkplain JsonBodyBuilder#encodedHex(ByteBuf, boolean) already encoded} comes as retained
-     * slices of its buffer, each a chunk of its own (the chunks before and after it end where it
-     * starts and start where it ends). Segments write
-     * straight into the chunk's memory through one NIO view of it: literals as bulk puts, digits as
-     * {@link io.hexstream.codec.Hex#encode(byte[], int, int, ByteBuffer, int, boolean)} writes them
-     * (SIMD lanes stored in place where the JVM allows, else the portable kernel through an L1 scratch).
+     * {@linkplain JsonBodyBuilder#encodedHex(ByteBuf, boolean) already encoded} comes as retained slices of its buffer,
+     * each a chunk of its own (the chunks before and after it end where it starts and start where it ends). Segments
+     * write straight into the chunk's memory through one NIO view of it: literals as bulk puts, digits as
+     * {@link io.hexstream.codec.Hex#encode(byte[], int, int, ByteBuffer, int, boolean)} writes them (SIMD lanes stored
+     * in place where the JVM allows, else the portable kernel through an L1 scratch).
      *
      * @throws IllegalStateException if {@code allocator}'s direct buffer is not one region of memory
      */
@@ -105,8 +102,8 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         ByteBuf chunk = allocator.directBuffer(size, size);
         try {
             if (chunk.nioBufferCount() != 1) {
-                throw new IllegalStateException(allocator + " gave a direct buffer of " + chunk.nioBufferCount()
-                        + " regions");
+                throw new IllegalStateException(
+                        allocator + " gave a direct buffer of " + chunk.nioBufferCount() + " regions");
             }
             // The chunk's internal view: no object per chunk where the allocator keeps one per buffer
             // (the pooled allocator does; the adaptive one makes one per call, as nioBuffer would).

@@ -3,14 +3,13 @@ package io.hexstream.codec.json;
 import java.util.Locale;
 
 /**
- * Thrown by {@link JsonHexReader} when its input is not the JSON (RFC 8259) it expects: malformed JSON
- * or UTF-8, a hex value that is not strict {@code DATA} ({@code 0x}, an even number of digits
- * {@code [0-9a-fA-F]}), a value longer or shorter than its destination allows, a name, string or number
- * longer than the reader's bound, nesting deeper than its bound, or the end of input inside the value.
+ * Thrown by {@link JsonHexReader} when its input is not the JSON (RFC 8259) it expects: malformed JSON or UTF-8, a hex
+ * value that is not strict {@code DATA} ({@code 0x}, an even number of digits {@code [0-9a-fA-F]}), a value longer or
+ * shorter than its destination allows, a name, string or number longer than the reader's bound, nesting deeper than its
+ * bound, or the end of input inside the value.
  *
- * <p>The message is one line, {@code <path>: <fault> at byte <offset>}, e.g.
- * {@code result[3].proofs[17]: odd number of hex digits at byte 4,194,311}; the path is left out (with
- * its colon) at the top level.
+ * <p>The message is one line, {@code <path>: <fault> at byte <offset>}, e.g. {@code result[3].proofs[17]: odd number of
+ * hex digits at byte 4,194,311}; the path is left out (with its colon) at the top level.
  */
 public final class JsonDecodeException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

@@ -6,26 +6,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Reads one JSON document (RFC 8259, UTF-8) from {@code ByteBuf} chunks as they arrive, split
- * anywhere, and reports its tokens to a {@link JsonTokenListener}; each string value goes where the
- * listener picks when it starts ({@link StringValue}): decoded as hex straight into a {@code ByteBuf}
- * or {@code byte[]} the listener supplies, skipped, or read as text. Any whitespace, member order and
- * escapes ({@code \}{@code uXXXX} and surrogate pairs included) are read as the RFC allows.
+ * Reads one JSON document (RFC 8259, UTF-8) from {@code ByteBuf} chunks as they arrive, split anywhere, and reports its
+ * tokens to a {@link JsonTokenListener}; each string value goes where the listener picks when it starts
+ * ({@link StringValue}): decoded as hex straight into a {@code ByteBuf} or {@code byte[]} the listener supplies,
+ * skipped, or read as text. Any whitespace, member order and escapes ({@code \}{@code uXXXX} and surrogate pairs
+ * included) are read as the RFC allows.
  *
- * <p>Memory: the reader holds no input beyond the chunk being read. Besides its destinations it keeps
- * one name, string or number of at most {@code maxTextLength} characters, the path (at most
- * {@code maxDepth} levels, each with its member name), and two scratch arrays of
- * {@value #STAGE} and {@value #SCRATCH} bytes made on first need (a direct chunk is read through the
- * first; a direct destination written through the second). Hex values of any length stream.
+ * <p>Memory: the reader holds no input beyond the chunk being read. Besides its destinations it keeps one name, string
+ * or number of at most {@code maxTextLength} characters, the path (at most {@code maxDepth} levels, each with its
+ * member name), and two scratch arrays of {@value #STAGE} and {@value #SCRATCH} bytes made on first need (a direct
+ * chunk is read through the first; a direct destination written through the second). Hex values of any length stream.
  *
  * <p>Hex digits are decoded by {@link HexDecoder#decodeDigits}, a run at a time: SIMD lanes where
- * {@link io.hexstream.codec.Hex#kernel()} has them, else a 256-entry table; the other tokens by a
- * byte-at-a-time state machine. Every fault is a {@link JsonDecodeException} naming the fault, the
- * JSON path and the offset of the offending byte in the whole input; after one (or after a listener
- * throws) the reader refuses more input.
+ * {@link io.hexstream.codec.Hex#kernel()} has them, else a 256-entry table; the other tokens by a byte-at-a-time state
+ * machine. Every fault is a {@link JsonDecodeException} naming the fault, the JSON path and the offset of the offending
+ * byte in the whole input; after one (or after a listener throws) the reader refuses more input.
  *
- * <p>Ownership: {@link #feed(ByteBuf)} reads a chunk and leaves it to the caller, who releases it. The
- * reader never retains or releases a buffer. Not thread-safe: feed it from one thread at a time.
+ * <p>Ownership: {@link #feed(ByteBuf)} reads a chunk and leaves it to the caller, who releases it. The reader never
+ * retains or releases a buffer. Not thread-safe: feed it from one thread at a time.
  */
 public final class JsonHexReader {
     /** Default bound on a name, string or number, in UTF-16 characters. */
@@ -86,6 +84,7 @@ public final class JsonHexReader {
     private int state = VALUE;
     /** Absolute offset of index 0 of the array being read: a byte at index {@code i} is at {@code base + i}. */
     private long base;
+
     private long consumed;
 
     private char[] text;
@@ -93,9 +92,11 @@ public final class JsonHexReader {
     private int textKind;
     /** 0: none; 1: after a backslash; 2 to 5: that many minus 2 digits of a {@code \}{@code u} escape read. */
     private int escape;
+
     private int escaped;
     /** UTF-8 continuation bytes still to come, the code point so far, and its least value (no overlong form). */
     private int utf8Pending;
+
     private int codePoint;
     private int codePointMin;
 
@@ -121,8 +122,8 @@ public final class JsonHexReader {
     }
 
     /**
-     * A reader reporting to {@code listener}, refusing names, strings read as text and numbers longer
-     * than {@code maxTextLength} characters and nesting deeper than {@code maxDepth}.
+     * A reader reporting to {@code listener}, refusing names, strings read as text and numbers longer than
+     * {@code maxTextLength} characters and nesting deeper than {@code maxDepth}.
      */
     public JsonHexReader(JsonTokenListener listener, int maxTextLength, int maxDepth) {
         if (maxTextLength < 1 || maxDepth < 1) {
@@ -136,11 +137,11 @@ public final class JsonHexReader {
     }
 
     /**
-     * Reads {@code chunk}'s readable bytes (heap, direct or composite) and moves its reader index past
-     * them. The chunk stays the caller's: the reader keeps no reference to it.
+     * Reads {@code chunk}'s readable bytes (heap, direct or composite) and moves its reader index past them. The chunk
+     * stays the caller's: the reader keeps no reference to it.
      *
-     * @throws JsonDecodeException if the bytes read so far are not the start of one JSON document as
-     *     the listener chose to read it
+     * @throws JsonDecodeException if the bytes read so far are not the start of one JSON document as the listener chose
+     *     to read it
      * @throws IllegalStateException if the reader has failed before
      */
     public void feed(ByteBuf chunk) {
@@ -339,8 +340,10 @@ public final class JsonHexReader {
     private int literalRun(byte[] b, int i, int to) {
         for (; i < to && literalPosition < literal.length; i++, literalPosition++) {
             if (b[i] != literal[literalPosition]) {
-                throw error("expected '" + new String(literal, StandardCharsets.US_ASCII) + "', found "
-                        + describeByte(b[i] & 0xFF), i);
+                throw error(
+                        "expected '" + new String(literal, StandardCharsets.US_ASCII) + "', found "
+                                + describeByte(b[i] & 0xFF),
+                        i);
             }
         }
         if (literalPosition == literal.length) {
@@ -360,8 +363,10 @@ public final class JsonHexReader {
             int next = nextNumberPhase(numberPhase, c);
             if (next < 0) {
                 if (!isWholeNumber()) {
-                    throw error("expected a digit" + (numberPhase == E ? " or a sign" : "") + " in a number, found "
-                            + describeByte(c), i);
+                    throw error(
+                            "expected a digit" + (numberPhase == E ? " or a sign" : "") + " in a number, found "
+                                    + describeByte(c),
+                            i);
                 }
                 endNumber();
                 return i; // the byte after the number is read again, as structure
@@ -483,7 +488,8 @@ public final class JsonHexReader {
         if (--utf8Pending > 0) {
             return;
         }
-        if (codePoint < codePointMin || codePoint > Character.MAX_CODE_POINT
+        if (codePoint < codePointMin
+                || codePoint > Character.MAX_CODE_POINT
                 || codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE) {
             throw error("invalid UTF-8 sequence for " + describeChar(codePoint), i);
         }
@@ -533,8 +539,10 @@ public final class JsonHexReader {
     private void append(char c, int i) {
         if (textLength == text.length) {
             if (textLength == maxTextLength) {
-                throw error((state == IN_NUMBER ? "number" : textKind == MEMBER_NAME ? "name" : "string")
-                        + " longer than " + maxTextLength + " characters", i);
+                throw error(
+                        (state == IN_NUMBER ? "number" : textKind == MEMBER_NAME ? "name" : "string") + " longer than "
+                                + maxTextLength + " characters",
+                        i);
             }
             text = Arrays.copyOf(text, Math.min(maxTextLength, 2 * textLength));
         }

@@ -3,9 +3,9 @@ package io.hexstream.codec.json;
 import java.util.Arrays;
 
 /**
- * The open containers of a {@link JsonHexReader}, outermost first: for an object the name of its
- * current member, for an array the index of its current element. Names live back to back in one
- * {@code char[]}, so the whole path is at most {@code maxDepth} names of at most the reader's text bound.
+ * The open containers of a {@link JsonHexReader}, outermost first: for an object the name of its current member, for an
+ * array the index of its current element. Names live back to back in one {@code char[]}, so the whole path is at most
+ * {@code maxDepth} names of at most the reader's text bound.
  */
 final class JsonPath {
     private final int maxDepth;
@@ -14,6 +14,7 @@ final class JsonPath {
     private int[] positions = new int[8];
     /** Per object level: the current name's length, {@code -1} before the first name. */
     private int[] nameLengths = new int[8];
+
     private char[] names = new char[64];
     private int namesEnd;
     private int depth;

@@ -1,15 +1,14 @@
 package io.hexstream.codec.json;
 
 /**
- * What a {@link JsonHexReader} reports, in document order, on the thread that feeds it. Every method
- * does nothing by default. A {@code CharSequence} passed in is the reader's own scratch, valid only
- * during the call: copy it ({@code toString()}) to keep it.
+ * What a {@link JsonHexReader} reports, in document order, on the thread that feeds it. Every method does nothing by
+ * default. A {@code CharSequence} passed in is the reader's own scratch, valid only during the call: copy it
+ * ({@code toString()}) to keep it.
  *
- * <p>A string value is announced by {@link #stringStart(StringValue)} before its first character is
- * read, so the listener can pick where it goes: decoded as hex into a buffer it supplies (then
- * {@link #hexEnd(int)} follows its last byte), skipped, or read as text ({@link #string(CharSequence)}).
- * An exception thrown here ends the reading: {@link JsonHexReader#feed} rethrows it and the reader
- * refuses further input.
+ * <p>A string value is announced by {@link #stringStart(StringValue)} before its first character is read, so the
+ * listener can pick where it goes: decoded as hex into a buffer it supplies (then {@link #hexEnd(int)} follows its last
+ * byte), skipped, or read as text ({@link #string(CharSequence)}). An exception thrown here ends the reading:
+ * {@link JsonHexReader#feed} rethrows it and the reader refuses further input.
  */
 public interface JsonTokenListener {
 
@@ -29,9 +28,9 @@ public interface JsonTokenListener {
     default void name(CharSequence name) {}
 
     /**
-     * A string value begins (its opening quote was read). Pick its destination through {@code value}
-     * during this call; without a choice it is read as text. {@code value} also says where it is
-     * ({@link StringValue#name()}, {@link StringValue#index()}, {@link StringValue#depth()}).
+     * A string value begins (its opening quote was read). Pick its destination through {@code value} during this call;
+     * without a choice it is read as text. {@code value} also says where it is ({@link StringValue#name()},
+     * {@link StringValue#index()}, {@link StringValue#depth()}).
      */
     default void stringStart(StringValue value) {}
 
@@ -39,9 +38,8 @@ public interface JsonTokenListener {
     default void string(CharSequence value) {}
 
     /**
-     * A hex value's last byte has been written to the destination chosen in
-     * {@link #stringStart(StringValue)}: {@code length} bytes in all. The destination is the listener's
-     * again (the reader keeps no reference to it).
+     * A hex value's last byte has been written to the destination chosen in {@link #stringStart(StringValue)}:
+     * {@code length} bytes in all. The destination is the listener's again (the reader keeps no reference to it).
      */
     default void hexEnd(int length) {}
 

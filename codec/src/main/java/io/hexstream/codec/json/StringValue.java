@@ -4,15 +4,14 @@ import io.netty.buffer.ByteBuf;
 import java.util.Objects;
 
 /**
- * A string value about to be read, as {@link JsonTokenListener#stringStart(StringValue)} sees it: where
- * it is, and the listener's choice of where it goes. One instance per reader, reused for every value;
- * it may be used only during that call. Without a choice the value is read as text, up to the reader's
- * bound.
+ * A string value about to be read, as {@link JsonTokenListener#stringStart(StringValue)} sees it: where it is, and the
+ * listener's choice of where it goes. One instance per reader, reused for every value; it may be used only during that
+ * call. Without a choice the value is read as text, up to the reader's bound.
  *
- * <p>A hex destination takes strict {@code DATA}: {@code 0x}, then an even number of digits
- * {@code [0-9a-fA-F]} (as {@link io.hexstream.codec.HexDecoder}), possibly written with JSON escapes,
- * decoding to between {@code minBytes} and {@code maxBytes} bytes; anything else fails the read with a
- * {@link JsonDecodeException}. The bytes are written as they arrive.
+ * <p>A hex destination takes strict {@code DATA}: {@code 0x}, then an even number of digits {@code [0-9a-fA-F]} (as
+ * {@link io.hexstream.codec.HexDecoder}), possibly written with JSON escapes, decoding to between {@code minBytes} and
+ * {@code maxBytes} bytes; anything else fails the read with a {@link JsonDecodeException}. The bytes are written as
+ * they arrive.
  *
  * <p>Ownership: a destination stays the caller's. The reader writes to it from this call until
  * {@link JsonTokenListener#hexEnd(int)}, or until the read fails; it never retains or releases it.
@@ -71,8 +70,8 @@ public final class StringValue {
     /**
      * Decode the value as hex into {@code dst} at its writer index, advancing it as bytes arrive.
      *
-     * @throws IllegalArgumentException if {@code 0 <= minBytes <= maxBytes} does not hold, or
-     *     {@code dst} cannot grow by {@code maxBytes}
+     * @throws IllegalArgumentException if {@code 0 <= minBytes <= maxBytes} does not hold, or {@code dst} cannot grow
+     *     by {@code maxBytes}
      */
     public void hex(ByteBuf dst, int minBytes, int maxBytes) {
         checkBounds(minBytes, maxBytes);
@@ -84,8 +83,8 @@ public final class StringValue {
     }
 
     /**
-     * Decode the value as hex into {@code dst} from {@code offset}, at most {@code maxBytes} bytes; bytes
-     * of {@code dst} beyond the value's length are not written.
+     * Decode the value as hex into {@code dst} from {@code offset}, at most {@code maxBytes} bytes; bytes of
+     * {@code dst} beyond the value's length are not written.
      *
      * @throws IllegalArgumentException if {@code 0 <= minBytes <= maxBytes} does not hold
      * @throws IndexOutOfBoundsException if {@code dst[offset, offset + maxBytes)} is out of bounds

@@ -1,8 +1,8 @@
 package io.hexstream.codec.json;
 
 /**
- * A reused view of characters the reader owns (a name, a string, a number): valid only during the
- * listener call it is passed to; {@link #toString()} copies it.
+ * A reused view of characters the reader owns (a name, a string, a number): valid only during the listener call it is
+ * passed to; {@link #toString()} copies it.
  */
 final class TextView implements CharSequence {
     private char[] chars;

@@ -11,9 +11,9 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * One response being written by {@link VertxJsonBodyWriter}: the head, then chunks from the input
- * while the write queue has room, resumed by the drain handler, then the end. Runs on one Vert.x
- * context: its methods and every callback it registers run there, one at a time.
+ * One response being written by {@link VertxJsonBodyWriter}: the head, then chunks from the input while the write queue
+ * has room, resumed by the drain handler, then the end. Runs on one Vert.x context: its methods and every callback it
+ * registers run there, one at a time.
  */
 final class ResponsePump {
     private final HttpServerResponse response;

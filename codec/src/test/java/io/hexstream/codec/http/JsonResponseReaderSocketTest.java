@@ -50,8 +50,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link JsonResponseReader} against a real Netty server on loopback sending getBlobsV2 bodies with
- * {@link StreamedResponseEncoder}: pipelined requests on one kept-alive connection, read paced by a consumer
- * that pauses after every entry and resumes from another thread, and a server that leaves mid-body.
+ * {@link StreamedResponseEncoder}: pipelined requests on one kept-alive connection, read paced by a consumer that
+ * pauses after every entry and resumes from another thread, and a server that leaves mid-body.
  */
 class JsonResponseReaderSocketTest {
     private static final List<Entry> ENTRIES = BlobFixtures.randomEntries(new Random(0x23C1), 6, 0.2);
@@ -63,21 +63,30 @@ class JsonResponseReaderSocketTest {
     @BeforeEach
     void startServer() throws InterruptedException {
         group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        server = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1024),
-                                new ChunkedWriteHandler(), new StreamedResponseEncoder(64 * 1024),
-                                new SimpleChannelInboundHandler<FullHttpRequest>() {
-                                    @Override
-                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-                                        respond(ctx, request);
-                                    }
-                                });
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(),
+                                        new HttpObjectAggregator(1024),
+                                        new ChunkedWriteHandler(),
+                                        new StreamedResponseEncoder(64 * 1024),
+                                        new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                            @Override
+                                            protected void channelRead0(
+                                                    ChannelHandlerContext ctx, FullHttpRequest request) {
+                                                respond(ctx, request);
+                                            }
+                                        });
                     }
                 })
-                .bind("127.0.0.1", 0).sync().channel();
+                .bind("127.0.0.1", 0)
+                .sync()
+                .channel();
     }
 
     /** The getBlobsV2 body; for {@code /leave}, its head and first 100,000 bytes, then the connection closes. */
@@ -147,27 +156,30 @@ class JsonResponseReaderSocketTest {
     }
 
     private Channel connect(JsonResponseReader reader) throws InterruptedException {
-        return new Bootstrap().group(group).channel(NioSocketChannel.class)
+        return new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new HttpClientCodec(), reader);
                     }
                 })
-                .connect(server.localAddress()).sync().channel();
+                .connect(server.localAddress())
+                .sync()
+                .channel();
     }
 
     private static FullHttpRequest request(String uri) {
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, uri,
-                Unpooled.copiedBuffer("{}", UTF_8));
+        FullHttpRequest request = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1, HttpMethod.POST, uri, Unpooled.copiedBuffer("{}", UTF_8));
         request.headers().set("Host", "127.0.0.1").set("Content-Length", 2).set("Content-Type", "application/json");
         return request;
     }
 
     /**
-     * A getBlobsV2 consumer: each entry's blob and proofs into pooled direct buffers, copied out and
-     * released when the entry ends. With a paced reader it pauses at every entry's end and resumes
-     * from another thread.
+     * A getBlobsV2 consumer: each entry's blob and proofs into pooled direct buffers, copied out and released when the
+     * entry ends. With a paced reader it pauses at every entry's end and resumes from another thread.
      */
     private final class EntryCollector implements JsonResponseConsumer, JsonTokenListener {
         private final String name;

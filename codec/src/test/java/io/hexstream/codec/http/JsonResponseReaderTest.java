@@ -68,7 +68,8 @@ class JsonResponseReaderTest {
         for (int offset = 0; offset < responses.length; offset += 5) {
             channel.writeInbound(Unpooled.wrappedBuffer(responses, offset, Math.min(5, responses.length - offset)));
         }
-        assertEquals(List.of("first failed: result[0].blob: odd number of hex digits at byte 23", "second complete"),
+        assertEquals(
+                List.of("first failed: result[0].blob: odd number of hex digits at byte 23", "second complete"),
                 outcomes);
         assertEquals(JsonEvents.jackson(FIRST, Policy.GET_BLOBS, 64), second.recorder.events);
         assertTrue(channel.isOpen());
@@ -79,7 +80,8 @@ class JsonResponseReaderTest {
     @Test
     void aDisconnectFailsTheExchangeBeingReadAndThoseWaiting() {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpClientCodec(), new JsonResponseReader(false));
-        channel.writeOutbound(new JsonExchange(request("/1"), new Exchange("first")),
+        channel.writeOutbound(
+                new JsonExchange(request("/1"), new Exchange("first")),
                 new JsonExchange(request("/2"), new Exchange("second")));
         String response = contentLength(FIRST);
         channel.writeInbound(Unpooled.copiedBuffer(response.substring(0, response.length() - 10), UTF_8));
@@ -94,7 +96,8 @@ class JsonResponseReaderTest {
     @Test
     void aResponseThatIsNotHttpFailsEveryExchangeAndCloses() {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpClientCodec(), new JsonResponseReader(false));
-        channel.writeOutbound(new JsonExchange(request("/1"), new Exchange("first")),
+        channel.writeOutbound(
+                new JsonExchange(request("/1"), new Exchange("first")),
                 new JsonExchange(request("/2"), new Exchange("second")));
         channel.writeInbound(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n{}", UTF_8));
         assertEquals(2, outcomes.size(), outcomes::toString);
@@ -137,8 +140,8 @@ class JsonResponseReaderTest {
     }
 
     private static FullHttpRequest request(String uri) {
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, uri,
-                Unpooled.copiedBuffer("{}", UTF_8));
+        FullHttpRequest request = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1, HttpMethod.POST, uri, Unpooled.copiedBuffer("{}", UTF_8));
         request.headers().set("Host", "localhost").set("Content-Length", 2).set("Content-Type", "application/json");
         return request;
     }
@@ -153,7 +156,10 @@ class JsonResponseReaderTest {
         StringBuilder out = new StringBuilder("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
         for (int offset = 0; offset < body.length(); offset += 10) {
             String piece = body.substring(offset, Math.min(body.length(), offset + 10));
-            out.append(Integer.toHexString(piece.length())).append("\r\n").append(piece).append("\r\n");
+            out.append(Integer.toHexString(piece.length()))
+                    .append("\r\n")
+                    .append(piece)
+                    .append("\r\n");
         }
         return out.append("0\r\n\r\n").toString();
     }

@@ -16,7 +16,10 @@ class JsonResponseTouchTest {
     void aHintReachesTheBodysBuffers() {
         TouchRecordingBuf src = new TouchRecordingBuf(new byte[] {(byte) 0xab});
         try {
-            JsonResponse response = new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true,
+            JsonResponse response = new JsonResponse(
+                    HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.OK,
+                    true,
                     JsonBody.builder().hex(src).build());
             response.touch("queued").touch();
             assertEquals(Arrays.asList("queued", null), src.hints());

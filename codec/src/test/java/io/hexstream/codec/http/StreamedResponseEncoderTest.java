@@ -65,8 +65,8 @@ class StreamedResponseEncoderTest {
     void keepAliveResponseHasExactLengthAndJsonType() {
         List<Entry> entries = BlobFixtures.randomEntries(new Random(9), 3, 0.3);
         byte[] expected = BlobFixtures.jackson(7L, entries);
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
         channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(7L, entries)));
         request.release();
@@ -74,8 +74,9 @@ class StreamedResponseEncoderTest {
         byte[] response = written(channel);
         int bodyStart = headEnd(response);
         String head = new String(response, 0, bodyStart, US_ASCII);
-        assertEquals("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + expected.length
-                + "\r\n\r\n", head);
+        assertEquals(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + expected.length + "\r\n\r\n",
+                head);
         assertArrayEquals(expected, Arrays.copyOfRange(response, bodyStart, response.length));
         assertTrue(channel.isOpen());
         assertFalse(channel.finishAndReleaseAll());
@@ -83,15 +84,16 @@ class StreamedResponseEncoderTest {
 
     @Test
     void closeIsHonouredAfterTheLastByte() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
         JsonBody body = BlobFixtures.body("a", List.of());
-        ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.BAD_REQUEST, false, body));
+        ChannelFuture done = channel.writeAndFlush(
+                new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_REQUEST, false, body));
         byte[] response = written(channel);
         assertTrue(done.isSuccess());
-        assertEquals("HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 38\r\n"
-                + "connection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":[]}",
+        assertEquals(
+                "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 38\r\n"
+                        + "connection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":[]}",
                 new String(response, US_ASCII));
         assertFalse(channel.isOpen());
         assertEquals(0, body.refCnt());
@@ -100,8 +102,8 @@ class StreamedResponseEncoderTest {
 
     @Test
     void http10KeepAliveIsSaidExplicitly() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.POST, "/");
         request.headers().set("connection", "keep-alive");
         channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(null, List.of())));
@@ -118,22 +120,24 @@ class StreamedResponseEncoderTest {
     void withoutChunkedWriteHandlerTheWriteFailsAndTheBodyIsReleased() {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         JsonBody body = BlobFixtures.body(1L, List.of());
-        ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                true, body));
+        ChannelFuture done =
+                channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
         assertFalse(done.isSuccess());
-        assertEquals("StreamedResponseEncoder needs a ChunkedWriteHandler before it", done.cause().getMessage());
+        assertEquals(
+                "StreamedResponseEncoder needs a ChunkedWriteHandler before it",
+                done.cause().getMessage());
         assertEquals(0, body.refCnt());
         assertFalse(channel.finishAndReleaseAll());
     }
 
     @Test
     void aResponseWrittenToAClosedChannelIsReleased() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
         channel.close();
         JsonBody body = BlobFixtures.body(1L, BlobFixtures.randomEntries(new Random(1), 1, 0));
-        ChannelFuture done = channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                true, body));
+        ChannelFuture done =
+                channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
         assertFalse(done.isSuccess());
         assertEquals(0, body.refCnt());
         assertFalse(channel.finishAndReleaseAll());
@@ -142,12 +146,13 @@ class StreamedResponseEncoderTest {
     /** A compressor would corrupt the body's bare buffers: the encoder refuses to join its pipeline. */
     @Test
     void aPipelineWithACompressorIsRefused() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new HttpContentCompressor(),
-                new ChunkedWriteHandler());
+        EmbeddedChannel channel =
+                new EmbeddedChannel(new HttpResponseEncoder(), new HttpContentCompressor(), new ChunkedWriteHandler());
         channel.pipeline().addLast(new StreamedResponseEncoder(CHUNK));
         ChannelPipelineException refused = assertThrows(ChannelPipelineException.class, channel::checkException);
-        assertEquals("StreamedResponseEncoder cannot share a pipeline with HttpContentCompressor: it would mark the"
-                + " head compressed and chunked and pass the body's bare buffers through as they are",
+        assertEquals(
+                "StreamedResponseEncoder cannot share a pipeline with HttpContentCompressor: it would mark the"
+                        + " head compressed and chunked and pass the body's bare buffers through as they are",
                 refused.getCause().getMessage());
         assertNull(channel.pipeline().get(StreamedResponseEncoder.class));
         assertFalse(channel.finishAndReleaseAll());
@@ -157,21 +162,27 @@ class StreamedResponseEncoderTest {
     @Test
     void chunksAreBareBuffersBetweenTheHeadAndTheEnd() {
         List<Object> seen = new ArrayList<>();
-        EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
-            @Override
-            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-                seen.add(msg instanceof ByteBuf buf ? buf.readableBytes() : msg);
-                ctx.write(msg, promise);
-            }
-        }, new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ChannelOutboundHandlerAdapter() {
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        seen.add(msg instanceof ByteBuf buf ? buf.readableBytes() : msg);
+                        ctx.write(msg, promise);
+                    }
+                },
+                new ChunkedWriteHandler(),
+                new StreamedResponseEncoder(CHUNK));
         List<Entry> entries = BlobFixtures.randomEntries(new Random(3), 2, 0.0);
         byte[] expected = BlobFixtures.jackson(1L, entries);
-        assertTrue(channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true,
-                BlobFixtures.body(1L, entries))).isSuccess());
+        assertTrue(channel.writeAndFlush(new JsonResponse(
+                        HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(1L, entries)))
+                .isSuccess());
         assertInstanceOf(HttpResponse.class, seen.get(0));
         List<Object> chunks = seen.subList(1, seen.size() - 1);
         assertEquals((expected.length + CHUNK - 1) / CHUNK, chunks.size()); // a chunk may end a byte short
-        assertEquals(expected.length, chunks.stream().mapToInt(size -> (Integer) size).sum());
+        assertEquals(
+                expected.length,
+                chunks.stream().mapToInt(size -> (Integer) size).sum());
         assertSame(LastHttpContent.EMPTY_LAST_CONTENT, seen.get(seen.size() - 1));
         assertTrue(channel.finishAndReleaseAll());
     }
@@ -179,18 +190,19 @@ class StreamedResponseEncoderTest {
     /** The HTTP encoder's state is back at the start after each body: a second response is framed right. */
     @Test
     void twoResponsesInARowOnOneConnection() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler(),
-                new StreamedResponseEncoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(1024));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
         List<Entry> entries = BlobFixtures.randomEntries(new Random(4), 1, 0.0);
         byte[] body = BlobFixtures.jackson(2L, entries);
         for (int i = 0; i < 2; i++) {
             JsonBody json = BlobFixtures.body(2L, entries);
-            assertTrue(channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, json)).isSuccess());
+            assertTrue(channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, json))
+                    .isSuccess());
         }
         request.release();
-        String head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
-                + "\r\n\r\n";
+        String head =
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length + "\r\n\r\n";
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         for (int i = 0; i < 2; i++) {
             expected.writeBytes(head.getBytes(US_ASCII));

@@ -44,38 +44,49 @@ import org.junit.jupiter.api.Test;
 class StreamingSocketTest {
     private static final int CHUNK = 256 * 1024;
     private static final int HIGH_WATER_MARK = 128 * 1024;
-    private static final List<Entry> ENTRIES =
-            Collections.nCopies(128, BlobFixtures.randomEntry(new Random(0xB10B)));
+    private static final List<Entry> ENTRIES = Collections.nCopies(128, BlobFixtures.randomEntry(new Random(0xB10B)));
 
     private EventLoopGroup group;
     private Channel server;
     /** Each accepted connection, and each body handed to the pipeline, in order. */
     private final BlockingQueue<Channel> connections = new LinkedBlockingQueue<>();
+
     private final BlockingQueue<JsonBody> bodies = new LinkedBlockingQueue<>();
 
     @BeforeEach
     void startServer() throws InterruptedException {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+        server = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(
+                        ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(HIGH_WATER_MARK / 2, HIGH_WATER_MARK))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         connections.add(ch);
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1024),
-                                new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK),
-                                new SimpleChannelInboundHandler<FullHttpRequest>() {
-                                    @Override
-                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-                                        JsonBody body = BlobFixtures.body(1L, ENTRIES);
-                                        bodies.add(body);
-                                        ctx.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, body));
-                                    }
-                                });
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(),
+                                        new HttpObjectAggregator(1024),
+                                        new ChunkedWriteHandler(),
+                                        new StreamedResponseEncoder(CHUNK),
+                                        new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                            @Override
+                                            protected void channelRead0(
+                                                    ChannelHandlerContext ctx, FullHttpRequest request) {
+                                                JsonBody body = BlobFixtures.body(1L, ENTRIES);
+                                                bodies.add(body);
+                                                ctx.writeAndFlush(
+                                                        JsonResponse.of(request, HttpResponseStatus.OK, body));
+                                            }
+                                        });
                     }
                 })
-                .bind("127.0.0.1", 0).sync().channel();
+                .bind("127.0.0.1", 0)
+                .sync()
+                .channel();
     }
 
     @AfterEach
@@ -93,10 +104,12 @@ class StreamingSocketTest {
     }
 
     private static long pendingOnEventLoop(Channel channel) throws Exception {
-        return channel.eventLoop().submit(() -> {
-            var outbound = channel.unsafe().outboundBuffer();
-            return outbound == null ? 0 : outbound.totalPendingWriteBytes();
-        }).get();
+        return channel.eventLoop()
+                .submit(() -> {
+                    var outbound = channel.unsafe().outboundBuffer();
+                    return outbound == null ? 0 : outbound.totalPendingWriteBytes();
+                })
+                .get();
     }
 
     @Test
@@ -110,8 +123,8 @@ class StreamingSocketTest {
                 peak = Math.max(peak, pendingOnEventLoop(connection));
                 Thread.sleep(10);
             }
-            System.out.println("stalled reader: peak outstanding " + peak + " bytes (high water mark "
-                    + HIGH_WATER_MARK + ", chunk " + CHUNK + ")");
+            System.out.println("stalled reader: peak outstanding " + peak + " bytes (high water mark " + HIGH_WATER_MARK
+                    + ", chunk " + CHUNK + ")");
             assertTrue(peak <= HIGH_WATER_MARK + 2L * CHUNK, "peak outstanding " + peak);
             assertTrue(peak > 0, "the stalled reader left chunks waiting");
             assertFalse(connection.isWritable());

@@ -14,9 +14,9 @@ import org.apache.tuweni.bytes.Bytes48;
 import org.junit.jupiter.api.Test;
 
 /**
- * Heap allocated per 128-blob {@code getBlobsV2}-shaped response by {@link HexModule}, against Besu's
- * path ({@code toHexString()} Strings, then Jackson), by the thread allocation counter after warm-up,
- * both written by {@code writeValue(OutputStream)} to a stream that discards.
+ * Heap allocated per 128-blob {@code getBlobsV2}-shaped response by {@link HexModule}, against Besu's path
+ * ({@code toHexString()} Strings, then Jackson), by the thread allocation counter after warm-up, both written by
+ * {@code writeValue(OutputStream)} to a stream that discards.
  */
 class HexModuleAllocationTest {
     public record BlobAndProofV2(Bytes blob, List<Bytes48> proofs) {}
@@ -44,12 +44,12 @@ class HexModuleAllocationTest {
         ObjectMapper hex = new ObjectMapper().registerModule(new HexModule());
         ObjectMapper plain = new ObjectMapper();
         OutputStream sink = new OutputStream() { // writeValue closes its target: a fresh one would allocate
-            @Override
-            public void write(int b) {}
+                    @Override
+                    public void write(int b) {}
 
-            @Override
-            public void write(byte[] b, int off, int len) {}
-        };
+                    @Override
+                    public void write(byte[] b, int off, int len) {}
+                };
 
         long hexBytes = Long.MAX_VALUE;
         long stringBytes = Long.MAX_VALUE;
@@ -61,17 +61,20 @@ class HexModuleAllocationTest {
             before = THREADS.getCurrentThreadAllocatedBytes();
             List<BlobAndProofV2Strings> strings = new ArrayList<>(blobs.size());
             for (BlobAndProofV2 b : blobs) {
-                strings.add(new BlobAndProofV2Strings(b.blob().toHexString(),
+                strings.add(new BlobAndProofV2Strings(
+                        b.blob().toHexString(),
                         b.proofs().stream().map(Bytes::toHexString).toList()));
             }
             plain.writeValue(sink, strings);
             stringBytes = Math.min(stringBytes, THREADS.getCurrentThreadAllocatedBytes() - before);
         }
-        System.out.printf("a 128-blob response: HexModule allocated %d bytes, the String path %d (%.3f %%)%n",
+        System.out.printf(
+                "a 128-blob response: HexModule allocated %d bytes, the String path %d (%.3f %%)%n",
                 hexBytes, stringBytes, 100.0 * hexBytes / stringBytes);
         long hexAllocated = hexBytes;
         long stringAllocated = stringBytes;
-        assertTrue(100 * hexAllocated <= stringAllocated,
+        assertTrue(
+                100 * hexAllocated <= stringAllocated,
                 () -> "HexModule " + hexAllocated + " bytes, String path " + stringAllocated);
     }
 }

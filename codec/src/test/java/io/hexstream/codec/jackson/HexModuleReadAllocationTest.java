@@ -15,11 +15,11 @@ import org.apache.tuweni.bytes.Bytes48;
 import org.junit.jupiter.api.Test;
 
 /**
- * Heap allocated by {@link HexModule} reading a {@code getBlobsV2}-shaped result with {@code readValue(byte[])},
- * by the thread allocation counter after warm-up, against what the values themselves need: the decoded bytes
- * and, for each blob, the four 128 KiB segments Jackson's {@code TextBuffer} allocates for a 262,146-character
- * string (see {@code HexReader}). The tree path ({@code readTree}, then {@code treeToValue}) is measured beside:
- * it makes a {@code String} per value on top.
+ * Heap allocated by {@link HexModule} reading a {@code getBlobsV2}-shaped result with {@code readValue(byte[])}, by the
+ * thread allocation counter after warm-up, against what the values themselves need: the decoded bytes and, for each
+ * blob, the four 128 KiB segments Jackson's {@code TextBuffer} allocates for a 262,146-character string (see
+ * {@code HexReader}). The tree path ({@code readTree}, then {@code treeToValue}) is measured beside: it makes a
+ * {@code String} per value on top.
  */
 class HexModuleReadAllocationTest {
     public record BlobAndProofV2(Bytes blob, List<Bytes48> proofs) {}
@@ -39,12 +39,17 @@ class HexModuleReadAllocationTest {
         for (int i = 0; i < BLOBS; i++) {
             byte[] blob = new byte[131_072];
             random.nextBytes(blob);
-            json.append(i == 0 ? "" : ",").append("{\"blob\":\"0x").append(HexFormat.of().formatHex(blob))
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"blob\":\"0x")
+                    .append(HexFormat.of().formatHex(blob))
                     .append("\",\"proofs\":[");
             for (int p = 0; p < PROOFS; p++) {
                 byte[] proof = new byte[48];
                 random.nextBytes(proof);
-                json.append(p == 0 ? "" : ",").append("\"0x").append(HexFormat.of().formatHex(proof)).append('"');
+                json.append(p == 0 ? "" : ",")
+                        .append("\"0x")
+                        .append(HexFormat.of().formatHex(proof))
+                        .append('"');
             }
             json.append("]}");
         }
@@ -67,12 +72,14 @@ class HexModuleReadAllocationTest {
         long decoded = BLOBS * (131_072 + 16 + PROOFS * (48 + 16));
         long segments = BLOBS * 4L * (SEGMENT + 16);
         long perValue = (streamBytes - decoded - segments) / (BLOBS * (1 + PROOFS));
-        System.out.printf("%d blobs: readValue(byte[]) allocated %d bytes (decoded %d, TextBuffer segments %d, "
-                + "%d per value beyond), the tree path %d%n", BLOBS, streamBytes, decoded, segments, perValue,
-                treeBytes);
+        System.out.printf(
+                "%d blobs: readValue(byte[]) allocated %d bytes (decoded %d, TextBuffer segments %d, "
+                        + "%d per value beyond), the tree path %d%n",
+                BLOBS, streamBytes, decoded, segments, perValue, treeBytes);
         long stream = streamBytes;
         // Beyond the bytes and segments: the Bytes48 wrappers, the records, their lists, Jackson's per-call state.
-        assertTrue(stream <= decoded + segments + BLOBS * (1 + PROOFS) * 128L,
+        assertTrue(
+                stream <= decoded + segments + BLOBS * (1 + PROOFS) * 128L,
                 () -> "readValue(byte[]) allocated " + stream + " bytes for " + decoded + " decoded");
         long tree = treeBytes;
         // The tree holds each blob as a String (262,146 Latin-1 bytes at least) that the stream never makes.

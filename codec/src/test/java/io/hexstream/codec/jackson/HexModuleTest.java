@@ -25,21 +25,22 @@ import org.apache.tuweni.bytes.Bytes48;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link HexModule} and {@link HexSerializer} against Besu's path: the same documents with every value
- * as a {@code toHexString()} {@code String} (tuweni's {@code toFastHex}, which Besu's
- * {@code HexUtils.toFastHex} reproduces), and with Besu's {@code BytesJson} serializer
- * ({@code gen.writeString(value.toString())}). Byte for byte, through every write method.
+ * {@link HexModule} and {@link HexSerializer} against Besu's path: the same documents with every value as a
+ * {@code toHexString()} {@code String} (tuweni's {@code toFastHex}, which Besu's {@code HexUtils.toFastHex}
+ * reproduces), and with Besu's {@code BytesJson} serializer ({@code gen.writeString(value.toString())}). Byte for byte,
+ * through every write method.
  */
 class HexModuleTest {
     private static final ObjectMapper HEX = new ObjectMapper().registerModule(new HexModule());
     /** Besu's {@code BytesJson.Serializer}: {@code gen.writeString(value.toString())}. */
-    private static final ObjectMapper BESU_BYTES_JSON = new ObjectMapper().registerModule(
-            new SimpleModule().addSerializer(new StdSerializer<Bytes>(Bytes.class) {
+    private static final ObjectMapper BESU_BYTES_JSON = new ObjectMapper()
+            .registerModule(new SimpleModule().addSerializer(new StdSerializer<Bytes>(Bytes.class) {
                 @Override
                 public void serialize(Bytes value, JsonGenerator gen, SerializerProvider provider) throws IOException {
                     gen.writeString(value.toString());
                 }
             }));
+
     private static final ObjectMapper PLAIN = new ObjectMapper();
 
     /** A {@code BlobAndProofV2}-like POJO of tuweni values. */
@@ -62,8 +63,10 @@ class HexModuleTest {
     public static final class RawFields {
         @JsonSerialize(using = HexSerializer.class)
         public byte[] blob;
+
         @JsonSerialize(using = HexSerializer.class)
         public byte[] empty;
+
         @JsonSerialize(contentUsing = HexSerializer.class)
         public List<byte[]> proofs;
     }
@@ -113,7 +116,8 @@ class HexModuleTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         mapper.writeValue(out, value);
         assertArrayEquals(expected, out.toByteArray(), "writeValue(OutputStream)");
-        assertEquals(new String(expected, StandardCharsets.UTF_8), mapper.writeValueAsString(value), "writeValueAsString");
+        assertEquals(
+                new String(expected, StandardCharsets.UTF_8), mapper.writeValueAsString(value), "writeValueAsString");
         JsonNode tree = mapper.valueToTree(value);
         assertArrayEquals(expected, mapper.writeValueAsBytes(tree), "valueToTree");
     }
@@ -132,12 +136,14 @@ class HexModuleTest {
     void listsMapsAndTopLevelValues() throws IOException {
         Bytes48 proof = Bytes48.wrap(random(48));
         List<Bytes> list = List.of(Bytes.EMPTY, Bytes32.ZERO, proof, Bytes.wrap(random(1000)));
-        assertSameEverywhere(PLAIN.writeValueAsBytes(list.stream().map(Bytes::toHexString).toList()), HEX, list);
+        assertSameEverywhere(
+                PLAIN.writeValueAsBytes(list.stream().map(Bytes::toHexString).toList()), HEX, list);
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("a", proof);
         map.put("b", List.of(Bytes.of(1), Bytes.EMPTY));
         map.put("n", 7);
-        assertEquals("{\"a\":\"" + proof.toHexString() + "\",\"b\":[\"0x01\",\"0x\"],\"n\":7}", HEX.writeValueAsString(map));
+        assertEquals(
+                "{\"a\":\"" + proof.toHexString() + "\",\"b\":[\"0x01\",\"0x\"],\"n\":7}", HEX.writeValueAsString(map));
         assertSameEverywhere(HEX.writeValueAsString(map).getBytes(StandardCharsets.UTF_8), HEX, map);
         assertSameEverywhere("\"0xff00\"".getBytes(StandardCharsets.US_ASCII), HEX, Bytes.of(0xff, 0));
     }

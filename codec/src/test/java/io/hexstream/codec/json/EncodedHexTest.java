@@ -32,11 +32,28 @@ class EncodedHexTest {
         ByteBuf longDigits = digits(LONG);
         ByteBuf shortDigits = digits(SHORT);
         try {
-            byte[] expected = produce(JsonBody.builder().beginObject().name("a").hex(LONG).name("b")
-                    .hexArray(SHORT, 0, 2, 2).name("c").hex(SHORT, 0, 0, false).endObject().build(), 4096);
-            JsonBody body = JsonBody.builder().beginObject().name("a").encodedHex(longDigits, true).name("b")
-                    .encodedHexArray(shortDigits, 2, 2, true).name("c").encodedHex(shortDigits.slice(0, 0), false)
-                    .endObject().build();
+            byte[] expected = produce(
+                    JsonBody.builder()
+                            .beginObject()
+                            .name("a")
+                            .hex(LONG)
+                            .name("b")
+                            .hexArray(SHORT, 0, 2, 2)
+                            .name("c")
+                            .hex(SHORT, 0, 0, false)
+                            .endObject()
+                            .build(),
+                    4096);
+            JsonBody body = JsonBody.builder()
+                    .beginObject()
+                    .name("a")
+                    .encodedHex(longDigits, true)
+                    .name("b")
+                    .encodedHexArray(shortDigits, 2, 2, true)
+                    .name("c")
+                    .encodedHex(shortDigits.slice(0, 0), false)
+                    .endObject()
+                    .build();
             assertEquals(expected.length, body.length(), "exact length before the first byte");
             assertEquals(8 + 20_000 + 33, body.length()); // {"a":"0x … ","b":["0x0102","0x0304"],"c":""}
             assertArrayEquals(expected, produce(body, 4096));
@@ -52,16 +69,22 @@ class EncodedHexTest {
     void aLongValueComesAsRetainedSlicesBetweenProducedChunks() {
         ByteBuf digits = digits(LONG);
         try {
-            JsonBodyInput input = new JsonBodyInput(JsonBody.builder().beginArray().encodedHex(digits, true)
-                    .encodedHex(digits, false).endArray().build(), 8192);
+            JsonBodyInput input = new JsonBodyInput(
+                    JsonBody.builder()
+                            .beginArray()
+                            .encodedHex(digits, true)
+                            .encodedHex(digits, false)
+                            .endArray()
+                            .build(),
+                    8192);
             assertEquals(3, digits.refCnt(), "the caller's and one per value");
             List<ByteBuf> chunks = new ArrayList<>();
             for (ByteBuf chunk; (chunk = input.readChunk(PooledByteBufAllocator.DEFAULT)) != null; ) {
                 chunks.add(chunk);
             }
             try {
-                List<String> expected = List.of("[\"0x", "s8192", "s8192", "s3616", "\",\"", "s8192", "s8192",
-                        "s3616", "\"]");
+                List<String> expected =
+                        List.of("[\"0x", "s8192", "s8192", "s3616", "\",\"", "s8192", "s8192", "s3616", "\"]");
                 assertEquals(expected.size(), chunks.size());
                 for (int i = 0; i < expected.size(); i++) {
                     ByteBuf chunk = chunks.get(i);
@@ -72,7 +95,8 @@ class EncodedHexTest {
                         assertEquals(expected.get(i), chunk.toString(StandardCharsets.US_ASCII));
                     }
                 }
-                assertEquals(Hex.encodeToString(LONG, false).substring(8192, 16_384),
+                assertEquals(
+                        Hex.encodeToString(LONG, false).substring(8192, 16_384),
                         chunks.get(2).toString(StandardCharsets.US_ASCII));
                 assertEquals(3 + 6, digits.refCnt(), "six slices outstanding");
                 assertTrue(input.isEndOfInput());
@@ -91,7 +115,8 @@ class EncodedHexTest {
     void closingMidValueReleasesTheBodyAndLeavesOnlyTheSlicesHandedOut() {
         ByteBuf digits = digits(LONG);
         try {
-            JsonBodyInput input = new JsonBodyInput(JsonBody.builder().encodedHex(digits, true).build(), 4096);
+            JsonBodyInput input = new JsonBodyInput(
+                    JsonBody.builder().encodedHex(digits, true).build(), 4096);
             ByteBuf opening = input.readChunk(PooledByteBufAllocator.DEFAULT);
             ByteBuf slice = input.readChunk(PooledByteBufAllocator.DEFAULT);
             assertEquals("\"0x", opening.toString(StandardCharsets.US_ASCII));
@@ -110,9 +135,8 @@ class EncodedHexTest {
     }
 
     /**
-     * Elements picked by index from encoded digits equal {@code hexElements} over the raw bytes, short ones
-     * (copied) and long ones (sliced) alike, with {@code null} for a negative index and a refused index
-     * retaining nothing.
+     * Elements picked by index from encoded digits equal {@code hexElements} over the raw bytes, short ones (copied)
+     * and long ones (sliced) alike, with {@code null} for a negative index and a refused index retaining nothing.
      */
     @Test
     void encodedElementsPickedByIndexProduceTheBytesHexElementsWould() {
@@ -123,13 +147,22 @@ class EncodedHexTest {
         ByteBuf cellDigits = digits(cells);
         ByteBuf blobDigits = digits(blobs);
         try {
-            byte[] expected = produce(JsonBody.builder().beginArray().hexElements(cells, 0, 2048, indices, 0, 6)
-                    .hexElements(blobs, 0, 10_000, two, 0, 3, false).hexElements(cells, 0, 2048, indices, 1, 0)
-                    .endArray().build(), 4096);
-            JsonBody body = JsonBody.builder().beginArray()
+            byte[] expected = produce(
+                    JsonBody.builder()
+                            .beginArray()
+                            .hexElements(cells, 0, 2048, indices, 0, 6)
+                            .hexElements(blobs, 0, 10_000, two, 0, 3, false)
+                            .hexElements(cells, 0, 2048, indices, 1, 0)
+                            .endArray()
+                            .build(),
+                    4096);
+            JsonBody body = JsonBody.builder()
+                    .beginArray()
                     .encodedHexElements(cellDigits, 2048, indices, 0, 6, true)
                     .encodedHexElements(blobDigits, 10_000, two, 0, 3, false)
-                    .encodedHexElements(cellDigits, 2048, indices, 1, 0, true).endArray().build();
+                    .encodedHexElements(cellDigits, 2048, indices, 1, 0, true)
+                    .endArray()
+                    .build();
             assertEquals(3, cellDigits.refCnt(), "one reference per run of indices: [3, 0] and [2, 2]");
             assertEquals(expected.length, body.length(), "exact length before the first byte");
             assertEquals(2 + 4 * (4096 + 4) + 2 * (20_000 + 2) + 3 * 4 + 8, body.length());
@@ -137,10 +170,12 @@ class EncodedHexTest {
             assertEquals(1, cellDigits.refCnt(), "every slice and the body released");
             assertEquals(1, blobDigits.refCnt());
             try (JsonBodyBuilder b = JsonBody.builder().beginArray()) {
-                assertThrows(IndexOutOfBoundsException.class,
+                assertThrows(
+                        IndexOutOfBoundsException.class,
                         () -> b.encodedHexElements(cellDigits, 2048, new int[] {0, 4}, 0, 2, true));
-                assertThrows(IllegalStateException.class, () -> JsonBody.builder()
-                        .encodedHexElements(cellDigits, 2048, indices, 0, 1, true));
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> JsonBody.builder().encodedHexElements(cellDigits, 2048, indices, 0, 1, true));
             }
             assertEquals(1, cellDigits.refCnt(), "a refused index retains nothing");
         } finally {
@@ -154,15 +189,20 @@ class EncodedHexTest {
     void anEncodedArrayTakesTheSizeInBytes() {
         byte[] proofs = bytes(3 * 48, 11);
         HexFormat hex = HexFormat.of();
-        String expected = "[\"0x" + hex.formatHex(proofs, 0, 48) + "\",\"0x" + hex.formatHex(proofs, 48, 96)
-                + "\",\"0x" + hex.formatHex(proofs, 96, 144) + "\"]";
+        String expected = "[\"0x" + hex.formatHex(proofs, 0, 48) + "\",\"0x" + hex.formatHex(proofs, 48, 96) + "\",\"0x"
+                + hex.formatHex(proofs, 96, 144) + "\"]";
         ByteBuf digits = Unpooled.copiedBuffer(hex.formatHex(proofs), StandardCharsets.US_ASCII);
         try {
-            byte[] encoded = produce(JsonBody.builder().encodedHexArray(digits, 48, 3, true).build(), 4096);
+            byte[] encoded = produce(
+                    JsonBody.builder().encodedHexArray(digits, 48, 3, true).build(), 4096);
             assertEquals(expected, new String(encoded, StandardCharsets.US_ASCII));
-            assertArrayEquals(encoded, produce(JsonBody.builder().hexArray(proofs, 0, 48, 3).build(), 4096));
+            assertArrayEquals(
+                    encoded,
+                    produce(JsonBody.builder().hexArray(proofs, 0, 48, 3).build(), 4096));
             try (JsonBodyBuilder b = JsonBody.builder()) {
-                assertThrows(IllegalArgumentException.class, () -> b.encodedHexArray(digits, 96, 3, true),
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> b.encodedHexArray(digits, 96, 3, true),
                         "digits, not bytes");
             }
             assertEquals(1, digits.refCnt());
@@ -195,8 +235,14 @@ class EncodedHexTest {
         ByteBuf digits = digits(LONG);
         ByteBuf none = digits(new byte[0]);
         try {
-            JsonBody body = JsonBody.builder().beginObject().name("v").encodedHex(digits, true).name("e")
-                    .encodedHexArray(none, 48, 0, true).endObject().build();
+            JsonBody body = JsonBody.builder()
+                    .beginObject()
+                    .name("v")
+                    .encodedHex(digits, true)
+                    .name("e")
+                    .encodedHexArray(none, 48, 0, true)
+                    .endObject()
+                    .build();
             byte[] expected = ("{\"v\":\"0x" + Hex.encodeToString(LONG, false) + "\",\"e\":[]}")
                     .getBytes(StandardCharsets.US_ASCII);
             EmbeddedChannel channel = new EmbeddedChannel(new ChunkedWriteHandler());

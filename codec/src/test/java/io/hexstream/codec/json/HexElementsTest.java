@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 class HexElementsTest {
     private static final int CELL = 2_048;
 
-    /** Produces the whole body in direct chunks of {@code chunkSize} (resuming inside every segment) and releases it. */
+    /**
+     * Produces the whole body in direct chunks of {@code chunkSize} (resuming inside every segment) and releases it.
+     */
     private static String render(JsonBody body, int chunkSize) {
         JsonBodyInput input = new JsonBodyInput(body, chunkSize);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -41,10 +43,14 @@ class HexElementsTest {
         byte[] six = {9, 8, 7, 6, 5, 4};
         byte[] other = {(byte) 0xaa, (byte) 0xbb, (byte) 0xcc};
         int[] indices = {7, 2, 0, -1, 1, 1, -1, -1, 0};
-        JsonBody body = JsonBody.builder().beginArray().string("a")
+        JsonBody body = JsonBody.builder()
+                .beginArray()
+                .string("a")
                 .hexElements(six, 0, 2, indices, 1, 6)
                 .hexElements(other, 1, 1, indices, 6, 3, false)
-                .nullValue().endArray().build();
+                .nullValue()
+                .endArray()
+                .build();
         String expected = "[\"a\",\"0x0504\",\"0x0908\",null,\"0x0706\",\"0x0706\",null,null,null,\"bb\",null]";
         assertEquals(expected.length(), body.length());
         assertEquals(expected, render(body, JsonBodyInput.MIN_CHUNK_SIZE));
@@ -53,11 +59,21 @@ class HexElementsTest {
     @Test
     void nothingForNoIndicesAndOnlyNullsForNegativeOnes() {
         int[] none = {-1, -5};
-        JsonBody empty = JsonBody.builder().beginArray().hexElements(new byte[4], 0, 2, none, 0, 0).endArray().build();
+        JsonBody empty = JsonBody.builder()
+                .beginArray()
+                .hexElements(new byte[4], 0, 2, none, 0, 0)
+                .endArray()
+                .build();
         assertEquals(2, empty.length());
         assertEquals("[]", render(empty, 16));
-        JsonBody nulls = JsonBody.builder().beginObject().name("p").beginArray()
-                .hexElements(new byte[0], 0, 48, none, 0, 2).endArray().endObject().build();
+        JsonBody nulls = JsonBody.builder()
+                .beginObject()
+                .name("p")
+                .beginArray()
+                .hexElements(new byte[0], 0, 48, none, 0, 2)
+                .endArray()
+                .endObject()
+                .build();
         assertEquals("{\"p\":[null,null]}", render(nulls, 16));
     }
 
@@ -83,12 +99,17 @@ class HexElementsTest {
                 } else {
                     highIndices[k - split] = index;
                 }
-                expected.add(cell < 0 ? "null"
-                        : '"' + Hex.encodeToString(inLow ? low : high, index * CELL, CELL, true) + '"');
+                expected.add(
+                        cell < 0
+                                ? "null"
+                                : '"' + Hex.encodeToString(inLow ? low : high, index * CELL, CELL, true) + '"');
             }
-            JsonBody body = JsonBody.builder().beginArray()
+            JsonBody body = JsonBody.builder()
+                    .beginArray()
                     .hexElements(low, 0, CELL, lowIndices, 0, lowIndices.length)
-                    .hexElements(high, 0, CELL, highIndices, 0, highIndices.length).endArray().build();
+                    .hexElements(high, 0, CELL, highIndices, 0, highIndices.length)
+                    .endArray()
+                    .build();
             String json = expected.toString();
             assertEquals(json.length(), body.length());
             assertEquals(json, render(body, JsonBodyInput.MIN_CHUNK_SIZE + random.nextInt(9_000)));
@@ -99,7 +120,11 @@ class HexElementsTest {
     void elementsAreReferencedAndReadWhenProduced() {
         byte[] src = new byte[96];
         int[] indices = {1};
-        JsonBody body = JsonBody.builder().beginArray().hexElements(src, 0, 48, indices, 0, 1).endArray().build();
+        JsonBody body = JsonBody.builder()
+                .beginArray()
+                .hexElements(src, 0, 48, indices, 0, 1)
+                .endArray()
+                .build();
         src[48] = 0x7f;
         assertEquals("[\"0x7f" + "00".repeat(47) + "\"]", render(body, 64));
     }
@@ -112,13 +137,29 @@ class HexElementsTest {
         String expected = expectedElements(proofs, 48, indices);
         ByteBuf digits = Unpooled.copiedBuffer(HexFormat.of().formatHex(proofs), US_ASCII);
         try {
-            assertEquals(expected, render(JsonBody.builder().beginArray()
-                    .hexElements(proofs, 0, 48, indices, 0, indices.length).endArray().build(), 64));
-            assertEquals(expected, render(JsonBody.builder().beginArray()
-                    .encodedHexElements(digits, 48, indices, 0, indices.length, true).endArray().build(), 64));
+            assertEquals(
+                    expected,
+                    render(
+                            JsonBody.builder()
+                                    .beginArray()
+                                    .hexElements(proofs, 0, 48, indices, 0, indices.length)
+                                    .endArray()
+                                    .build(),
+                            64));
+            assertEquals(
+                    expected,
+                    render(
+                            JsonBody.builder()
+                                    .beginArray()
+                                    .encodedHexElements(digits, 48, indices, 0, indices.length, true)
+                                    .endArray()
+                                    .build(),
+                            64));
             try (JsonBodyBuilder b = JsonBody.builder().beginArray()) {
-                assertThrows(IndexOutOfBoundsException.class,
-                        () -> b.encodedHexElements(digits, 96, indices, 0, indices.length, true), "digits, not bytes");
+                assertThrows(
+                        IndexOutOfBoundsException.class,
+                        () -> b.encodedHexElements(digits, 96, indices, 0, indices.length, true),
+                        "digits, not bytes");
             }
             assertEquals(1, digits.refCnt());
         } finally {
@@ -134,10 +175,16 @@ class HexElementsTest {
         String expected = expectedElements(cells, CELL, indices);
         ByteBuf digits = Unpooled.copiedBuffer(HexFormat.of().formatHex(cells), US_ASCII);
         try {
-            JsonBody raw = JsonBody.builder().beginArray().hexElements(cells, 0, CELL, indices, 0, 4).endArray()
+            JsonBody raw = JsonBody.builder()
+                    .beginArray()
+                    .hexElements(cells, 0, CELL, indices, 0, 4)
+                    .endArray()
                     .build();
-            JsonBody encoded = JsonBody.builder().beginArray().encodedHexElements(digits, CELL, indices, 0, 4, true)
-                    .endArray().build();
+            JsonBody encoded = JsonBody.builder()
+                    .beginArray()
+                    .encodedHexElements(digits, CELL, indices, 0, 4, true)
+                    .endArray()
+                    .build();
             int[] reused = {-1, 2, 1, 100};
             System.arraycopy(reused, 0, indices, 0, reused.length);
             assertEquals(expected.length(), raw.length());
@@ -153,7 +200,8 @@ class HexElementsTest {
         byte[] src = new byte[96];
         int[] indices = {0, 1, 2};
         assertThrows(IllegalStateException.class, () -> JsonBody.builder().hexElements(src, 0, 48, indices, 0, 1));
-        assertThrows(IllegalStateException.class,
+        assertThrows(
+                IllegalStateException.class,
                 () -> JsonBody.builder().beginObject().name("a").hexElements(src, 0, 48, indices, 0, 1));
         try (JsonBodyBuilder b = JsonBody.builder().beginArray().string("x")) {
             assertThrows(IllegalArgumentException.class, () -> b.hexElements(src, 0, -1, indices, 0, 1));
@@ -162,8 +210,9 @@ class HexElementsTest {
             assertThrows(IndexOutOfBoundsException.class, () -> b.hexElements(src, 1, 48, indices, 1, 1));
             assertThrows(IndexOutOfBoundsException.class, () -> b.hexElements(src, -48, 48, indices, 0, 1));
             assertThrows(IndexOutOfBoundsException.class, () -> b.hexElements(src, 0, 48, indices, 2, 2));
-            assertEquals("[\"x\",\"0x" + "00".repeat(48) + "\"]", render(b.hexElements(src, 0, 48, indices, 1, 1)
-                    .endArray().build(), 16));
+            assertEquals(
+                    "[\"x\",\"0x" + "00".repeat(48) + "\"]",
+                    render(b.hexElements(src, 0, 48, indices, 1, 1).endArray().build(), 16));
         }
     }
 

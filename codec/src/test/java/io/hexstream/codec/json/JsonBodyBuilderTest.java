@@ -30,17 +30,35 @@ class JsonBodyBuilderTest {
 
     @Test
     void commasNamesAndNesting() {
-        JsonBody body = JsonBody.builder().beginObject()
-                .name("a").beginArray().raw("1").number(-42).number(Long.MAX_VALUE).nullValue().string("x").beginArray().endArray()
-                .beginObject().endObject().endArray()
-                .name("b").hex(new byte[] {1, (byte) 0xfe})
-                .name("c").hexArray(new byte[] {9, 8, 7, 6, 5, 4}, 1, 2, 2)
-                .name("d").hexArray(new byte[0], 0, 48, 0)
-                .name("e").hex(new byte[0])
-                .name("f").raw("{\"é\":\"\\\"\"}")
-                .endObject().build();
-        String expected = "{\"a\":[1,-42,9223372036854775807,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
-                + "\"d\":[],\"e\":\"0x\",\"f\":{\"é\":\"\\\"\"}}";
+        JsonBody body = JsonBody.builder()
+                .beginObject()
+                .name("a")
+                .beginArray()
+                .raw("1")
+                .number(-42)
+                .number(Long.MAX_VALUE)
+                .nullValue()
+                .string("x")
+                .beginArray()
+                .endArray()
+                .beginObject()
+                .endObject()
+                .endArray()
+                .name("b")
+                .hex(new byte[] {1, (byte) 0xfe})
+                .name("c")
+                .hexArray(new byte[] {9, 8, 7, 6, 5, 4}, 1, 2, 2)
+                .name("d")
+                .hexArray(new byte[0], 0, 48, 0)
+                .name("e")
+                .hex(new byte[0])
+                .name("f")
+                .raw("{\"é\":\"\\\"\"}")
+                .endObject()
+                .build();
+        String expected =
+                "{\"a\":[1,-42,9223372036854775807,null,\"x\",[],{}],\"b\":\"0x01fe\",\"c\":[\"0x0807\",\"0x0605\"],"
+                        + "\"d\":[],\"e\":\"0x\",\"f\":{\"é\":\"\\\"\"}}";
         assertEquals(expected.getBytes(UTF_8).length, body.length());
         assertEquals(expected, render(body));
     }
@@ -48,17 +66,30 @@ class JsonBodyBuilderTest {
     @Test
     void aTopLevelHexValueOrArray() {
         assertEquals("\"0xff\"", render(JsonBody.builder().hex(new byte[] {-1}).build()));
-        assertEquals("[\"0x0a\"]", render(JsonBody.builder().hexArray(new byte[] {10}, 0, 1, 1).build()));
+        assertEquals(
+                "[\"0x0a\"]",
+                render(JsonBody.builder().hexArray(new byte[] {10}, 0, 1, 1).build()));
     }
 
     /** A body built alone goes in whole as one value: its bytes, its retained buffers, a reference given back. */
     @Test
     void aBuiltBodyIsTakenOverAsOneValue() {
         ByteBuf digits = Unpooled.copiedBuffer("abcd", UTF_8);
-        JsonBody first = JsonBody.builder().beginObject().name("x").encodedHex(digits, true).endObject().build();
+        JsonBody first = JsonBody.builder()
+                .beginObject()
+                .name("x")
+                .encodedHex(digits, true)
+                .endObject()
+                .build();
         JsonBody second = JsonBody.builder().hex(new byte[] {1}).build();
         digits.release(); // the first body holds its own reference
-        JsonBody body = JsonBody.builder().beginArray().value(first).nullValue().value(second).endArray().build();
+        JsonBody body = JsonBody.builder()
+                .beginArray()
+                .value(first)
+                .nullValue()
+                .value(second)
+                .endArray()
+                .build();
         assertEquals(0, first.refCnt());
         assertEquals(0, second.refCnt());
         assertEquals(1, digits.refCnt(), "now held by the body that took the first over");
@@ -77,13 +108,26 @@ class JsonBodyBuilderTest {
 
     @Test
     void misuseIsRefused() {
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().raw("1"));
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().name("a"));
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().name("a").name("b"));
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginObject().name("a").endObject());
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().endObject());
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().raw("1").raw("2"));
-        assertThrows(IllegalStateException.class, () -> JsonBody.builder().beginArray().build());
+        assertThrows(
+                IllegalStateException.class,
+                () -> JsonBody.builder().beginObject().raw("1"));
+        assertThrows(
+                IllegalStateException.class,
+                () -> JsonBody.builder().beginArray().name("a"));
+        assertThrows(
+                IllegalStateException.class,
+                () -> JsonBody.builder().beginObject().name("a").name("b"));
+        assertThrows(
+                IllegalStateException.class,
+                () -> JsonBody.builder().beginObject().name("a").endObject());
+        assertThrows(
+                IllegalStateException.class,
+                () -> JsonBody.builder().beginArray().endObject());
+        assertThrows(
+                IllegalStateException.class, () -> JsonBody.builder().raw("1").raw("2"));
+        assertThrows(
+                IllegalStateException.class,
+                () -> JsonBody.builder().beginArray().build());
         assertThrows(IllegalStateException.class, () -> JsonBody.builder().build());
         assertThrows(IllegalArgumentException.class, () -> JsonBody.builder().hexArray(new byte[4], 0, -1, 1));
         assertThrows(IndexOutOfBoundsException.class, () -> JsonBody.builder().hex(new byte[4], 2, 3));
@@ -93,10 +137,25 @@ class JsonBodyBuilderTest {
     @Test
     void stringsAndNamesAreEscapedAsJacksonEscapesThem() throws Exception {
         ObjectMapper jackson = new ObjectMapper();
-        String[] values = {"", "plain", "quote \" and \\ backslash", "\b\t\n\f\r", "\u0000\u0001\u001f\u007f",
-            "é ñ ü", "€ 中文", "😀 emoji (a surrogate pair)", "/ stays", "mixed\u0007é😀\"\\end"};
+        String[] values = {
+            "",
+            "plain",
+            "quote \" and \\ backslash",
+            "\b\t\n\f\r",
+            "\u0000\u0001\u001f\u007f",
+            "é ñ ü",
+            "€ 中文",
+            "😀 emoji (a surrogate pair)",
+            "/ stays",
+            "mixed\u0007é😀\"\\end"
+        };
         for (String value : values) {
-            JsonBody body = JsonBody.builder().beginObject().name(value).string(value).endObject().build();
+            JsonBody body = JsonBody.builder()
+                    .beginObject()
+                    .name(value)
+                    .string(value)
+                    .endObject()
+                    .build();
             String expected = jackson.writeValueAsString(java.util.Map.of(value, value));
             assertEquals(expected.getBytes(UTF_8).length, body.length(), value);
             assertEquals(expected, render(body), value);
@@ -105,19 +164,30 @@ class JsonBodyBuilderTest {
 
     @Test
     void anUnpairedSurrogateIsEscaped() {
-        JsonBody body = JsonBody.builder().beginArray().string("a\ud800b").string("\udc00").string("x\ud83d").endArray().build();
+        JsonBody body = JsonBody.builder()
+                .beginArray()
+                .string("a\ud800b")
+                .string("\udc00")
+                .string("x\ud83d")
+                .endArray()
+                .build();
         assertEquals("[\"a\\uD800b\",\"\\uDC00\",\"x\\uD83D\"]", render(body));
     }
 
     @Test
     void thePrefixIsAnOptionPerValue() {
         ByteBuf buf = Unpooled.buffer().writeBytes(new byte[] {(byte) 0xc3});
-        JsonBody body = JsonBody.builder().beginArray()
-                .hex(new byte[] {1, 2}, 0, 2, false).hex(new byte[] {1, 2}, 1, 1, true)
-                .hex(buf, false).hex(ByteBuffer.wrap(new byte[] {(byte) 0xee}), false)
-                .hexArray(new byte[] {9, 8, 7, 6}, 0, 2, 2, false).hexArray(new byte[0], 0, 2, 0, false)
+        JsonBody body = JsonBody.builder()
+                .beginArray()
+                .hex(new byte[] {1, 2}, 0, 2, false)
+                .hex(new byte[] {1, 2}, 1, 1, true)
+                .hex(buf, false)
+                .hex(ByteBuffer.wrap(new byte[] {(byte) 0xee}), false)
+                .hexArray(new byte[] {9, 8, 7, 6}, 0, 2, 2, false)
+                .hexArray(new byte[0], 0, 2, 0, false)
                 .hexArray(java.util.List.of(new byte[] {10}, new byte[0], new byte[] {11, 12}), false)
-                .endArray().build();
+                .endArray()
+                .build();
         buf.release();
         String expected = "[\"0102\",\"0x02\",\"c3\",\"ee\",[\"0908\",\"0706\"],[],[\"0a\",\"\",\"0b0c\"]]";
         assertEquals(expected.length(), body.length());
@@ -126,10 +196,14 @@ class JsonBodyBuilderTest {
 
     @Test
     void aListOfArraysOfAnyLengths() {
-        JsonBody body = JsonBody.builder().beginObject()
-                .name("a").hexArray(java.util.List.of(new byte[] {(byte) 0xab}, new byte[] {1, 2, 3}, new byte[0]))
-                .name("b").hexArray(java.util.List.of())
-                .endObject().build();
+        JsonBody body = JsonBody.builder()
+                .beginObject()
+                .name("a")
+                .hexArray(java.util.List.of(new byte[] {(byte) 0xab}, new byte[] {1, 2, 3}, new byte[0]))
+                .name("b")
+                .hexArray(java.util.List.of())
+                .endObject()
+                .build();
         String expected = "{\"a\":[\"0xab\",\"0x010203\",\"0x\"],\"b\":[]}";
         assertEquals(expected.length(), body.length());
         assertEquals(expected, render(body));
@@ -137,9 +211,11 @@ class JsonBodyBuilderTest {
 
     @Test
     void byteBufSourcesAreRetainedUntilTheBodyIsReleased() {
-        ByteBuf direct = Unpooled.directBuffer().writeBytes(new byte[] {0, 1, 2, 3}).skipBytes(1);
+        ByteBuf direct =
+                Unpooled.directBuffer().writeBytes(new byte[] {0, 1, 2, 3}).skipBytes(1);
         ByteBuf heap = Unpooled.buffer().writeBytes(new byte[] {(byte) 0xab});
-        JsonBody body = JsonBody.builder().beginArray().hex(direct).hex(heap).endArray().build();
+        JsonBody body =
+                JsonBody.builder().beginArray().hex(direct).hex(heap).endArray().build();
         assertEquals(2, direct.refCnt());
         assertEquals(1, direct.readerIndex());
         direct.release();

@@ -12,15 +12,14 @@ import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.util.ResourceLeakDetector;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.UnpooledDirectByteBuf;
-import java.nio.ByteBuffer;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.ResourceLeakDetector;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -31,8 +30,8 @@ class JsonBodyInputTest {
     private static final Object[] IDS = {1L, 9_007_199_254_740_993L, "req-\u00e9\"7", null, 0L};
 
     /**
-     * Random getBlobsV2 bodies through an EmbeddedChannel with ChunkedWriteHandler: the chunks,
-     * concatenated, are Jackson's bytes, and no chunk exceeds the configured size.
+     * Random getBlobsV2 bodies through an EmbeddedChannel with ChunkedWriteHandler: the chunks, concatenated, are
+     * Jackson's bytes, and no chunk exceeds the configured size.
      */
     @Test
     void chunksConcatenateToJacksonsSerialisation() {
@@ -77,7 +76,8 @@ class JsonBodyInputTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int chunks = 0;
             for (ByteBuf chunk; (chunk = input.readChunk(PooledByteBufAllocator.DEFAULT)) != null; chunks++) {
-                assertTrue(chunk.readableBytes() >= chunkSize - 1 || input.isEndOfInput(),
+                assertTrue(
+                        chunk.readableBytes() >= chunkSize - 1 || input.isEndOfInput(),
                         "only the last chunk is short by more than one byte");
                 byte[] bytes = new byte[chunk.readableBytes()];
                 chunk.readBytes(bytes).release();
@@ -139,9 +139,9 @@ class JsonBodyInputTest {
     }
 
     /**
-     * Building a 128-blob body and producing every chunk of it builds no String and no full-size array:
-     * after warm-up the producer allocates at most 64 KiB (the chunks' NIO views), the builder at
-     * most 64 KiB (segments and the literal bytes).
+     * Building a 128-blob body and producing every chunk of it builds no String and no full-size array: after warm-up
+     * the producer allocates at most 64 KiB (the chunks' NIO views), the builder at most 64 KiB (segments and the
+     * literal bytes).
      */
     @Test
     void aWholeWorstCaseBodyAllocatesAtMost64KiBToBuildAnd64KiBToProduce() {
@@ -172,8 +172,8 @@ class JsonBodyInputTest {
         } finally {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         }
-        System.out.println("a 128-blob body: building allocated " + building + " bytes of heap, producing "
-                + producing + " (" + Hex.kernel() + " kernel)");
+        System.out.println("a 128-blob body: building allocated " + building + " bytes of heap, producing " + producing
+                + " (" + Hex.kernel() + " kernel)");
         assertTrue(producing <= 64 << 10, "producing allocated " + producing + " bytes of heap");
         assertTrue(building <= 64 << 10, "building allocated " + building + " bytes of heap");
         assertEquals(BlobFixtures.jackson(1L, entries).length, bytes);

@@ -17,9 +17,15 @@ class JsonBodyTouchTest {
         TouchRecordingBuf src = new TouchRecordingBuf(new byte[] {1, 2});
         TouchRecordingBuf digits = new TouchRecordingBuf("0a0b0c0d".getBytes(US_ASCII));
         try {
-            JsonBody body = JsonBody.builder().beginArray().hex(src).hex(new byte[] {3})
-                    .encodedHex(digits, true).encodedHexArray(digits, 2, 2, false)
-                    .encodedHexElements(digits, 1, new int[] {3, -1, 0}, 0, 3, true).endArray().build();
+            JsonBody body = JsonBody.builder()
+                    .beginArray()
+                    .hex(src)
+                    .hex(new byte[] {3})
+                    .encodedHex(digits, true)
+                    .encodedHexArray(digits, 2, 2, false)
+                    .encodedHexElements(digits, 1, new int[] {3, -1, 0}, 0, 3, true)
+                    .endArray()
+                    .build();
             assertEquals(2, src.refCnt());
             assertEquals(5, digits.refCnt(), "the caller's, the value, the array and one per run of indices");
 

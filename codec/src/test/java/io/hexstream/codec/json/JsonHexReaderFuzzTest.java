@@ -17,14 +17,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Jazzer target for {@link JsonHexReader}. The first input byte picks how to read the rest: bit 0 every
- * string value as hex (else the getBlobs shape's {@code blob} members and {@code proofs} elements), bits 1
- * to 6 the chunk size (1 to 64), bit 7 hex into {@code byte[]} slices of at most 64 bytes (else growing
- * buffers). Invariants: nothing but {@link JsonDecodeException} escapes; reading in chunks gives what
- * reading in one piece gives (the same events, or the same one-line error); input that is not UTF-8 is
- * refused; otherwise the reader accepts exactly what Jackson (with {@link java.util.HexFormat} for the hex
- * values, which must be strict {@code DATA} within bounds) accepts, with the same events. Seeds in
- * {@code JsonHexReaderFuzzTestInputs/}; the build fuzzes it for 60 s (the {@code fuzz} profile in the POM).
+ * Jazzer target for {@link JsonHexReader}. The first input byte picks how to read the rest: bit 0 every string value as
+ * hex (else the getBlobs shape's {@code blob} members and {@code proofs} elements), bits 1 to 6 the chunk size (1 to
+ * 64), bit 7 hex into {@code byte[]} slices of at most 64 bytes (else growing buffers). Invariants: nothing but
+ * {@link JsonDecodeException} escapes; reading in chunks gives what reading in one piece gives (the same events, or the
+ * same one-line error); input that is not UTF-8 is refused; otherwise the reader accepts exactly what Jackson (with
+ * {@link java.util.HexFormat} for the hex values, which must be strict {@code DATA} within bounds) accepts, with the
+ * same events. Seeds in {@code JsonHexReaderFuzzTestInputs/}; the build fuzzes it for 60 s (the {@code fuzz} profile in
+ * the POM).
  */
 class JsonHexReaderFuzzTest {
     private static final int MAX_DEPTH = 100_000;
@@ -79,8 +79,12 @@ class JsonHexReaderFuzzTest {
 
     private static String utf8(byte[] json) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(json)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(json))
+                    .toString();
         } catch (CharacterCodingException e) {
             return null;
         }

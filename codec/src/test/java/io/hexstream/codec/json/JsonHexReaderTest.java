@@ -10,11 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.BlobFixtures;
+import io.hexstream.codec.testing.BlobFixtures.Entry;
 import io.hexstream.codec.testing.JsonEvents;
 import io.hexstream.codec.testing.JsonEvents.Policy;
 import io.hexstream.codec.testing.JsonEvents.Recorder;
-import io.hexstream.codec.testing.BlobFixtures;
-import io.hexstream.codec.testing.BlobFixtures.Entry;
 import io.hexstream.codec.testing.SeededTrials;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -29,9 +29,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link JsonHexReader} against Jackson and {@link java.util.HexFormat} (the independent reading), over
- * every split of small documents, random splits of a 128-blob getBlobsV2 response checked against its
- * source bytes, documents written differently from this project's writer, and malformed input.
+ * {@link JsonHexReader} against Jackson and {@link java.util.HexFormat} (the independent reading), over every split of
+ * small documents, random splits of a 128-blob getBlobsV2 response checked against its source bytes, documents written
+ * differently from this project's writer, and malformed input.
  */
 class JsonHexReaderTest {
     private static final int ANY = Integer.MAX_VALUE;
@@ -43,7 +43,13 @@ class JsonHexReaderTest {
             "{\"\\u0072esult\":[{\"bl\\u006fb\":\"\\u0030x00fF\",\"proofs\":[\"0\\u0078\\u0031\\u0032\",\"0x\"],"
                     + "\"note\":\"tab\\tq\\\"\\\\\\/\\b\\f\\n\\r\\u00e9\\ud83d\\ude00 é 😀\"}]}",
             "{\"名前\":\"значение 😀\",\"blob\":\"0x\",\"proofs\":[],\"\":[[\"0x00\"],[]],\"n\":[0,-0,1E9,0.5e-7]}",
-            "  -12.5E+3 ", "\"plain\"", "[]", "{}", "[[[]]]", "true", "null",
+            "  -12.5E+3 ",
+            "\"plain\"",
+            "[]",
+            "{}",
+            "[[[]]]",
+            "true",
+            "null",
             "[\"\\u00E9\\uD834\\uDD1E\",\"\\/\",\"\\\"\",\"\"]");
 
     // ---------------------------------------------------------------- splits
@@ -85,29 +91,29 @@ class JsonHexReaderTest {
         byte[] json = BlobFixtures.jackson("getBlobs-1", entries);
         ByteBuf direct = untracked(json);
         SeededTrials.run(0x23, 4, (random, trial) -> {
-                List<Integer> sizes = new ArrayList<>();
-                for (int left = json.length; left > 0; ) {
-                    int size = Math.min(left, 1 + random.nextInt(random.nextBoolean() ? 100 : 200_000));
-                    sizes.add(size);
-                    left -= size;
-                }
-                GetBlobsCollector collector = new GetBlobsCollector();
-                try {
-                    read(json, sizes, trial % 2 == 0 ? direct : null, collector);
-                    assertEquals(entries.size(), collector.entries.size());
-                    for (int i = 0; i < entries.size(); i++) {
-                        Entry want = entries.get(i);
-                        Entry got = collector.entries.get(i);
-                        assertEquals(want == null, got == null, "null entry " + i);
-                        if (want != null) {
-                            assertArrayEquals(want.blob(), got.blob(), "blob " + i);
-                            assertArrayEquals(want.proofs(), got.proofs(), "proofs " + i);
-                        }
+            List<Integer> sizes = new ArrayList<>();
+            for (int left = json.length; left > 0; ) {
+                int size = Math.min(left, 1 + random.nextInt(random.nextBoolean() ? 100 : 200_000));
+                sizes.add(size);
+                left -= size;
+            }
+            GetBlobsCollector collector = new GetBlobsCollector();
+            try {
+                read(json, sizes, trial % 2 == 0 ? direct : null, collector);
+                assertEquals(entries.size(), collector.entries.size());
+                for (int i = 0; i < entries.size(); i++) {
+                    Entry want = entries.get(i);
+                    Entry got = collector.entries.get(i);
+                    assertEquals(want == null, got == null, "null entry " + i);
+                    if (want != null) {
+                        assertArrayEquals(want.blob(), got.blob(), "blob " + i);
+                        assertArrayEquals(want.proofs(), got.proofs(), "proofs " + i);
                     }
-                } finally {
-                    collector.release();
                 }
-            });
+            } finally {
+                collector.release();
+            }
+        });
     }
 
     // ---------------------------------------------------------------- faults
@@ -153,17 +159,24 @@ class JsonHexReaderTest {
 
     @Test
     void malformedBytesGiveTheirOneLineError() {
-        assertEquals("[0]: unescaped control character U+000A in a string at byte 3",
+        assertEquals(
+                "[0]: unescaped control character U+000A in a string at byte 3",
                 failure("[\"a\nb\"]".getBytes(UTF_8), 1, 0, 64).getMessage());
-        assertEquals("[0]: invalid UTF-8 byte 0x28, expected a continuation byte at byte 3",
+        assertEquals(
+                "[0]: invalid UTF-8 byte 0x28, expected a continuation byte at byte 3",
                 failure("[\"\u00c3(\"]".getBytes(ISO_8859_1), 1, 0, 64).getMessage());
-        assertEquals("[0]: invalid UTF-8 byte 0xC0 at byte 2",
+        assertEquals(
+                "[0]: invalid UTF-8 byte 0xC0 at byte 2",
                 failure("[\"\u00c0\u0080\"]".getBytes(ISO_8859_1), 1, 0, 64).getMessage());
-        assertEquals("[0]: invalid UTF-8 sequence for U+D800 at byte 4",
-                failure("[\"\u00ed\u00a0\u0080\"]".getBytes(ISO_8859_1), 1, 0, 64).getMessage());
-        assertEquals("blob: invalid hex character, byte 0xC3 at byte 12",
+        assertEquals(
+                "[0]: invalid UTF-8 sequence for U+D800 at byte 4",
+                failure("[\"\u00ed\u00a0\u0080\"]".getBytes(ISO_8859_1), 1, 0, 64)
+                        .getMessage());
+        assertEquals(
+                "blob: invalid hex character, byte 0xC3 at byte 12",
                 failure("{\"blob\":\"0x0é\"}".getBytes(UTF_8), 1, 0, 64).getMessage());
-        assertEquals("expected a value, found byte 0xEF at byte 0",
+        assertEquals(
+                "expected a value, found byte 0xEF at byte 0",
                 failure("\ufeff{}".getBytes(UTF_8), 1, 0, 64).getMessage());
     }
 
@@ -173,7 +186,8 @@ class JsonHexReaderTest {
         assertEquals("result[0].blob", e.path());
         assertEquals("odd number of hex digits", e.fault());
         assertEquals(23, e.offset());
-        assertEquals("result[3].proofs[17]: odd number of hex digits at byte 4,194,311",
+        assertEquals(
+                "result[3].proofs[17]: odd number of hex digits at byte 4,194,311",
                 new JsonDecodeException("result[3].proofs[17]", "odd number of hex digits", 4_194_311).getMessage());
     }
 
@@ -245,8 +259,9 @@ class JsonHexReaderTest {
         feedAll(reader, "[\"not hex\",\"0xfF\",\"0x00\"]", 3);
         reader.end();
         assertTrue(reader.isComplete());
-        assertEquals(List.of("start [0] null 0 1", "start [1] null 1 1", "hex 1", "start [2] null 2 1",
-                "string 0x00"), seen);
+        assertEquals(
+                List.of("start [0] null 0 1", "start [1] null 1 1", "hex 1", "start [2] null 2 1", "string 0x00"),
+                seen);
     }
 
     @Test
@@ -315,11 +330,12 @@ class JsonHexReaderTest {
     // ---------------------------------------------------------------- helpers
 
     /**
-     * {@code json} in a direct buffer the leak detector does not track (its memory is a
-     * {@code ByteBuffer}'s, freed by the collector): chunks are sliced from it by the hundred thousand.
+     * {@code json} in a direct buffer the leak detector does not track (its memory is a {@code ByteBuffer}'s, freed by
+     * the collector): chunks are sliced from it by the hundred thousand.
      */
     private static ByteBuf untracked(byte[] json) {
-        return Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(json.length).put(json).flip());
+        return Unpooled.wrappedBuffer(
+                ByteBuffer.allocateDirect(json.length).put(json).flip());
     }
 
     /** Chunk sizes of {@code chunk} bytes over {@code length}. */
@@ -332,15 +348,16 @@ class JsonHexReaderTest {
     }
 
     /**
-     * Feeds {@code json} in chunks of {@code sizes} (empty ones included): separate heap copies, or
-     * slices of {@code direct} (which holds the same bytes) when it is not null; then ends the input.
+     * Feeds {@code json} in chunks of {@code sizes} (empty ones included): separate heap copies, or slices of
+     * {@code direct} (which holds the same bytes) when it is not null; then ends the input.
      */
     static void read(byte[] json, List<Integer> sizes, ByteBuf direct, JsonTokenListener listener) {
         JsonHexReader reader = new JsonHexReader(listener);
         try {
             int offset = 0;
             for (int size : sizes) {
-                ByteBuf chunk = direct != null ? direct.slice(offset, size)
+                ByteBuf chunk = direct != null
+                        ? direct.slice(offset, size)
                         : Unpooled.wrappedBuffer(Arrays.copyOfRange(json, offset, offset + size));
                 reader.feed(chunk);
                 offset += size;
@@ -361,22 +378,29 @@ class JsonHexReaderTest {
     }
 
     /**
-     * The failure reading {@code json} in chunks of {@code chunk}: {@code blob} members and elements of
-     * arrays at depth 2 as hex of {@code minBytes} to 2 bytes, text of at most {@code maxText}, depth 3.
+     * The failure reading {@code json} in chunks of {@code chunk}: {@code blob} members and elements of arrays at depth
+     * 2 as hex of {@code minBytes} to 2 bytes, text of at most {@code maxText}, depth 3.
      */
     private static JsonDecodeException failure(byte[] json, int chunk, int minBytes, int maxText) {
         List<ByteBuf> destinations = new ArrayList<>();
-        JsonHexReader reader = new JsonHexReader(new JsonTokenListener() {
-            @Override
-            public void stringStart(StringValue value) {
-                if ("blob".equals(value.name() == null ? null : value.name().toString())
-                        || value.index() >= 0 && value.depth() == 2) {
-                    ByteBuf dst = Unpooled.directBuffer(2);
-                    destinations.add(dst);
-                    value.hex(dst, Math.min(minBytes, 2), 2);
-                }
-            }
-        }, maxText, 3);
+        JsonHexReader reader = new JsonHexReader(
+                new JsonTokenListener() {
+                    @Override
+                    public void stringStart(StringValue value) {
+                        if ("blob"
+                                        .equals(
+                                                value.name() == null
+                                                        ? null
+                                                        : value.name().toString())
+                                || value.index() >= 0 && value.depth() == 2) {
+                            ByteBuf dst = Unpooled.directBuffer(2);
+                            destinations.add(dst);
+                            value.hex(dst, Math.min(minBytes, 2), 2);
+                        }
+                    }
+                },
+                maxText,
+                3);
         try {
             JsonDecodeException e = assertThrows(JsonDecodeException.class, () -> {
                 for (int offset = 0; offset < json.length; offset += chunk) {

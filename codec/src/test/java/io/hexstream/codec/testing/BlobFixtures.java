@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Random blobs with their cell proofs, and the {@code engine_getBlobsV2} response built from them two
- * ways: as a hexstream {@link JsonBody}, and by Jackson from {@code String}s (the reference).
+ * Random blobs with their cell proofs, and the {@code engine_getBlobsV2} response built from them two ways: as a
+ * hexstream {@link JsonBody}, and by Jackson from {@code String}s (the reference).
  */
 public final class BlobFixtures {
     public static final int BLOB_SIZE = 131_072;
@@ -47,14 +47,23 @@ public final class BlobFixtures {
     /** The response as a hexstream body: {@code {"jsonrpc":"2.0","id":…,"result":[…]}}. */
     public static JsonBody body(Object id, List<Entry> entries) {
         try (JsonBodyBuilder b = JsonBody.builder()) {
-            b.beginObject().name("jsonrpc").string("2.0").name("id").raw(MAPPER.writeValueAsBytes(id))
-                    .name("result").beginArray();
+            b.beginObject()
+                    .name("jsonrpc")
+                    .string("2.0")
+                    .name("id")
+                    .raw(MAPPER.writeValueAsBytes(id))
+                    .name("result")
+                    .beginArray();
             for (Entry entry : entries) {
                 if (entry == null) {
                     b.nullValue();
                 } else {
-                    b.beginObject().name("blob").hex(entry.blob())
-                            .name("proofs").hexArray(entry.proofs(), 0, PROOF_SIZE, CELL_PROOFS).endObject();
+                    b.beginObject()
+                            .name("blob")
+                            .hex(entry.blob())
+                            .name("proofs")
+                            .hexArray(entry.proofs(), 0, PROOF_SIZE, CELL_PROOFS)
+                            .endObject();
                 }
             }
             return b.endArray().endObject().build();

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import io.hexstream.codec.json.JsonHexReader;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.json.StringValue;
 import io.netty.buffer.ByteBuf;
@@ -27,8 +26,11 @@ import java.util.List;
 public final class JsonEvents {
     private static final HexFormat HEX = HexFormat.of();
     private static final JsonFactory JACKSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(100_000)
-                    .maxNumberLength(Integer.MAX_VALUE).maxStringLength(Integer.MAX_VALUE).build())
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(100_000)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .build())
             .build();
 
     /** Where hex values are: given the member name (null in an array) and the enclosing array's member name. */
@@ -44,8 +46,8 @@ public final class JsonEvents {
     private JsonEvents() {}
 
     /**
-     * Records the reader's events; hex values go into unpooled buffers ({@code direct} or heap), or into
-     * one {@code byte[]} of {@code maxBytes} when {@code arrays}, read back when each ends.
+     * Records the reader's events; hex values go into unpooled buffers ({@code direct} or heap), or into one
+     * {@code byte[]} of {@code maxBytes} when {@code arrays}, read back when each ends.
      */
     public static final class Recorder implements JsonTokenListener {
         public final List<String> events = new ArrayList<>();
@@ -167,9 +169,9 @@ public final class JsonEvents {
     }
 
     /**
-     * Jackson's reading of {@code json} (text, so that no encoding is guessed), with hex values where
-     * {@code policy} says and at most {@code maxBytes} long; null if Jackson refuses it, there is more
-     * than one top-level value, or a hex value is not strict {@code DATA} within bounds.
+     * Jackson's reading of {@code json} (text, so that no encoding is guessed), with hex values where {@code policy}
+     * says and at most {@code maxBytes} long; null if Jackson refuses it, there is more than one top-level value, or a
+     * hex value is not strict {@code DATA} within bounds.
      */
     public static List<String> jackson(String json, Policy policy, int maxBytes) {
         List<String> events = new ArrayList<>();

@@ -11,16 +11,17 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Fails any test after which Netty reports a leaked buffer. Registered for every Jupiter test by
- * auto-detection (see the surefire configuration in the parent POM). Leaks are found when a tracked
- * buffer has been collected and the detector next tracks an allocation, so after each test this
- * collects garbage and allocates a few times before reading the reports.
+ * Fails any test after which Netty reports a leaked buffer. Registered for every Jupiter test by auto-detection (see
+ * the surefire configuration in the parent POM). Leaks are found when a tracked buffer has been collected and the
+ * detector next tracks an allocation, so after each test this collects garbage and allocates a few times before reading
+ * the reports.
  */
 public final class LeakDetectionExtension implements BeforeAllCallback, AfterEachCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        if (!RecordingLeakDetector.installed() || ResourceLeakDetector.getLevel() != ResourceLeakDetector.Level.PARANOID) {
+        if (!RecordingLeakDetector.installed()
+                || ResourceLeakDetector.getLevel() != ResourceLeakDetector.Level.PARANOID) {
             fail("tests must run with -Dio.netty.leakDetection.level=paranoid and "
                     + "-Dio.netty.customResourceLeakDetector=" + RecordingLeakDetector.class.getName());
         }

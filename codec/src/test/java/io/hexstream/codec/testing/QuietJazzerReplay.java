@@ -9,11 +9,11 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * Keeps Jazzer's {@code INFO:} lines (about 60 per JVM: hooks loaded, classes instrumented) out of the
- * default test run, where the fuzz tests only replay their seeds; its warnings, errors and findings still
- * print. When fuzzing ({@code JAZZER_FUZZ} set) nothing changes: the fuzz profiles send all of it to
- * files under {@code target/fuzz-reports}. Registered for every test JVM through
- * {@code META-INF/services} (the test-jar carries it to example-server's tests).
+ * Keeps Jazzer's {@code INFO:} lines (about 60 per JVM: hooks loaded, classes instrumented) out of the default test
+ * run, where the fuzz tests only replay their seeds; its warnings, errors and findings still print. When fuzzing
+ * ({@code JAZZER_FUZZ} set) nothing changes: the fuzz profiles send all of it to files under
+ * {@code target/fuzz-reports}. Registered for every test JVM through {@code META-INF/services} (the test-jar carries it
+ * to example-server's tests).
  */
 public final class QuietJazzerReplay implements TestExecutionListener {
 
@@ -23,7 +23,8 @@ public final class QuietJazzerReplay implements TestExecutionListener {
             return;
         }
         try {
-            Class.forName("com.code_intelligence.jazzer.utils.Log", false, getClass().getClassLoader());
+            Class.forName(
+                    "com.code_intelligence.jazzer.utils.Log", false, getClass().getClassLoader());
         } catch (ClassNotFoundException e) {
             return; // no Jazzer on this class path
         }

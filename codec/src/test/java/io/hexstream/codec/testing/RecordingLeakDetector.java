@@ -5,9 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Netty's leak detector, keeping every report so that {@link LeakDetectionExtension} can fail the
- * test that leaked. Installed for every test JVM by the surefire configuration
- * ({@code -Dio.netty.customResourceLeakDetector}).
+ * Netty's leak detector, keeping every report so that {@link LeakDetectionExtension} can fail the test that leaked.
+ * Installed for every test JVM by the surefire configuration ({@code -Dio.netty.customResourceLeakDetector}).
  */
 public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
     private static final List<String> REPORTS = new ArrayList<>();
@@ -49,7 +48,6 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
 
     /** True when this detector is the one Netty installed (the surefire property is set). */
     public static boolean installed() {
-        return RecordingLeakDetector.class.getName()
-                .equals(System.getProperty("io.netty.customResourceLeakDetector"));
+        return RecordingLeakDetector.class.getName().equals(System.getProperty("io.netty.customResourceLeakDetector"));
     }
 }

@@ -3,10 +3,10 @@ package io.hexstream.codec.testing;
 import java.util.SplittableRandom;
 
 /**
- * Randomised trials that run the same every time: trial {@code i} of seed {@code s} draws from the
- * {@code i}-th generator split off {@code new SplittableRandom(s)}, so a failure names its seed and trial
- * and a rerun replays it exactly. A failing trial is rethrown as an {@link AssertionError} whose message
- * starts with {@code seed S, trial N} and whose cause is the original failure.
+ * Randomised trials that run the same every time: trial {@code i} of seed {@code s} draws from the {@code i}-th
+ * generator split off {@code new SplittableRandom(s)}, so a failure names its seed and trial and a rerun replays it
+ * exactly. A failing trial is rethrown as an {@link AssertionError} whose message starts with {@code seed S, trial N}
+ * and whose cause is the original failure.
  */
 public final class SeededTrials {
 
@@ -16,8 +16,7 @@ public final class SeededTrials {
         void run(SplittableRandom random, int trial) throws Exception;
     }
 
-    private SeededTrials() {
-    }
+    private SeededTrials() {}
 
     /** Runs {@code trials} trials from {@code seed}, stopping at the first failure. */
     public static void run(long seed, int trials, Trial body) {
@@ -27,12 +26,16 @@ public final class SeededTrials {
             try {
                 body.run(random, trial);
             } catch (Exception | AssertionError e) {
-                throw new AssertionError(String.format("seed %d, trial %d of %d: %s", seed, trial, trials, e.getMessage()), e);
+                throw new AssertionError(
+                        String.format("seed %d, trial %d of %d: %s", seed, trial, trials, e.getMessage()), e);
             }
         }
     }
 
-    /** A length in {@code [0, max]}: a quarter of draws at most 130 (kernel tails and lane edges), {@code max} itself one in 64. */
+    /**
+     * A length in {@code [0, max]}: a quarter of draws at most 130 (kernel tails and lane edges), {@code max} itself
+     * one in 64.
+     */
     public static int length(SplittableRandom random, int max) {
         int pick = random.nextInt(64);
         if (pick == 0) {

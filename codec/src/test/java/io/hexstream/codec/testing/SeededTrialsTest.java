@@ -24,11 +24,13 @@ class SeededTrialsTest {
     @Test
     void failureNamesSeedAndTrial() {
         AssertionError cause = new AssertionError("expected: <1> but was: <2>");
-        AssertionError e = assertThrows(AssertionError.class, () -> SeededTrials.run(42, 10, (random, trial) -> {
-            if (trial == 3) {
-                throw cause;
-            }
-        }));
+        AssertionError e = assertThrows(
+                AssertionError.class,
+                () -> SeededTrials.run(42, 10, (random, trial) -> {
+                    if (trial == 3) {
+                        throw cause;
+                    }
+                }));
         assertEquals("seed 42, trial 3 of 10: expected: <1> but was: <2>", e.getMessage());
         assertSame(cause, e.getCause());
     }

@@ -35,15 +35,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link VertxJsonBodyWriter} in a real Vert.x {@code HttpServer}, with real clients (the JDK's
- * {@code HttpClient}, and raw sockets to leave or stall mid-body), paranoid leak detection on. The
- * server answers every request with the 128-blob {@code getBlobsV2} response (35 MB); {@code /worker}
- * writes it from a worker thread ({@code executeBlocking}) instead of the event loop.
+ * {@link VertxJsonBodyWriter} in a real Vert.x {@code HttpServer}, with real clients (the JDK's {@code HttpClient}, and
+ * raw sockets to leave or stall mid-body), paranoid leak detection on. The server answers every request with the
+ * 128-blob {@code getBlobsV2} response (35 MB); {@code /worker} writes it from a worker thread
+ * ({@code executeBlocking}) instead of the event loop.
  */
 class VertxJsonBodyWriterTest {
     private static final int CHUNK = 64 * 1024;
     /** A Netty channel's default high water mark: Vert.x's HTTP/1.x write queue is full above it. */
     private static final int WRITE_QUEUE_MAX = 64 * 1024;
+
     private static final List<BlobFixtures.Entry> ENTRIES = BlobFixtures.randomEntries(new Random(12), 128, 0.0);
     private static final byte[] EXPECTED = BlobFixtures.jackson(1L, ENTRIES);
 
@@ -86,17 +87,24 @@ class VertxJsonBodyWriterTest {
     @BeforeAll
     static void startServer() throws Exception {
         vertx = Vertx.vertx();
-        server = vertx.createHttpServer().requestHandler(VertxJsonBodyWriterTest::handle)
-                .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        server = vertx.createHttpServer()
+                .requestHandler(VertxJsonBodyWriterTest::handle)
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
     }
 
     private static void handle(HttpServerRequest request) {
         if (request.path().equals("/worker")) {
-            vertx.executeBlocking(() -> {
-                assertFalse(io.vertx.core.Context.isOnEventLoopThread());
-                WRITES.add(VertxJsonBodyWriter.write(request.response(), BlobFixtures.body(1L, ENTRIES), ALLOCATOR, CHUNK));
-                return null;
-            }, false);
+            vertx.executeBlocking(
+                    () -> {
+                        assertFalse(io.vertx.core.Context.isOnEventLoopThread());
+                        WRITES.add(VertxJsonBodyWriter.write(
+                                request.response(), BlobFixtures.body(1L, ENTRIES), ALLOCATOR, CHUNK));
+                        return null;
+                    },
+                    false);
         } else {
             WRITES.add(VertxJsonBodyWriter.write(request.response(), BlobFixtures.body(1L, ENTRIES), ALLOCATOR, CHUNK));
         }
@@ -109,9 +117,13 @@ class VertxJsonBodyWriterTest {
     }
 
     private static HttpResponse<byte[]> get(String path) throws Exception {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        return client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private static Future<Void> nextWrite() throws InterruptedException {
@@ -139,8 +151,12 @@ class VertxJsonBodyWriterTest {
         for (String path : new String[] {"/", "/worker", "/"}) {
             HttpResponse<byte[]> response = get(path);
             assertEquals(200, response.statusCode());
-            assertEquals("application/json", response.headers().firstValue("content-type").orElse(null));
-            assertEquals(Long.toString(EXPECTED.length), response.headers().firstValue("content-length").orElse(null));
+            assertEquals(
+                    "application/json",
+                    response.headers().firstValue("content-type").orElse(null));
+            assertEquals(
+                    Long.toString(EXPECTED.length),
+                    response.headers().firstValue("content-length").orElse(null));
             assertFalse(response.headers().firstValue("transfer-encoding").isPresent());
             assertArrayEquals(EXPECTED, response.body(), path);
             Future<Void> write = nextWrite();
@@ -154,8 +170,8 @@ class VertxJsonBodyWriterTest {
         Socket socket = new Socket();
         socket.setReceiveBufferSize(64 * 1024);
         socket.connect(new InetSocketAddress("127.0.0.1", server.actualPort()));
-        socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n")
-                .getBytes(US_ASCII));
+        socket.getOutputStream()
+                .write(("POST " + path + " HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n").getBytes(US_ASCII));
         return socket;
     }
 

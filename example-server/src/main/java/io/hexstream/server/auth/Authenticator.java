@@ -8,7 +8,8 @@ public interface Authenticator {
 
     /**
      * @param authorization the header's value, or {@code null} if absent
-     * @return {@code null} if the request may be served, else why not (its class, and one line for the client and the log)
+     * @return {@code null} if the request may be served, else why not (its class, and one line for the client and the
+     *     log)
      */
     Refusal refusal(String authorization);
 }

@@ -4,8 +4,8 @@ import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -16,23 +16,23 @@ import java.util.Base64;
 import java.util.Date;
 
 /**
- * Checks the {@code Authorization: Bearer} token of each request (execution-apis
- * {@code src/engine/authentication.md}): HS256 signed with the shared secret ({@code none} and every
- * other {@code alg} refused), with an {@code iat} claim within ±60 seconds of now. {@code exp} and
- * {@code nbf}, if present, must hold too (RFC 7519 §4.1.4, §4.1.5); other claims are ignored. Each of
- * these claims must be a NumericDate of whole seconds from 0 to 253,402,300,799 (9999-12-31T23:59:59Z);
- * anything else (a string, a fraction, a negative or larger number, {@code 1e400}) is refused with the
- * reason, never an exception: numbers are read exactly, as decimals, never as a {@code double}. Each
- * part must be canonical base64url as RFC 7515 §2 defines it: the URL-safe alphabet only, no padding, no
- * non-zero bits after the last byte (so that one token has one spelling). The token is taken apart here
- * (java-jwt's own decoder throws on a claim it cannot make a date of, and takes padding and stray bits);
- * the HMAC is java-jwt's, compared in constant time. Thread-safe.
+ * Checks the {@code Authorization: Bearer} token of each request (execution-apis {@code src/engine/authentication.md}):
+ * HS256 signed with the shared secret ({@code none} and every other {@code alg} refused), with an {@code iat} claim
+ * within ±60 seconds of now. {@code exp} and {@code nbf}, if present, must hold too (RFC 7519 §4.1.4, §4.1.5); other
+ * claims are ignored. Each of these claims must be a NumericDate of whole seconds from 0 to 253,402,300,799
+ * (9999-12-31T23:59:59Z); anything else (a string, a fraction, a negative or larger number, {@code 1e400}) is refused
+ * with the reason, never an exception: numbers are read exactly, as decimals, never as a {@code double}. Each part must
+ * be canonical base64url as RFC 7515 §2 defines it: the URL-safe alphabet only, no padding, no non-zero bits after the
+ * last byte (so that one token has one spelling). The token is taken apart here (java-jwt's own decoder throws on a
+ * claim it cannot make a date of, and takes padding and stray bits); the HMAC is java-jwt's, compared in constant time.
+ * Thread-safe.
  */
 public final class JwtAuthenticator implements Authenticator {
     /** How far {@code iat} may be from now, either way. */
     public static final Duration IAT_WINDOW = Duration.ofSeconds(60);
     /** The largest NumericDate taken, seconds: 9999-12-31T23:59:59Z. */
     public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
+
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
@@ -49,9 +49,9 @@ public final class JwtAuthenticator implements Authenticator {
     /**
      * Verifies the value of an {@code Authorization} header.
      *
-     * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and
-     *     one line (sent to the client and logged): missing, malformed, wrong algorithm or signature, or
-     *     which claim is wrong and by how many seconds
+     * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and one line (sent
+     *     to the client and logged): missing, malformed, wrong algorithm or signature, or which claim is wrong and by
+     *     how many seconds
      */
     @Override
     public Refusal refusal(String authorization) {
@@ -63,7 +63,9 @@ public final class JwtAuthenticator implements Authenticator {
         }
         String[] parts = authorization.substring(7).strip().split("\\.", -1);
         if (parts.length != 3) {
-            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'");
+            return new Refusal(
+                    Refusal.Reason.MALFORMED,
+                    "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'");
         }
         String notCanonical = notCanonical("header", parts[0]);
         if (notCanonical == null) {
@@ -84,10 +86,11 @@ public final class JwtAuthenticator implements Authenticator {
             return new Refusal(Refusal.Reason.ALGORITHM, "alg is " + alg + ", only HS256 is accepted");
         }
         byte[] signature = Base64.getUrlDecoder().decode(parts[2]);
-        byte[] expected = algorithm.sign(parts[0].getBytes(StandardCharsets.US_ASCII),
-                parts[1].getBytes(StandardCharsets.US_ASCII));
+        byte[] expected = algorithm.sign(
+                parts[0].getBytes(StandardCharsets.US_ASCII), parts[1].getBytes(StandardCharsets.US_ASCII));
         if (!MessageDigest.isEqual(expected, signature)) {
-            return new Refusal(Refusal.Reason.SIGNATURE, "wrong signature: the token is not signed with this server's secret");
+            return new Refusal(
+                    Refusal.Reason.SIGNATURE, "wrong signature: the token is not signed with this server's secret");
         }
         JsonNode claims = json(parts[1]);
         if (claims == null) {
@@ -110,10 +113,14 @@ public final class JwtAuthenticator implements Authenticator {
         }
         long iat = iatNode.decimalValue().longValue();
         if (iat < now - IAT_WINDOW.toSeconds()) {
-            return new Refusal(Refusal.Reason.IAT, "iat is " + (now - iat) + " s before now, at most " + IAT_WINDOW.toSeconds() + " s either way");
+            return new Refusal(
+                    Refusal.Reason.IAT,
+                    "iat is " + (now - iat) + " s before now, at most " + IAT_WINDOW.toSeconds() + " s either way");
         }
         if (iat > now + IAT_WINDOW.toSeconds()) {
-            return new Refusal(Refusal.Reason.IAT, "iat is " + (iat - now) + " s after now, at most " + IAT_WINDOW.toSeconds() + " s either way");
+            return new Refusal(
+                    Refusal.Reason.IAT,
+                    "iat is " + (iat - now) + " s after now, at most " + IAT_WINDOW.toSeconds() + " s either way");
         }
         JsonNode exp = claims.get("exp");
         if (exp != null) {
@@ -123,8 +130,8 @@ public final class JwtAuthenticator implements Authenticator {
             }
             long expires = exp.decimalValue().longValue();
             if (expires <= now) {
-                return new Refusal(Refusal.Reason.EXP,
-                        "exp is " + (now - expires) + " s before now: the token has expired");
+                return new Refusal(
+                        Refusal.Reason.EXP, "exp is " + (now - expires) + " s before now: the token has expired");
             }
         }
         JsonNode nbf = claims.get("nbf");
@@ -135,17 +142,17 @@ public final class JwtAuthenticator implements Authenticator {
             }
             long notBefore = nbf.decimalValue().longValue();
             if (notBefore > now) {
-                return new Refusal(Refusal.Reason.NBF,
-                        "nbf is " + (notBefore - now) + " s after now: the token is not valid yet");
+                return new Refusal(
+                        Refusal.Reason.NBF, "nbf is " + (notBefore - now) + " s after now: the token is not valid yet");
             }
         }
         return null;
     }
 
     /**
-     * Why {@code value} is not a NumericDate of whole seconds in range, or {@code null} if it is. The number
-     * is exact ({@code BigDecimal}: {@code 1e400} stays {@code 1E+400}) and shown as {@code BigDecimal} writes
-     * it, exponent and all, so that neither the check nor the reason costs more than the number's text.
+     * Why {@code value} is not a NumericDate of whole seconds in range, or {@code null} if it is. The number is exact
+     * ({@code BigDecimal}: {@code 1e400} stays {@code 1E+400}) and shown as {@code BigDecimal} writes it, exponent and
+     * all, so that neither the check nor the reason costs more than the number's text.
      */
     private static String numericDateRefusal(String claim, JsonNode value) {
         if (!value.isNumber()) {
@@ -162,9 +169,8 @@ public final class JwtAuthenticator implements Authenticator {
     }
 
     /**
-     * Why {@code part} is not canonical base64url (RFC 7515 §2: RFC 4648 §5's alphabet, no {@code =} padding,
-     * and so no length of 1 modulo 4, zero bits after the last byte), beginning with {@code name}; or
-     * {@code null} if it is.
+     * Why {@code part} is not canonical base64url (RFC 7515 §2: RFC 4648 §5's alphabet, no {@code =} padding, and so no
+     * length of 1 modulo 4, zero bits after the last byte), beginning with {@code name}; or {@code null} if it is.
      */
     private static String notCanonical(String name, String part) {
         for (int i = 0; i < part.length(); i++) {
@@ -189,8 +195,9 @@ public final class JwtAuthenticator implements Authenticator {
 
     /** The 6 bits a base64url character stands for. */
     private static int sextet(char c) {
-        return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
-                : c >= '0' && c <= '9' ? c - '0' + 52 : c == '-' ? 62 : 63;
+        return c >= 'A' && c <= 'Z'
+                ? c - 'A'
+                : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52 : c == '-' ? 62 : 63;
     }
 
     /** The JSON of a canonical base64url part, or {@code null} if it is not JSON (or passes a parser bound). */

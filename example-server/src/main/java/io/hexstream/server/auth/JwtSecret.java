@@ -16,8 +16,8 @@ import java.security.SecureRandom;
 import java.util.Set;
 
 /**
- * The Engine API's shared 256-bit secret (execution-apis {@code src/engine/authentication.md}, "Key
- * distribution"): a file holding 32 bytes as hex, {@code 0x} optional.
+ * The Engine API's shared 256-bit secret (execution-apis {@code src/engine/authentication.md}, "Key distribution"): a
+ * file holding 32 bytes as hex, {@code 0x} optional.
  *
  * @param bytes the 32 secret bytes
  * @param path the file it was read from or written to
@@ -31,8 +31,8 @@ public record JwtSecret(byte[] bytes, Path path) {
     /**
      * Reads the secret from {@code file}.
      *
-     * @throws IllegalArgumentException if the file does not hold 32 hex-encoded bytes; the message says
-     *     how, e.g. {@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits}
+     * @throws IllegalArgumentException if the file does not hold 32 hex-encoded bytes; the message says how, e.g.
+     *     {@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits}
      * @throws IOException if it cannot be read
      */
     public static JwtSecret read(Path file) throws IOException {
@@ -54,8 +54,8 @@ public record JwtSecret(byte[] bytes, Path path) {
     }
 
     /**
-     * Generates a fresh secret and writes it, as {@code 0x}-prefixed hex, to a new {@code file}, readable
-     * and writable by its owner only (mode 600, where the file system has POSIX permissions).
+     * Generates a fresh secret and writes it, as {@code 0x}-prefixed hex, to a new {@code file}, readable and writable
+     * by its owner only (mode 600, where the file system has POSIX permissions).
      *
      * @throws java.nio.file.FileAlreadyExistsException if {@code file} exists
      */
@@ -63,9 +63,10 @@ public record JwtSecret(byte[] bytes, Path path) {
         byte[] secret = new byte[LENGTH];
         new SecureRandom().nextBytes(secret);
         Files.createDirectories(file.toAbsolutePath().getParent());
-        FileAttribute<?>[] ownerOnly = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
-                : new FileAttribute<?>[0];
+        FileAttribute<?>[] ownerOnly =
+                FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
+                        : new FileAttribute<?>[0];
         Files.createFile(file, ownerOnly);
         Files.writeString(file, Hex.encodeToString(secret, true) + "\n", StandardCharsets.US_ASCII);
         return new JwtSecret(secret, file);

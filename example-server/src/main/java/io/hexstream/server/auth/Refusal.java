@@ -3,8 +3,8 @@ package io.hexstream.server.auth;
 import java.util.Locale;
 
 /**
- * Why a request's JWT is refused: the class of the fault, for the metrics, and the one line sent to
- * the client and logged.
+ * Why a request's JWT is refused: the class of the fault, for the metrics, and the one line sent to the client and
+ * logged.
  *
  * @param reason which check failed
  * @param message e.g. {@code iat is 75 s before now, at most 60 s either way}

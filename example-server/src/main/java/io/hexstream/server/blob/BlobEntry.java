@@ -1,18 +1,17 @@
 package io.hexstream.server.blob;
 
 /**
- * A blob in the pool with its KZG commitment and the proofs it came with: a blob proof (EIP-4844
- * network form, {@code BlobAndProofV1}), 128 cell proofs (EIP-7594 form, {@code BlobAndProofV2}), or
- * both. Arrays are never modified once in an entry, so a response streaming them needs no copy and
- * keeps them alive after eviction.
+ * A blob in the pool with its KZG commitment and the proofs it came with: a blob proof (EIP-4844 network form,
+ * {@code BlobAndProofV1}), 128 cell proofs (EIP-7594 form, {@code BlobAndProofV2}), or both. Arrays are never modified
+ * once in an entry, so a response streaming them needs no copy and keeps them alive after eviction.
  *
  * @param blob 131,072 bytes
  * @param commitment 48 bytes
  * @param blobProof 48 bytes, or {@code null}
  * @param cellProofs 128 × 48 = 6,144 bytes back to back, or {@code null}
  * @param extensionCells cells 64 to 127 of the extended blob, 64 × 2,048 = 131,072 bytes back to back
- *     ({@code computeCells} from byte 131,072 on), or {@code null} until computed; cells 0 to 63 are the
- *     blob itself ({@link BlobSizes#CELLS_IN_BLOB})
+ *     ({@code computeCells} from byte 131,072 on), or {@code null} until computed; cells 0 to 63 are the blob itself
+ *     ({@link BlobSizes#CELLS_IN_BLOB})
  */
 public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[] cellProofs, byte[] extensionCells) {
     public BlobEntry {
@@ -44,8 +43,8 @@ public record BlobEntry(byte[] blob, byte[] commitment, byte[] blobProof, byte[]
 
     private static void check(String what, byte[] bytes, int size) {
         if (bytes == null || bytes.length != size) {
-            throw new IllegalArgumentException(what + " must be " + size + " bytes, got "
-                    + (bytes == null ? "null" : bytes.length));
+            throw new IllegalArgumentException(
+                    what + " must be " + size + " bytes, got " + (bytes == null ? "null" : bytes.length));
         }
     }
 

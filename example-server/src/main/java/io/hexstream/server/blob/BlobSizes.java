@@ -1,8 +1,8 @@
 package io.hexstream.server.blob;
 
 /**
- * The sizes of everything a blob comes with, in bytes unless said otherwise, as EIP-4844 and EIP-7594
- * (PeerDAS) fix them; every other class takes them from here.
+ * The sizes of everything a blob comes with, in bytes unless said otherwise, as EIP-4844 and EIP-7594 (PeerDAS) fix
+ * them; every other class takes them from here.
  */
 public final class BlobSizes {
     /** {@code BYTES_PER_BLOB}: 4,096 field elements of 32 bytes. */
@@ -16,8 +16,8 @@ public final class BlobSizes {
     /** {@code BYTES_PER_CELL}: 64 field elements of 32 bytes. */
     public static final int CELL_SIZE = 2_048;
     /**
-     * Cells 0 to 63 of the extended blob: the blob's own bytes, in order (the extension is systematic and
-     * in bit-reversed order), so they are never stored apart from the blob.
+     * Cells 0 to 63 of the extended blob: the blob's own bytes, in order (the extension is systematic and in
+     * bit-reversed order), so they are never stored apart from the blob.
      */
     public static final int CELLS_IN_BLOB = BLOB_SIZE / CELL_SIZE;
     /** Cells 64 to 127, the extension that {@code computeCells} adds, back to back: 131,072 bytes. */

@@ -5,12 +5,11 @@ import io.hexstream.codec.HexFormatException;
 import java.util.Arrays;
 
 /**
- * The cells an {@code engine_getBlobsV4} call asks for: its {@code indices_bitarray}, 16 bytes of
- * {@code DATA} read as an SSZ {@code Bitvector[128]}, cell index {@code i} being bit {@code i % 8}
- * (least significant first) of byte {@code i / 8} (execution-apis {@code amsterdam.md},
- * "engine_getBlobsV4", as its PR #856, geth, reth, Nethermind and the execution spec tests read it).
- * Holds the selected indices in ascending order, as index lists into the three arrays a
- * {@link BlobEntry} keeps them in; one instance serves every blob of a call. Immutable.
+ * The cells an {@code engine_getBlobsV4} call asks for: its {@code indices_bitarray}, 16 bytes of {@code DATA} read as
+ * an SSZ {@code Bitvector[128]}, cell index {@code i} being bit {@code i % 8} (least significant first) of byte
+ * {@code i / 8} (execution-apis {@code amsterdam.md}, "engine_getBlobsV4", as its PR #856, geth, reth, Nethermind and
+ * the execution spec tests read it). Holds the selected indices in ascending order, as index lists into the three
+ * arrays a {@link BlobEntry} keeps them in; one instance serves every blob of a call. Immutable.
  */
 public final class CellIndices {
     /** {@code indices_bitarray}'s size in bytes: one bit per cell of the extended blob. */
@@ -69,28 +68,33 @@ public final class CellIndices {
         return cells.length;
     }
 
-    /** How many of the selected cells are cells 0 to 63, the blob's own bytes: the first {@code inBlob()} of {@link #cells()}. */
+    /**
+     * How many of the selected cells are cells 0 to 63, the blob's own bytes: the first {@code inBlob()} of
+     * {@link #cells()}.
+     */
     public int inBlob() {
         return inBlob;
     }
 
     /**
-     * Index lists for a response writer, shared, not to be modified: the selected cells, ascending (a
-     * cell's index in the blob for the first {@link #inBlob()}, its proof's index among the cell proofs
-     * for all).
+     * Index lists for a response writer, shared, not to be modified: the selected cells, ascending (a cell's index in
+     * the blob for the first {@link #inBlob()}, its proof's index among the cell proofs for all).
      */
     public int[] cellList() {
         return cells;
     }
 
-    /** The selected cells 64 to 127 as indices into {@link BlobEntry#extensionCells()} (0 to 63), ascending; shared, not to be modified. */
+    /**
+     * The selected cells 64 to 127 as indices into {@link BlobEntry#extensionCells()} (0 to 63), ascending; shared, not
+     * to be modified.
+     */
     public int[] extensionList() {
         return extension;
     }
 
     /**
-     * Proof indices for an entry whose extension cells are not computed: {@link #cellList()} with
-     * {@code -1} (no proof) for each cell from 64 on; shared, not to be modified.
+     * Proof indices for an entry whose extension cells are not computed: {@link #cellList()} with {@code -1} (no proof)
+     * for each cell from 64 on; shared, not to be modified.
      */
     public int[] proofListWithoutExtension() {
         return proofsWithoutExtension;

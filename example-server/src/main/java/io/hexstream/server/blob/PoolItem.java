@@ -4,12 +4,11 @@ import io.hexstream.codec.Hex;
 import java.util.List;
 
 /**
- * What the pool adds and evicts as one, and what one store file holds: a generated blob, or a blob
- * transaction (EIP-4844 type 3) with its blobs. A blob that several items hold (a replacement transaction
- * carries the blobs of the one it replaces) stays pooled while any of them is.
+ * What the pool adds and evicts as one, and what one store file holds: a generated blob, or a blob transaction
+ * (EIP-4844 type 3) with its blobs. A blob that several items hold (a replacement transaction carries the blobs of the
+ * one it replaces) stays pooled while any of them is.
  *
- * @param transactionHash 32 bytes, {@code keccak256(0x03 ‖ rlp(tx_payload_body))}, or {@code null} for a
- *     generated blob
+ * @param transactionHash 32 bytes, {@code keccak256(0x03 ‖ rlp(tx_payload_body))}, or {@code null} for a generated blob
  * @param entries the blobs, in the transaction's order; exactly one for a generated blob
  */
 public record PoolItem(byte[] transactionHash, List<BlobEntry> entries) {
@@ -37,7 +36,9 @@ public record PoolItem(byte[] transactionHash, List<BlobEntry> entries) {
 
     /** The item's name, {@code 0x}-hex: its transaction hash, or the versioned hash of its blob. */
     public String key() {
-        return isTransaction() ? keyOf(transactionHash) : entries.get(0).versionedHash().toString();
+        return isTransaction()
+                ? keyOf(transactionHash)
+                : entries.get(0).versionedHash().toString();
     }
 
     /** The key of the transaction with {@code transactionHash}. */

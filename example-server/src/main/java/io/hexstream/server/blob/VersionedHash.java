@@ -9,8 +9,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
- * A blob versioned hash (EIP-4844): 32 bytes, {@code 0x01 ‖ sha256(commitment)[1..32]} for KZG
- * commitments. Any 32 bytes are a valid key for a lookup; an unknown one is simply missing.
+ * A blob versioned hash (EIP-4844): 32 bytes, {@code 0x01 ‖ sha256(commitment)[1..32]} for KZG commitments. Any 32
+ * bytes are a valid key for a lookup; an unknown one is simply missing.
  */
 public final class VersionedHash {
     /** {@code VERSIONED_HASH_VERSION_KZG}. */
@@ -40,10 +40,10 @@ public final class VersionedHash {
     }
 
     /**
-     * A hash from its JSON-RPC text, {@code 0x} and 64 hex digits, decoded straight into the key (no
-     * further copy).
+     * A hash from its JSON-RPC text, {@code 0x} and 64 hex digits, decoded straight into the key (no further copy).
      *
-     * @throws HexFormatException if {@code text} is not {@code DATA} of 32 bytes (execution-apis {@code common.md}, "Encoding")
+     * @throws HexFormatException if {@code text} is not {@code DATA} of 32 bytes (execution-apis {@code common.md},
+     *     "Encoding")
      */
     public static VersionedHash decode(CharSequence text) {
         return new VersionedHash(HexDecoder.decode(text, BlobSizes.VERSIONED_HASH_SIZE));

@@ -10,31 +10,34 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * The digits of pooled entries ({@link EncodedEntry}), at most {@code maxBytes} of them, the entry
- * that entered the pool first evicted first. It follows the pool as its {@link PoolListener}: an entry
- * is encoded when it enters (on the thread adding it, never an event loop) and released when it
- * leaves. An entry whose digits alone pass {@code maxBytes} is not cached.
+ * The digits of pooled entries ({@link EncodedEntry}), at most {@code maxBytes} of them, the entry that entered the
+ * pool first evicted first. It follows the pool as its {@link PoolListener}: an entry is encoded when it enters (on the
+ * thread adding it, never an event loop) and released when it leaves. An entry whose digits alone pass {@code maxBytes}
+ * is not cached.
  *
- * <p>Thread-safe: lookups ({@link #retainAll}, on the event loops) and changes take one lock for a few
- * map operations; encoding and releasing happen outside it. Memory: the blobs' digits in pooled direct
- * buffers of {@link PooledByteBufAllocator#DEFAULT}, apart from the allocator the responses' chunks come
- * from, so that a response's slices of them cost no object (its slices are recycled) and the cache's
- * long-lived buffers share no arena with them; the proofs' digits, copied into the chunks, on the heap
- * ({@link EncodedEntry}).
+ * <p>Thread-safe: lookups ({@link #retainAll}, on the event loops) and changes take one lock for a few map operations;
+ * encoding and releasing happen outside it. Memory: the blobs' digits in pooled direct buffers of
+ * {@link PooledByteBufAllocator#DEFAULT}, apart from the allocator the responses' chunks come from, so that a
+ * response's slices of them cost no object (its slices are recycled) and the cache's long-lived buffers share no arena
+ * with them; the proofs' digits, copied into the chunks, on the heap ({@link EncodedEntry}).
  */
 public final class HexCache implements PoolListener {
     private final long maxBytes;
     private final ByteBufAllocator allocator;
     /**
-     * By pooled entry, oldest first; guarded by itself, as is {@code bytes}. Keyed by the entry, not its
-     * versioned hash: the pool enters one entry per hash, a record compares its arrays by reference (so
-     * a key is that very entry), and hashing it costs no SHA-256 per lookup, which the hash would.
+     * By pooled entry, oldest first; guarded by itself, as is {@code bytes}. Keyed by the entry, not its versioned
+     * hash: the pool enters one entry per hash, a record compares its arrays by reference (so a key is that very
+     * entry), and hashing it costs no SHA-256 per lookup, which the hash would.
      */
     private final LinkedHashMap<BlobEntry, EncodedEntry> entries = new LinkedHashMap<>();
+
     private long bytes;
     private boolean closed;
 
-    /** A cache of at most {@code maxBytes} bytes of digits, the blobs' in {@link PooledByteBufAllocator#DEFAULT}'s direct memory. */
+    /**
+     * A cache of at most {@code maxBytes} bytes of digits, the blobs' in {@link PooledByteBufAllocator#DEFAULT}'s
+     * direct memory.
+     */
     public HexCache(long maxBytes) {
         this(maxBytes, PooledByteBufAllocator.DEFAULT);
     }
@@ -74,7 +77,9 @@ public final class HexCache implements PoolListener {
         evicted.forEach(EncodedEntry::release);
     }
 
-    /** Releases {@code entry}'s digits, if this very entry's are cached (a response holding slices keeps them alive). */
+    /**
+     * Releases {@code entry}'s digits, if this very entry's are cached (a response holding slices keeps them alive).
+     */
     @Override
     public void left(BlobEntry entry) {
         EncodedEntry removed;
@@ -89,9 +94,9 @@ public final class HexCache implements PoolListener {
     }
 
     /**
-     * Keeps {@code old}'s digits, if cached, for {@code now}: the same blob and proofs with extension
-     * cells added, so nothing is encoded again. The entry moves to the newest place, as re-keying a
-     * {@link LinkedHashMap} does; only items loaded from an older store file are replaced, at start.
+     * Keeps {@code old}'s digits, if cached, for {@code now}: the same blob and proofs with extension cells added, so
+     * nothing is encoded again. The entry moves to the newest place, as re-keying a {@link LinkedHashMap} does; only
+     * items loaded from an older store file are replaced, at start.
      */
     @Override
     public void replaced(BlobEntry old, BlobEntry now) {
@@ -104,9 +109,9 @@ public final class HexCache implements PoolListener {
     }
 
     /**
-     * The digits of every non-null entry of {@code pooled}, each retained once, at its index ({@code null}
-     * where the entry is {@code null}); or {@code null}, nothing retained, unless every one is cached
-     * (as this very entry). Give them back with {@link #releaseAll}.
+     * The digits of every non-null entry of {@code pooled}, each retained once, at its index ({@code null} where the
+     * entry is {@code null}); or {@code null}, nothing retained, unless every one is cached (as this very entry). Give
+     * them back with {@link #releaseAll}.
      */
     public EncodedEntry[] retainAll(List<BlobEntry> pooled) {
         EncodedEntry[] found = new EncodedEntry[pooled.size()];

@@ -5,8 +5,8 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.cache.EncodedEntry;
 
 /**
- * {@code BlobAndProofV1} (execution-apis {@code cancun.md}): {@code {"blob":"0x…","proof":"0x…"}}, the
- * blob's 131,072 bytes and its blob proof's 48. The entry has a blob proof (the lookup keeps no other).
+ * {@code BlobAndProofV1} (execution-apis {@code cancun.md}): {@code {"blob":"0x…","proof":"0x…"}}, the blob's 131,072
+ * bytes and its blob proof's 48. The entry has a blob proof (the lookup keeps no other).
  */
 public final class BlobAndProofV1 implements BlobShape {
     /** The one instance. */

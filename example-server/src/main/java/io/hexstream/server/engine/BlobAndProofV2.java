@@ -6,9 +6,9 @@ import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.cache.EncodedEntry;
 
 /**
- * {@code BlobAndProofV2} (execution-apis {@code osaka.md}): {@code {"blob":"0x…","proofs":["0x…",…]}},
- * the blob's 131,072 bytes and its 128 cell proofs of 48 bytes, 275,096 bytes of JSON. The entry has
- * cell proofs (the lookup keeps no other).
+ * {@code BlobAndProofV2} (execution-apis {@code osaka.md}): {@code {"blob":"0x…","proofs":["0x…",…]}}, the blob's
+ * 131,072 bytes and its 128 cell proofs of 48 bytes, 275,096 bytes of JSON. The entry has cell proofs (the lookup keeps
+ * no other).
  */
 public final class BlobAndProofV2 implements BlobShape {
     /** The one instance. */
@@ -20,11 +20,13 @@ public final class BlobAndProofV2 implements BlobShape {
     public void write(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
         b.beginObject().name("blob");
         if (encoded != null) {
-            b.encodedHex(encoded.blob(), true).name("proofs").encodedHexArray(encoded.cellProofs(),
-                    BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB, true);
+            b.encodedHex(encoded.blob(), true)
+                    .name("proofs")
+                    .encodedHexArray(encoded.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB, true);
         } else {
-            b.hex(entry.blob()).name("proofs").hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE,
-                    BlobSizes.CELLS_PER_EXT_BLOB);
+            b.hex(entry.blob())
+                    .name("proofs")
+                    .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB);
         }
         b.endObject();
     }

@@ -8,12 +8,11 @@ import io.hexstream.server.cache.EncodedEntry;
 
 /**
  * {@code BlobCellsAndProofsV1} (execution-apis {@code amsterdam.md}):
- * {@code {"blob_cells":["0x…",…],"proofs":["0x…",…]}}, the {@code cells} selected, in index order: cells
- * 0 to 63 referenced in the blob, 64 to 127 in the extension cells, proofs in the cell proofs;
- * {@code null} cell and proof for each cell the entry lacks (every cell without cell proofs, 64 to 127
- * without extension cells). From the entry's cached digits, cells 0 to 63 and the proofs are written
- * from them, not encoded; the cache holds no digits of the extension cells, which are encoded as
- * without it.
+ * {@code {"blob_cells":["0x…",…],"proofs":["0x…",…]}}, the {@code cells} selected, in index order: cells 0 to 63
+ * referenced in the blob, 64 to 127 in the extension cells, proofs in the cell proofs; {@code null} cell and proof for
+ * each cell the entry lacks (every cell without cell proofs, 64 to 127 without extension cells). From the entry's
+ * cached digits, cells 0 to 63 and the proofs are written from them, not encoded; the cache holds no digits of the
+ * extension cells, which are encoded as without it.
  *
  * @param cells the cells selected ({@code indices_bitarray})
  */
@@ -29,8 +28,7 @@ public record BlobCellsAndProofsV1(CellIndices cells) implements BlobShape {
         } else {
             int extension = cells.count() - cells.inBlob();
             if (encoded != null) {
-                b.encodedHexElements(encoded.blob(), BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(),
-                        true);
+                b.encodedHexElements(encoded.blob(), BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob(), true);
             } else {
                 b.hexElements(entry.blob(), 0, BlobSizes.CELL_SIZE, cells.cellList(), 0, cells.inBlob());
             }

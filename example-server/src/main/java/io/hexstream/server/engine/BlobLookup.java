@@ -6,10 +6,10 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 
 /**
- * The pool lookup of every getBlobs call, JSON-RPC ({@link GetBlobs}) or binary SSZ: the entries for
- * the versioned hashes, each kept only if the version can serve it (a blob proof for V1, cell proofs for
- * V2 and V3; V4 keeps every pooled blob, one without cell proofs returning {@code null} cells and
- * proofs), and the metrics told, counting as available only what the version can serve. Never blocks: one short lock for the lookup.
+ * The pool lookup of every getBlobs call, JSON-RPC ({@link GetBlobs}) or binary SSZ: the entries for the versioned
+ * hashes, each kept only if the version can serve it (a blob proof for V1, cell proofs for V2 and V3; V4 keeps every
+ * pooled blob, one without cell proofs returning {@code null} cells and proofs), and the metrics told, counting as
+ * available only what the version can serve. Never blocks: one short lock for the lookup.
  */
 public final class BlobLookup {
     private final DurableBlobPool pool;
@@ -31,7 +31,9 @@ public final class BlobLookup {
         int available = 0;
         for (int i = 0; i < entries.length; i++) {
             boolean servable = entries[i] != null
-                    && (version == GetBlobs.Version.V1 ? entries[i].blobProof() != null : entries[i].cellProofs() != null);
+                    && (version == GetBlobs.Version.V1
+                            ? entries[i].blobProof() != null
+                            : entries[i].cellProofs() != null);
             if (servable) {
                 available++;
             } else if (version != GetBlobs.Version.V4) {
@@ -43,8 +45,8 @@ public final class BlobLookup {
     }
 
     /**
-     * @param entries one per hash asked for, {@code null} where the version cannot serve it (for V4: where
-     *     the blob is not pooled)
+     * @param entries one per hash asked for, {@code null} where the version cannot serve it (for V4: where the blob is
+     *     not pooled)
      * @param available how many the version can serve
      */
     public record Found(BlobEntry[] entries, int available) {

@@ -6,8 +6,8 @@ import io.hexstream.server.cache.EncodedEntry;
 
 /**
  * How a getBlobs result writes one pooled entry: {@link BlobAndProofV1}, {@link BlobAndProofV2} or
- * {@link BlobCellsAndProofsV1}. Values are referenced, not copied or encoded: in the entry's arrays, or
- * in its cached digits when the hex cache holds them. Stateless, so one instance serves every thread.
+ * {@link BlobCellsAndProofsV1}. Values are referenced, not copied or encoded: in the entry's arrays, or in its cached
+ * digits when the hex cache holds them. Stateless, so one instance serves every thread.
  */
 public interface BlobShape {
     /**

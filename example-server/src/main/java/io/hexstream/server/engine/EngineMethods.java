@@ -13,16 +13,23 @@ public final class EngineMethods {
 
     /**
      * getBlobs V1 to V4 (each replying {@code -38005} unless {@code fork} serves it),
-     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest};
-     * getBlobs tells {@code metrics} the hashes asked for and found, and writes from {@code cache} (the hex
-     * cache, or {@code null} for none) when it holds every entry.
+     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest}; getBlobs tells
+     * {@code metrics} the hashes asked for and found, and writes from {@code cache} (the hex cache, or {@code null} for
+     * none) when it holds every entry.
      */
-    public static List<RpcMethod> all(DurableBlobPool pool, Fork fork, int maxBlobsPerRequest, TransactionIngest ingest,
-            ServerMetrics metrics, HexCache cache) {
-        return List.of(new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics, cache),
+    public static List<RpcMethod> all(
+            DurableBlobPool pool,
+            Fork fork,
+            int maxBlobsPerRequest,
+            TransactionIngest ingest,
+            ServerMetrics metrics,
+            HexCache cache) {
+        return List.of(
+                new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V4, pool, fork, maxBlobsPerRequest, metrics, cache),
-                new ExchangeCapabilities(fork), new SendRawTransaction(ingest));
+                new ExchangeCapabilities(fork),
+                new SendRawTransaction(ingest));
     }
 }

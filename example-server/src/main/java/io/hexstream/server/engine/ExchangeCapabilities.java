@@ -9,17 +9,20 @@ import io.hexstream.server.rpc.RpcResult;
 import java.util.List;
 
 /**
- * {@code engine_exchangeCapabilities} (execution-apis {@code common.md}, "Capabilities"): params
- * {@code [[method, …]]}, the consensus client's methods (not otherwise used); result the getBlobs
- * methods served under the server's fork.
+ * {@code engine_exchangeCapabilities} (execution-apis {@code common.md}, "Capabilities"): params {@code [[method, …]]},
+ * the consensus client's methods (not otherwise used); result the getBlobs methods served under the server's fork.
  */
 public final class ExchangeCapabilities implements RpcMethod {
     private final Served served;
 
     public ExchangeCapabilities(Fork fork) {
-        this.served = new Served(fork == Fork.PRAGUE ? List.of(GetBlobs.Version.V1.methodName())
-                : List.of(GetBlobs.Version.V2.methodName(), GetBlobs.Version.V3.methodName(),
-                        GetBlobs.Version.V4.methodName()));
+        this.served = new Served(
+                fork == Fork.PRAGUE
+                        ? List.of(GetBlobs.Version.V1.methodName())
+                        : List.of(
+                                GetBlobs.Version.V2.methodName(),
+                                GetBlobs.Version.V3.methodName(),
+                                GetBlobs.Version.V4.methodName()));
     }
 
     /** The result: the methods served, an array of strings. */

@@ -1,7 +1,6 @@
 package io.hexstream.server.engine;
 
 import io.hexstream.codec.HexFormatException;
-import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.HexCache;
@@ -16,17 +15,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code engine_getBlobsV1} (execution-apis {@code cancun.md}), {@code V2} and {@code V3}
- * ({@code osaka.md}): params {@code [[versioned hash, …]]}, blobs from the pool; {@code V4}
- * ({@code amsterdam.md}): params {@code [[versioned hash, …], indices_bitarray]}, the selected cells
- * of each blob ({@link CellIndices}). Checked in this order, before any hash is decoded: the shape
- * ({@code -32602}), the count ({@code -38004 Too large request} above {@code maxBlobsPerRequest}),
- * the fork ({@code -38005 Unsupported fork}); then V4's {@code indices_bitarray} ({@code -32602} unless
- * 16 bytes of {@code DATA}); then each hash, decoded straight into its lookup key ({@code -32602}
- * naming the first bad one); then the {@link BlobLookup}. The result is a {@link BlobsResult} of the
- * version's shape ({@link BlobAndProofV1}, {@link BlobAndProofV2}, {@link BlobCellsAndProofsV1}),
- * written from the hex cache when it holds every entry; it tallies the hashes asked for and the blobs
- * returned, for the access log.
+ * {@code engine_getBlobsV1} (execution-apis {@code cancun.md}), {@code V2} and {@code V3} ({@code osaka.md}): params
+ * {@code [[versioned hash, …]]}, blobs from the pool; {@code V4} ({@code amsterdam.md}): params {@code [[versioned
+ * hash, …], indices_bitarray]}, the selected cells of each blob ({@link CellIndices}). Checked in this order, before
+ * any hash is decoded: the shape ({@code -32602}), the count ({@code -38004 Too large request} above
+ * {@code maxBlobsPerRequest}), the fork ({@code -38005 Unsupported fork}); then V4's {@code indices_bitarray}
+ * ({@code -32602} unless 16 bytes of {@code DATA}); then each hash, decoded straight into its lookup key
+ * ({@code -32602} naming the first bad one); then the {@link BlobLookup}. The result is a {@link BlobsResult} of the
+ * version's shape ({@link BlobAndProofV1}, {@link BlobAndProofV2}, {@link BlobCellsAndProofsV1}), written from the hex
+ * cache when it holds every entry; it tallies the hashes asked for and the blobs returned, for the access log.
  */
 public final class GetBlobs implements RpcMethod {
 
@@ -39,8 +36,8 @@ public final class GetBlobs implements RpcMethod {
         /** {@code BlobAndProofV2} per hash, {@code null} where missing. */
         V3(Fork.OSAKA),
         /**
-         * {@code BlobCellsAndProofsV1} per hash, {@code null} where missing; an Amsterdam method, served
-         * under Osaka too, as geth and reth serve it.
+         * {@code BlobCellsAndProofsV1} per hash, {@code null} where missing; an Amsterdam method, served under Osaka
+         * too, as geth and reth serve it.
          */
         V4(Fork.OSAKA);
 
@@ -72,11 +69,16 @@ public final class GetBlobs implements RpcMethod {
     /**
      * @param served the fork the server serves
      * @param maxBlobsPerRequest the most hashes a call may ask for ({@code --max-blobs-per-request})
-     * @param metrics told, per call that gets a result, the hashes asked for and how many of them this
-     *     version can serve
+     * @param metrics told, per call that gets a result, the hashes asked for and how many of them this version can
+     *     serve
      * @param cache the hex cache ({@code --hex-cache-mib}), or {@code null} for none
      */
-    public GetBlobs(Version version, DurableBlobPool pool, Fork served, int maxBlobsPerRequest, ServerMetrics metrics,
+    public GetBlobs(
+            Version version,
+            DurableBlobPool pool,
+            Fork served,
+            int maxBlobsPerRequest,
+            ServerMetrics metrics,
             HexCache cache) {
         this.version = version;
         this.lookup = new BlobLookup(pool, metrics);
@@ -96,11 +98,12 @@ public final class GetBlobs implements RpcMethod {
         List<String> texts = v4 ? params.stringArray(0, 2, V4_PARAMS) : params.oneStringArray();
         String bitarray = v4 ? params.string(1, 2, V4_PARAMS) : null;
         if (texts.size() > maxBlobsPerRequest) {
-            throw new RpcException(RpcError.TOO_LARGE_REQUEST,
-                    texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
+            throw new RpcException(
+                    RpcError.TOO_LARGE_REQUEST, texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
         }
         if (!version.servedUnder(served)) {
-            throw new RpcException(RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
+            throw new RpcException(
+                    RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
         }
         CellIndices selected = v4 ? cellIndices(bitarray) : null;
         VersionedHash[] hashes = new VersionedHash[texts.size()];
@@ -115,10 +118,11 @@ public final class GetBlobs implements RpcMethod {
         if (version == Version.V2 && !found.all()) {
             return new BlobsResult(null, BlobAndProofV2.SHAPE, cache, new Tally(hashes.length, 0));
         }
-        BlobShape shape = v4 ? new BlobCellsAndProofsV1(selected)
+        BlobShape shape = v4
+                ? new BlobCellsAndProofsV1(selected)
                 : version == Version.V1 ? BlobAndProofV1.SHAPE : BlobAndProofV2.SHAPE;
-        return new BlobsResult(Arrays.asList(found.entries()), shape, cache,
-                new Tally(hashes.length, found.available()));
+        return new BlobsResult(
+                Arrays.asList(found.entries()), shape, cache, new Tally(hashes.length, found.available()));
     }
 
     /** V4's {@code indices_bitarray}; {@code -32602} unless 16 bytes of {@code DATA}. */
@@ -126,8 +130,9 @@ public final class GetBlobs implements RpcMethod {
         try {
             return CellIndices.decode(bitarray);
         } catch (HexFormatException e) {
-            throw new RpcException(RpcError.INVALID_PARAMS, "indices_bitarray is not " + CellIndices.BITARRAY_SIZE
-                    + " bytes of DATA: " + e.getMessage());
+            throw new RpcException(
+                    RpcError.INVALID_PARAMS,
+                    "indices_bitarray is not " + CellIndices.BITARRAY_SIZE + " bytes of DATA: " + e.getMessage());
         }
     }
 }

@@ -9,10 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Refuses connections at accept beyond {@code max} open at once over the ports it is given to (an
- * {@link EngineServer.Port} each): ports given the same instance share its places, a port given another
- * one cannot take them. The refused connection is closed before anything is read from it or set up for
- * it (logged by {@link RefusalLog}). Sits on the listening channels, before the bootstrap hands the
- * accepted ones on.
+ * {@link EngineServer.Port} each): ports given the same instance share its places, a port given another one cannot take
+ * them. The refused connection is closed before anything is read from it or set up for it (logged by
+ * {@link RefusalLog}). Sits on the listening channels, before the bootstrap hands the accepted ones on.
  */
 @Sharable
 public final class ConnectionLimit extends ChannelInboundHandlerAdapter {

@@ -31,35 +31,34 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The requests of one connection, in line: each whole request ({@link FullHttpRequest}, its head already
- * checked by {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its
- * route; each refused one ({@link RefusedRequest}) is answered with its status. The responses go out in
- * request order (HTTP/1.1 pipelining), each as soon as it and all before it are ready: a response that
- * waits for an executor holds back the responses to later requests, never the event loop. A request body
- * over {@link #LARGE_REQUEST_BYTES} is handled on the large-request executor (on the loop only if that is
- * full), its buffer retained until then.
+ * The requests of one connection, in line: each whole request ({@link FullHttpRequest}, its head already checked by
+ * {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its route; each refused one
+ * ({@link RefusedRequest}) is answered with its status. The responses go out in request order (HTTP/1.1 pipelining),
+ * each as soon as it and all before it are ready: a response that waits for an executor holds back the responses to
+ * later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
+ * large-request executor (on the loop only if that is full), its buffer retained until then.
  *
- * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written
- * (to the socket); at that many the connection stops reading ({@link ReadThrottle}) until one is
- * written, so a client that sends without reading costs bounded memory. A response waiting its turn holds only
- * references (its body is produced as the socket drains); on disconnect the waiting ones are released.
+ * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written (to the socket);
+ * at that many the connection stops reading ({@link ReadThrottle}) until one is written, so a client that sends without
+ * reading costs bounded memory. A response waiting its turn holds only references (its body is produced as the socket
+ * drains); on disconnect the waiting ones are released.
  */
 final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(EngineApiHandler.class);
     /**
-     * Bodies larger than this are handled on the large-request executor, not on the event loop: a 16 MiB
-     * JSON-RPC batch takes the parser and the dispatcher tens to hundreds of milliseconds. A 128-hash
-     * getBlobs call is about 9 KB; a 6-blob transaction 1.7 MB.
+     * Bodies larger than this are handled on the large-request executor, not on the event loop: a 16 MiB JSON-RPC batch
+     * takes the parser and the dispatcher tens to hundreds of milliseconds. A 128-hash getBlobs call is about 9 KB; a
+     * 6-blob transaction 1.7 MB.
      */
     static final int LARGE_REQUEST_BYTES = 64 * 1024;
     /** How long a connection ended after a refusal waits, output shut, before it closes. */
     private static final long LINGER_MILLIS = 1000;
 
     /**
-     * One request's place in line, and its route's {@link Responder}: its response once ready, whether the
-     * connection closes after it, and whether bytes of the request may still be unread then (a refused
-     * request's body), so that the close must linger; for the metrics, when the whole request was in, and
-     * what its response answered ({@code null} for a refusal) in how many body bytes.
+     * One request's place in line, and its route's {@link Responder}: its response once ready, whether the connection
+     * closes after it, and whether bytes of the request may still be unread then (a refused request's body), so that
+     * the close must linger; for the metrics, when the whole request was in, and what its response answered
+     * ({@code null} for a refusal) in how many body bytes.
      */
     private final class Slot implements Responder {
         final ChannelHandlerContext ctx;
@@ -148,6 +147,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     private int unwritten;
     /** A response that closes the connection is queued or written: read nothing more, answer nothing more. */
     private boolean closing;
+
     private boolean inactive;
 
     EngineApiHandler(int maxPipelined, Executor largeRequests, ReadThrottle throttle, ServerMetrics metrics) {
@@ -255,16 +255,20 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Ends the connection after a response to a request whose body may still be arriving (refused on its
-     * head, or not readable whole): a FIN first and the close {@link #LINGER_MILLIS} later, because
-     * closing with unread bytes sends a reset, which can make the client drop the response before it
-     * reads it.
+     * Ends the connection after a response to a request whose body may still be arriving (refused on its head, or not
+     * readable whole): a FIN first and the close {@link #LINGER_MILLIS} later, because closing with unread bytes sends
+     * a reset, which can make the client drop the response before it reads it.
      */
     private static void closeGently(ChannelHandlerContext ctx) {
         if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
-            duplex.shutdownOutput().addListener(shut -> ctx.executor().schedule(() -> {
-                ctx.close();
-            }, LINGER_MILLIS, TimeUnit.MILLISECONDS));
+            duplex.shutdownOutput()
+                    .addListener(shut -> ctx.executor()
+                            .schedule(
+                                    () -> {
+                                        ctx.close();
+                                    },
+                                    LINGER_MILLIS,
+                                    TimeUnit.MILLISECONDS));
         } else {
             ctx.close();
         }
@@ -282,8 +286,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
         if (refused.contentType() != null) {
-            return body(refused.version(), refused.status(), refused.contentType(), refused.reason(),
-                    refused.keepAlive());
+            return body(
+                    refused.version(), refused.status(), refused.contentType(), refused.reason(), refused.keepAlive());
         }
         if (refused.reason() != null) {
             return text(refused.version(), refused.status(), refused.reason(), refused.keepAlive());
@@ -296,14 +300,14 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** A response whose body is {@code reason} and a line feed, as plain text. */
-    private static FullHttpResponse text(HttpVersion version, HttpResponseStatus status, String reason,
-            boolean keepAlive) {
+    private static FullHttpResponse text(
+            HttpVersion version, HttpResponseStatus status, String reason, boolean keepAlive) {
         return body(version, status, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8", reason + "\n", keepAlive);
     }
 
     /** A response whose body is {@code body} in UTF-8, of type {@code contentType}. */
-    private static FullHttpResponse body(HttpVersion version, HttpResponseStatus status, CharSequence contentType,
-            String body, boolean keepAlive) {
+    private static FullHttpResponse body(
+            HttpVersion version, HttpResponseStatus status, CharSequence contentType, String body, boolean keepAlive) {
         ByteBuf bytes = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
         FullHttpResponse response = new DefaultFullHttpResponse(version, status, bytes);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
@@ -313,8 +317,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A response without content; the connection closes after it unless {@code keepAlive}. A {@code 204}
-     * has no {@code Content-Length} (RFC 9110, 8.6), any other status {@code Content-Length: 0}.
+     * A response without content; the connection closes after it unless {@code keepAlive}. A {@code 204} has no
+     * {@code Content-Length} (RFC 9110, 8.6), any other status {@code Content-Length: 0}.
      */
     private static FullHttpResponse empty(HttpVersion version, HttpResponseStatus status, boolean keepAlive) {
         FullHttpResponse response = new DefaultFullHttpResponse(version, status);

@@ -12,27 +12,24 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
- * The pipeline of a port serving a {@link RouteTable}, the one the server, the tests, the fuzz targets
- * and the benchmarks use. Per connection, from the socket:
- * {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused while too many responses are unwritten)
- * → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route; 400/404/405/401/413 on the head)
- * → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a body without
- * Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder
- * → IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. No
- * compression: responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * The pipeline of a port serving a {@link RouteTable}, the one the server, the tests, the fuzz targets and the
+ * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused
+ * while too many responses are unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route;
+ * 400/404/405/401/413 on the head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a
+ * body without Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder →
+ * IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. No compression:
+ * responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
-     * The HTTP codec's own bound on requests decoded before their responses are encoded. Ours is
-     * {@code maxPipelined} (reads paused), but what one read brought in (at most 64 KiB, the channel's
-     * default) is decoded whole, and that may be thousands of tiny pipelined requests; past this the
-     * codec would fail the connection.
+     * The HTTP codec's own bound on requests decoded before their responses are encoded. Ours is {@code maxPipelined}
+     * (reads paused), but what one read brought in (at most 64 KiB, the channel's default) is decoded whole, and that
+     * may be thousands of tiny pipelined requests; past this the codec would fail the connection.
      */
     static final int MAX_PIPELINE_DEPTH = 8192;
     /**
-     * The largest body piece the HTTP codec hands on (its default is 8 KiB): one read's worth, so that a
-     * big request (a 6-blob transaction is 1.7 MB of hex) is a few dozen pieces for the aggregator, not
-     * hundreds.
+     * The largest body piece the HTTP codec hands on (its default is 8 KiB): one read's worth, so that a big request (a
+     * 6-blob transaction is 1.7 MB of hex) is a few dozen pieces for the aggregator, not hundreds.
      */
     static final int MAX_CHUNK_SIZE = 64 * 1024;
 
@@ -41,8 +38,8 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      *
      * @param maxRequestBytes the largest request body taken ({@code --max-request-bytes}); larger get {@code 413}
      * @param maxPipelined requests taken before their responses are written ({@code --max-pipelined})
-     * @param idleTimeout how long a connection may wait for a whole request while no response is being
-     *     written ({@code --idle-timeout}; zero: no limit)
+     * @param idleTimeout how long a connection may wait for a whole request while no response is being written
+     *     ({@code --idle-timeout}; zero: no limit)
      * @param writeTimeout how long a response may make no progress ({@code --write-timeout}; zero: no limit)
      */
     public record Limits(int maxRequestBytes, int maxPipelined, Duration idleTimeout, Duration writeTimeout) {
@@ -62,14 +59,19 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     private final ServerMetrics metrics;
 
     /**
-     * @param authenticator what the routes that need a JWT are checked with ({@link Authenticator#NONE}
-     *     on a port without JWT)
-     * @param largeRequests where request bodies over 64 KiB are handled, off the event loop: a bounded
-     *     executor (its owner shuts it down)
+     * @param authenticator what the routes that need a JWT are checked with ({@link Authenticator#NONE} on a port
+     *     without JWT)
+     * @param largeRequests where request bodies over 64 KiB are handled, off the event loop: a bounded executor (its
+     *     owner shuts it down)
      * @param metrics what the connections tell; with {@link ServerMetrics#NONE} no handler is added for them
      */
-    public EngineApiInitializer(RouteTable routes, Authenticator authenticator, Limits limits, Executor largeRequests,
-            RefusalLog refusals, ServerMetrics metrics) {
+    public EngineApiInitializer(
+            RouteTable routes,
+            Authenticator authenticator,
+            Limits limits,
+            Executor largeRequests,
+            RefusalLog refusals,
+            ServerMetrics metrics) {
         this.routes = routes;
         this.authenticator = authenticator;
         this.limits = limits;
@@ -84,13 +86,17 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         if (metrics != ServerMetrics.NONE) {
             ch.pipeline().addLast(new TransportMeter(metrics));
         }
-        ch.pipeline().addLast(throttle,
-                new HttpServerCodec(new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH),
-                new StalledWriteTimeout(limits.writeTimeout(), metrics),
-                new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics),
-                new RequestSizeLimit(limits.maxRequestBytes(), metrics),
-                new ChunkedWriteHandler(), new StreamedResponseEncoder(),
-                new IdleTimeoutHandler(limits.idleTimeout(), metrics),
-                new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
+        ch.pipeline()
+                .addLast(
+                        throttle,
+                        new HttpServerCodec(
+                                new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH),
+                        new StalledWriteTimeout(limits.writeTimeout(), metrics),
+                        new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics),
+                        new RequestSizeLimit(limits.maxRequestBytes(), metrics),
+                        new ChunkedWriteHandler(),
+                        new StreamedResponseEncoder(),
+                        new IdleTimeoutHandler(limits.idleTimeout(), metrics),
+                        new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
     }
 }

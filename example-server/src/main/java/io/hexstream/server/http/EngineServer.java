@@ -26,10 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The Engine API's HTTP server: one event-loop group (I/O threads named {@code hexstream-io-*}) serving
- * one or more ports, each with its own pipeline (an {@link EngineApiInitializer} with the port's
- * {@link RouteTable}: the JWT port, the optional port without it, the metrics port) and its
- * {@link ConnectionLimit}, which ports may share.
+ * The Engine API's HTTP server: one event-loop group (I/O threads named {@code hexstream-io-*}) serving one or more
+ * ports, each with its own pipeline (an {@link EngineApiInitializer} with the port's {@link RouteTable}: the JWT port,
+ * the optional port without it, the metrics port) and its {@link ConnectionLimit}, which ports may share.
  */
 public final class EngineServer implements AutoCloseable {
     /** Prefix of the I/O threads' names. */
@@ -37,15 +36,15 @@ public final class EngineServer implements AutoCloseable {
 
     /**
      * Per connection, the bytes queued for the socket above which the channel turns unwritable and
-     * {@code ChunkedWriteHandler} stops producing chunks, and below which it resumes. A response is
-     * produced at most this far (plus one chunk) ahead of the socket, so a stalled reader pins at most
-     * about 768 KiB of direct memory; 512 KiB ahead keeps the socket busy while the next chunk is made.
+     * {@code ChunkedWriteHandler} stops producing chunks, and below which it resumes. A response is produced at most
+     * this far (plus one chunk) ahead of the socket, so a stalled reader pins at most about 768 KiB of direct memory;
+     * 512 KiB ahead keeps the socket busy while the next chunk is made.
      */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
     /**
-     * One port to serve: where, with which pipeline, and the limit its connections count against (ports
-     * given the same {@link ConnectionLimit} share its places).
+     * One port to serve: where, with which pipeline, and the limit its connections count against (ports given the same
+     * {@link ConnectionLimit} share its places).
      */
     public record Port(String host, int port, EngineApiInitializer pipeline, ConnectionLimit limit) {}
 
@@ -56,6 +55,7 @@ public final class EngineServer implements AutoCloseable {
     private final List<Port> ports;
     /** The listening channel of each of {@link #ports}, in the same order. */
     private final List<Channel> channels;
+
     private final ChannelGroup connections;
     private final AtomicBoolean closing = new AtomicBoolean();
 
@@ -69,19 +69,21 @@ public final class EngineServer implements AutoCloseable {
     /**
      * Binds every port (in order) and starts serving; if one cannot be bound, those bound are closed.
      *
-     * @throws BindFailure naming the port that could not be bound; its cause says why (a
-     *     {@link java.net.BindException} when the port is in use or the host is not this machine's, an
+     * @throws BindFailure naming the port that could not be bound; its cause says why (a {@link java.net.BindException}
+     *     when the port is in use or the host is not this machine's, an
      *     {@link java.nio.channels.UnresolvedAddressException} for a host name that does not resolve)
      */
     public static EngineServer start(List<Port> ports) throws BindFailure, InterruptedException {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(IO_THREADS, true),
-                NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(
+                0, new DefaultThreadFactory(IO_THREADS, true), NioIoHandler.newFactory());
         List<Channel> channels = new ArrayList<>(ports.size());
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         Tracker tracker = new Tracker(connections);
         try {
             for (Port port : ports) {
-                ChannelFuture bound = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                ChannelFuture bound = new ServerBootstrap()
+                        .group(group)
+                        .channel(NioServerSocketChannel.class)
                         .handler(new ChannelInitializer<Channel>() {
                             @Override
                             protected void initChannel(Channel listening) {
@@ -90,7 +92,8 @@ public final class EngineServer implements AutoCloseable {
                         })
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                         .childHandler(port.pipeline())
-                        .bind(port.host(), port.port()).await();
+                        .bind(port.host(), port.port())
+                        .await();
                 if (bound.cause() != null) {
                     throw new BindFailure(port, bound.cause());
                 }
@@ -147,10 +150,10 @@ public final class EngineServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting and reading requests, lets the responses in flight finish for up to
-     * {@link #DRAIN_TIMEOUT} (a connection closes as soon as its last one is written; an idle one at once),
-     * then closes the connections left (releasing what they stream) and stops the threads. Idempotent and
-     * thread-safe: every caller returns once the server is stopped.
+     * Stops accepting and reading requests, lets the responses in flight finish for up to {@link #DRAIN_TIMEOUT} (a
+     * connection closes as soon as its last one is written; an idle one at once), then closes the connections left
+     * (releasing what they stream) and stops the threads. Idempotent and thread-safe: every caller returns once the
+     * server is stopped.
      */
     @Override
     public void close() {

@@ -12,22 +12,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Closes a connection that has waited {@code timeout} for a whole request while no response was being
- * written: a client that connects and sends nothing, one that sends its request a byte at a time
- * (slowloris: bytes that do not complete a request do not reset the clock), or a keep-alive connection
- * left unused. The clock starts when the connection opens and again when the last response in flight
- * has been written; it stands still from the moment a whole request has arrived until its response is
- * written, however slowly the client reads that response (a stalled or slow reader is not cut off here;
- * the write water marks bound what it can pin). So a request, body included, must arrive whole within
- * the timeout.
+ * Closes a connection that has waited {@code timeout} for a whole request while no response was being written: a client
+ * that connects and sends nothing, one that sends its request a byte at a time (slowloris: bytes that do not complete a
+ * request do not reset the clock), or a keep-alive connection left unused. The clock starts when the connection opens
+ * and again when the last response in flight has been written; it stands still from the moment a whole request has
+ * arrived until its response is written, however slowly the client reads that response (a stalled or slow reader is not
+ * cut off here; the write water marks bound what it can pin). So a request, body included, must arrive whole within the
+ * timeout.
  *
  * <p>Sits between the aggregator (it sees {@link FullHttpRequest}s, and the {@link RefusedRequest}s of
- * {@link RequestHeadCheck}) and {@link EngineApiHandler}, which writes exactly one message, the whole
- * response, per request: each write through here is one response, done when its promise completes. One instance per connection; {@link Duration#ZERO} never
- * closes anything.
+ * {@link RequestHeadCheck}) and {@link EngineApiHandler}, which writes exactly one message, the whole response, per
+ * request: each write through here is one response, done when its promise completes. One instance per connection;
+ * {@link Duration#ZERO} never closes anything.
  *
- * <p>On {@link #CLOSE_WHEN_IDLE} (the server is stopping) it reads no more requests and closes the
- * connection once no response is in flight.
+ * <p>On {@link #CLOSE_WHEN_IDLE} (the server is stopping) it reads no more requests and closes the connection once no
+ * response is in flight.
  */
 public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     private static final Logger LOG = LoggerFactory.getLogger(IdleTimeoutHandler.class);
@@ -38,6 +37,7 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     private int inFlight;
     /** {@link System#nanoTime()} when the connection last started waiting for a request. */
     private long idleSince;
+
     private ScheduledFuture<?> check;
     private boolean closeWhenIdle;
 

@@ -6,13 +6,12 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 
 /**
- * Stops reading a connection while it is paused, first in the pipeline (next to the socket): turning
- * {@code autoRead} off is not enough by itself, because the HTTP decoder and the aggregator ask for more
- * bytes ({@code read()}) whenever they hold part of a request, and pipelined requests always leave part
- * of the next one in the last read. While paused, every {@code read()} is held back and bytes that
- * were already read when it paused wait here, undecoded; on {@link #resume} they go on and reading
- * starts again. So a paused connection holds at most what one read brought in. One instance per
- * connection, used on its event loop.
+ * Stops reading a connection while it is paused, first in the pipeline (next to the socket): turning {@code autoRead}
+ * off is not enough by itself, because the HTTP decoder and the aggregator ask for more bytes ({@code read()}) whenever
+ * they hold part of a request, and pipelined requests always leave part of the next one in the last read. While paused,
+ * every {@code read()} is held back and bytes that were already read when it paused wait here, undecoded; on
+ * {@link #resume} they go on and reading starts again. So a paused connection holds at most what one read brought in.
+ * One instance per connection, used on its event loop.
  */
 final class ReadThrottle extends ChannelDuplexHandler {
     private final ArrayDeque<Object> held = new ArrayDeque<>();

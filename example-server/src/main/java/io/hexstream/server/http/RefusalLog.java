@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs refused requests and connections at INFO with the reason, at most one line a second: the others
- * are counted and the count is logged with the next line, so that a flood of bad tokens cannot flood
- * the log. Thread-safe; one per server.
+ * Logs refused requests and connections at INFO with the reason, at most one line a second: the others are counted and
+ * the count is logged with the next line, so that a flood of bad tokens cannot flood the log. Thread-safe; one per
+ * server.
  */
 public final class RefusalLog {
     private static final Logger LOG = LoggerFactory.getLogger(RefusalLog.class);
@@ -36,9 +36,8 @@ public final class RefusalLog {
     }
 
     /**
-     * Logs that a request or connection from {@code remote} was refused: {@code what}, e.g.
-     * {@code "401 for POST /: no Authorization header"}; or counts it, if a line went out less than a
-     * second ago.
+     * Logs that a request or connection from {@code remote} was refused: {@code what}, e.g. {@code "401 for POST /: no
+     * Authorization header"}; or counts it, if a line went out less than a second ago.
      */
     public void refused(SocketAddress remote, String what) {
         long now = nanoTime.getAsLong();
@@ -48,6 +47,7 @@ public final class RefusalLog {
             return;
         }
         int more = suppressed.getAndSet(0);
-        out.accept("refused " + remote + ": " + what + (more == 0 ? "" : " (and " + more + " more refusals not logged)"));
+        out.accept(
+                "refused " + remote + ": " + what + (more == 0 ? "" : " (and " + more + " more refusals not logged)"));
     }
 }

@@ -4,19 +4,24 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 
 /**
- * A request refused on its head by {@link RequestHeadCheck}, passed on in its place (past the
- * aggregator, which never sees its body) so that {@link EngineApiHandler} answers it in turn.
+ * A request refused on its head by {@link RequestHeadCheck}, passed on in its place (past the aggregator, which never
+ * sees its body) so that {@link EngineApiHandler} answers it in turn.
  *
  * @param version the request's HTTP version
  * @param status 400, 401, 404, 405, or what a route's {@link Rejection} says
- * @param reason the body of the answer: one line of plain text unless {@code contentType} says otherwise;
- *     {@code null} for an empty one
+ * @param reason the body of the answer: one line of plain text unless {@code contentType} says otherwise; {@code null}
+ *     for an empty one
  * @param contentType the body's type if not plain text (a route's {@link Rejection}), else {@code null}
  * @param allow the {@code Allow} header of a 405, else {@code null}
  * @param keepAlive whether the connection stays open after the answer (the body is then dropped unread)
  */
-record RefusedRequest(HttpVersion version, HttpResponseStatus status, String reason, CharSequence contentType,
-        String allow, boolean keepAlive) {
+record RefusedRequest(
+        HttpVersion version,
+        HttpResponseStatus status,
+        String reason,
+        CharSequence contentType,
+        String allow,
+        boolean keepAlive) {
     /** A refusal of {@code http}'s own, its reason plain text. */
     RefusedRequest(HttpVersion version, HttpResponseStatus status, String reason, String allow, boolean keepAlive) {
         this(version, status, reason, null, allow, keepAlive);

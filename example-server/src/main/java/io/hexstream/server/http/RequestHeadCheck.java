@@ -14,19 +14,17 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Resolves each request's {@link Route} in the {@link RouteTable} and judges the request on its head, as
- * the route declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body
- * byte: a head that does not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a
- * method the path has not {@code 405} (with {@code Allow}), a missing or bad JWT on a route that needs one
- * {@code 401} with the reason as a one-line body, a {@code Content-Length} over the route's body limit
- * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
- * ({@link Route#rejectHead}) as it answers it. An accepted request's route is passed on just before its
- * head, for {@link EngineApiHandler};
- * a refused request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in
- * turn, its body dropped unread. After a 400 or 401 (and after any refusal of a request that asked
- * {@code Expect: 100-continue}, whose client may never send the body) the connection stops reading and
- * closes once answered; after a 404 or 405 it stays open if the request asked for keep-alive. Refusals are
- * logged ({@link RefusalLog}). One instance per connection.
+ * Resolves each request's {@link Route} in the {@link RouteTable} and judges the request on its head, as the route
+ * declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body byte: a head that does
+ * not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a method the path has not {@code 405}
+ * (with {@code Allow}), a missing or bad JWT on a route that needs one {@code 401} with the reason as a one-line body,
+ * a {@code Content-Length} over the route's body limit {@code 413} (with the route's body, if it gives one), and any
+ * other refusal the route makes of the head ({@link Route#rejectHead}) as it answers it. An accepted request's route is
+ * passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
+ * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After a 400 or 401
+ * (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client may never send the body)
+ * the connection stops reading and closes once answered; after a 404 or 405 it stays open if the request asked for
+ * keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -42,7 +40,11 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private Route route;
 
     /** @param authenticator what {@link Route#needsJwt()} routes are checked with on this port */
-    RequestHeadCheck(RouteTable routes, Authenticator authenticator, RefusalLog log, ReadThrottle throttle,
+    RequestHeadCheck(
+            RouteTable routes,
+            Authenticator authenticator,
+            RefusalLog log,
+            ReadThrottle throttle,
             ServerMetrics metrics) {
         this.routes = routes;
         this.authenticator = authenticator;
@@ -71,8 +73,10 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                 closing = true;
                 throttle.pause();
             }
-            log.refused(ctx.channel().remoteAddress(), refused.status().code() + " for " + request.method() + " "
-                    + request.uri() + (refused.reason() == null ? "" : ": " + refused.reason()));
+            log.refused(
+                    ctx.channel().remoteAddress(),
+                    refused.status().code() + " for " + request.method() + " " + request.uri()
+                            + (refused.reason() == null ? "" : ": " + refused.reason()));
             ctx.fireChannelRead(refused);
             return;
         }
@@ -87,8 +91,12 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     /** Why {@code request} is refused, or {@code null} if it may be read (its route then in {@link #route}). */
     private RefusedRequest refusal(HttpRequest request) {
         if (!request.decoderResult().isSuccess()) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.BAD_REQUEST,
-                    "malformed HTTP request: " + request.decoderResult().cause().getMessage(), null, false);
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.BAD_REQUEST,
+                    "malformed HTTP request: " + request.decoderResult().cause().getMessage(),
+                    null,
+                    false);
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !HttpUtil.is100ContinueExpected(request);
         RouteTable.Path path = routes.path(request.uri());
@@ -97,23 +105,28 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         }
         route = path.route(request.method());
         if (route == null) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null,
-                    path.allow(), keepAlive);
+            return new RefusedRequest(
+                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow(), keepAlive);
         }
-        Refusal refusal = route.needsJwt()
-                ? authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
+        Refusal refusal =
+                route.needsJwt() ? authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
         if (refusal != null) {
             metrics.jwtRefused(refusal.reason());
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(),
-                    null, false);
+            return new RefusedRequest(
+                    request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null, false);
         }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
             metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
             Rejection rejection = route.tooLarge(length);
-            return rejection != null ? new RefusedRequest(request.protocolVersion(), rejection)
-                    : new RefusedRequest(request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null,
-                            null, keepAlive);
+            return rejection != null
+                    ? new RefusedRequest(request.protocolVersion(), rejection)
+                    : new RefusedRequest(
+                            request.protocolVersion(),
+                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                            null,
+                            null,
+                            keepAlive);
         }
         Rejection rejection = route.rejectHead(request.headers());
         return rejection == null ? null : new RefusedRequest(request.protocolVersion(), rejection);

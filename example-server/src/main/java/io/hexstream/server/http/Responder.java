@@ -8,9 +8,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.EventExecutor;
 
 /**
- * Where a {@link Route} hands the response to one request; it goes out in request order. Exactly one of
- * the {@code respond} methods is called, once, from any thread. {@code summary} is what the metrics and
- * the access log hear once the response is written.
+ * Where a {@link Route} hands the response to one request; it goes out in request order. Exactly one of the
+ * {@code respond} methods is called, once, from any thread. {@code summary} is what the metrics and the access log hear
+ * once the response is written.
  */
 public interface Responder {
 
@@ -33,8 +33,8 @@ public interface Responder {
     void respond(StreamedResponse response, ResponseSummary summary);
 
     /**
-     * A response written as it is (a {@code FullHttpResponse}, or a message a handler closer to the socket
-     * writes), its body {@code bodyBytes} long; owned from here on.
+     * A response written as it is (a {@code FullHttpResponse}, or a message a handler closer to the socket writes), its
+     * body {@code bodyBytes} long; owned from here on.
      */
     void respond(Object response, long bodyBytes, ResponseSummary summary);
 

@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A port's routes: (HTTP method, path) → {@link Route}, looked up once per request, on its head. A path
- * is matched exactly, up to a {@code ?} (the query is ignored); a path not in the table is {@code 404},
- * a path in it with another method {@code 405} with {@code Allow} naming the methods it has. Immutable
- * once built; adding a route is one {@link Builder#add} call.
+ * A port's routes: (HTTP method, path) → {@link Route}, looked up once per request, on its head. A path is matched
+ * exactly, up to a {@code ?} (the query is ignored); a path not in the table is {@code 404}, a path in it with another
+ * method {@code 405} with {@code Allow} naming the methods it has. Immutable once built; adding a route is one
+ * {@link Builder#add} call.
  */
 public final class RouteTable {
     /** The routes of one path, by method, and its {@code Allow} value. */
@@ -59,8 +59,8 @@ public final class RouteTable {
          * Serves {@code method} on {@code path} with {@code route}.
          *
          * @param path an absolute path, e.g. {@code /engine/v1/blobs/v2}, without query
-         * @throws IllegalArgumentException if the path is not absolute or has a query, or if it already
-         *     has a route for {@code method}
+         * @throws IllegalArgumentException if the path is not absolute or has a query, or if it already has a route for
+         *     {@code method}
          */
         public Builder add(HttpMethod method, String path, Route route) {
             if (!path.startsWith("/") || path.indexOf('?') >= 0) {

@@ -12,14 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Abandons a response that makes no progress for {@code timeout}: while anything is being written and
- * no write (a response head, or a chunk of at most 256 KiB of its body) has reached the socket for that
- * long, the connection is closed, which fails the pending writes and closes the response's input,
- * releasing its body. A slow reader that takes a chunk now and then is not cut off. Sits between the
- * HTTP codec and the {@code ChunkedWriteHandler}, so that it sees each chunk. One instance per
- * connection; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler}
- * times each write from when it was queued, so it would cut off a reader making steady progress behind
- * a few queued chunks.
+ * Abandons a response that makes no progress for {@code timeout}: while anything is being written and no write (a
+ * response head, or a chunk of at most 256 KiB of its body) has reached the socket for that long, the connection is
+ * closed, which fails the pending writes and closes the response's input, releasing its body. A slow reader that takes
+ * a chunk now and then is not cut off. Sits between the HTTP codec and the {@code ChunkedWriteHandler}, so that it sees
+ * each chunk. One instance per connection; {@link Duration#ZERO} never closes anything. Netty's own
+ * {@code WriteTimeoutHandler} times each write from when it was queued, so it would cut off a reader making steady
+ * progress behind a few queued chunks.
  */
 final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
@@ -30,6 +29,7 @@ final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private int pending;
     /** {@link System#nanoTime()} of the last completed write, or of the first pending one. */
     private long progressAt;
+
     private ScheduledFuture<?> check;
     /** Counts a write done: one listener for every write of the connection, not an object per write. */
     private final ChannelFutureListener written = future -> {
@@ -74,7 +74,10 @@ final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
             schedule(ctx, left);
             return;
         }
-        LOG.debug("closing {}: a response made no progress in {} ms", ctx.channel().remoteAddress(), timeoutNanos / 1_000_000);
+        LOG.debug(
+                "closing {}: a response made no progress in {} ms",
+                ctx.channel().remoteAddress(),
+                timeoutNanos / 1_000_000);
         metrics.refused(ServerMetrics.Limit.WRITE_TIMEOUT);
         ctx.close();
     }

@@ -11,9 +11,9 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Next to the socket, per connection, only when metrics are on: counts the bytes handed to the socket
- * and tells when the connection has been unwritable (the reader not draining its responses) for more
- * than {@link #STALL_MILLIS}, and when it no longer is. Touches nothing it is given.
+ * Next to the socket, per connection, only when metrics are on: counts the bytes handed to the socket and tells when
+ * the connection has been unwritable (the reader not draining its responses) for more than {@link #STALL_MILLIS}, and
+ * when it no longer is. Touches nothing it is given.
  */
 final class TransportMeter extends ChannelDuplexHandler {
     /** How long a connection stays unwritable before it counts as stalled. */
@@ -29,9 +29,11 @@ final class TransportMeter extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        long bytes = msg instanceof ByteBuf buf ? buf.readableBytes()
-                : msg instanceof ByteBufHolder holder ? holder.content().readableBytes()
-                : msg instanceof FileRegion region ? region.count() - region.transferred() : 0;
+        long bytes = msg instanceof ByteBuf buf
+                ? buf.readableBytes()
+                : msg instanceof ByteBufHolder holder
+                        ? holder.content().readableBytes()
+                        : msg instanceof FileRegion region ? region.count() - region.transferred() : 0;
         if (bytes > 0) {
             metrics.bytesWritten(bytes);
         }
@@ -42,13 +44,18 @@ final class TransportMeter extends ChannelDuplexHandler {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (!ctx.channel().isWritable()) {
             if (check == null && !stalled) {
-                check = ctx.executor().schedule(() -> {
-                    check = null;
-                    if (!ctx.channel().isWritable() && ctx.channel().isActive()) {
-                        stalled = true;
-                        metrics.stalled(true);
-                    }
-                }, STALL_MILLIS, TimeUnit.MILLISECONDS);
+                check = ctx.executor()
+                        .schedule(
+                                () -> {
+                                    check = null;
+                                    if (!ctx.channel().isWritable()
+                                            && ctx.channel().isActive()) {
+                                        stalled = true;
+                                        metrics.stalled(true);
+                                    }
+                                },
+                                STALL_MILLIS,
+                                TimeUnit.MILLISECONDS);
             }
         } else {
             unstall();

@@ -1,16 +1,15 @@
 /**
- * The HTTP front of the server, knowing no method and no encoding:
- * {@link io.hexstream.server.http.EngineServer} (one event-loop group, its three ports at most, each with
- * its {@link io.hexstream.server.http.ConnectionLimit}), {@link io.hexstream.server.http.EngineApiInitializer}
- * (the one pipeline), the {@link io.hexstream.server.http.RouteTable} of each port ((method, path) →
- * {@link io.hexstream.server.http.Route}, looked up once on the request's head; 404 and 405 from it), the
- * head check (JWT and body limit as the route declares, before any body byte), the idle and stalled-write
- * timeouts, and {@code EngineApiHandler} (each request to its route, responses in request order, reads
- * paused while too many are unwritten). The routes live with what they serve ({@code rpc}, {@code ssz};
- * the metrics port's with the wiring) and are registered by the wiring.
+ * The HTTP front of the server, knowing no method and no encoding: {@link io.hexstream.server.http.EngineServer} (one
+ * event-loop group, its three ports at most, each with its {@link io.hexstream.server.http.ConnectionLimit}),
+ * {@link io.hexstream.server.http.EngineApiInitializer} (the one pipeline), the
+ * {@link io.hexstream.server.http.RouteTable} of each port ((method, path) → {@link io.hexstream.server.http.Route},
+ * looked up once on the request's head; 404 and 405 from it), the head check (JWT and body limit as the route declares,
+ * before any body byte), the idle and stalled-write timeouts, and {@code EngineApiHandler} (each request to its route,
+ * responses in request order, reads paused while too many are unwritten). The routes live with what they serve
+ * ({@code rpc}, {@code ssz}; the metrics port's with the wiring) and are registered by the wiring.
  *
- * <p>Words: a <em>request</em> is one HTTP request; its <em>response</em> the one HTTP response written
- * for it, through its route's {@link io.hexstream.server.http.Responder}. (A JSON-RPC reply is the result
- * or error object of one call inside a response: {@code rpc}.)
+ * <p>Words: a <em>request</em> is one HTTP request; its <em>response</em> the one HTTP response written for it, through
+ * its route's {@link io.hexstream.server.http.Responder}. (A JSON-RPC reply is the result or error object of one call
+ * inside a response: {@code rpc}.)
  */
 package io.hexstream.server.http;

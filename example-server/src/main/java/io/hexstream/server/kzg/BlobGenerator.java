@@ -15,8 +15,8 @@ public final class BlobGenerator {
     private BlobGenerator() {}
 
     /**
-     * A blob of random canonical field elements: each big-endian element has a zero first byte, so it
-     * is below 2^248, well under the BLS12-381 scalar field modulus.
+     * A blob of random canonical field elements: each big-endian element has a zero first byte, so it is below 2^248,
+     * well under the BLS12-381 scalar field modulus.
      */
     public static byte[] randomBlob(Random random) {
         byte[] blob = new byte[FIELD_ELEMENTS_PER_BLOB * BYTES_PER_FIELD_ELEMENT];
@@ -32,7 +32,8 @@ public final class BlobGenerator {
         Kzg.load();
         SplittableRandom seeds = new SplittableRandom(seed);
         long[] blobSeeds = seeds.longs(count).toArray();
-        return IntStream.range(0, count).parallel()
+        return IntStream.range(0, count)
+                .parallel()
                 .mapToObj(i -> Kzg.entryFor(randomBlob(new Random(blobSeeds[i]))))
                 .collect(Collectors.toList());
     }

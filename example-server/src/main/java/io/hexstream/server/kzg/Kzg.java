@@ -10,13 +10,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * KZG for blobs (EIP-4844, EIP-7594) through c-kzg-4844's Java binding, with the mainnet trusted
- * setup that {@code org.web3j:crypto} ships as the resource {@code /trusted_setup.txt} (web3j 4.13.0,
- * the last release compiled for Java 17; its setup is byte-identical to 4.14.0's). The server loads
- * the library and the setup at start ({@link #load()}; each method also loads them if need be, once
- * per JVM); every method is then safe to call from any thread. A
- * verification answers {@code false} also when c-kzg refuses an input (a proof or commitment that is
- * not a valid curve point, a blob that is not canonical field elements).
+ * KZG for blobs (EIP-4844, EIP-7594) through c-kzg-4844's Java binding, with the mainnet trusted setup that
+ * {@code org.web3j:crypto} ships as the resource {@code /trusted_setup.txt} (web3j 4.13.0, the last release compiled
+ * for Java 17; its setup is byte-identical to 4.14.0's). The server loads the library and the setup at start
+ * ({@link #load()}; each method also loads them if need be, once per JVM); every method is then safe to call from any
+ * thread. A verification answers {@code false} also when c-kzg refuses an input (a proof or commitment that is not a
+ * valid curve point, a blob that is not canonical field elements).
  */
 public final class Kzg {
     private static final String TRUSTED_SETUP = "/trusted_setup.txt";
@@ -38,8 +37,8 @@ public final class Kzg {
     }
 
     /**
-     * A pool entry for {@code blob} (131,072 bytes of canonical field elements) with its commitment,
-     * its blob proof, its 128 cell proofs and its extension cells: about half a second of work on one core.
+     * A pool entry for {@code blob} (131,072 bytes of canonical field elements) with its commitment, its blob proof,
+     * its 128 cell proofs and its extension cells: about half a second of work on one core.
      */
     public static BlobEntry entryFor(byte[] blob) {
         load();
@@ -49,24 +48,22 @@ public final class Kzg {
         return new BlobEntry(blob, commitment, blobProof, cells.getProofs(), extensionOf(cells.getCells()));
     }
 
-    /**
-     * Cells 64 to 127 of {@code blob}'s extension ({@code computeCells}, a few milliseconds): 131,072 bytes.
-     */
+    /** Cells 64 to 127 of {@code blob}'s extension ({@code computeCells}, a few milliseconds): 131,072 bytes. */
     public static byte[] extensionCells(byte[] blob) {
         load();
         return extensionOf(CKZG4844JNI.computeCells(blob));
     }
 
     /**
-     * {@code entry} (an EIP-4844 sidecar's blob, commitment and blob proof) converted to serve V2 and V3:
-     * its 128 cell proofs and its extension cells from {@code computeCellsAndKzgProofs} (about half a
-     * second on one core), its blob proof kept for V1.
+     * {@code entry} (an EIP-4844 sidecar's blob, commitment and blob proof) converted to serve V2 and V3: its 128 cell
+     * proofs and its extension cells from {@code computeCellsAndKzgProofs} (about half a second on one core), its blob
+     * proof kept for V1.
      */
     public static BlobEntry withCellProofs(BlobEntry entry) {
         load();
         CellsAndProofs cells = CKZG4844JNI.computeCellsAndKzgProofs(entry.blob());
-        return new BlobEntry(entry.blob(), entry.commitment(), entry.blobProof(), cells.getProofs(),
-                extensionOf(cells.getCells()));
+        return new BlobEntry(
+                entry.blob(), entry.commitment(), entry.blobProof(), cells.getProofs(), extensionOf(cells.getCells()));
     }
 
     /** The second half of all 128 cells (262,144 bytes): the first half is the blob itself. */
@@ -75,8 +72,8 @@ public final class Kzg {
     }
 
     /**
-     * EIP-4844 network form: {@code verifyBlobKzgProofBatch} of {@code count} blobs, each with its
-     * commitment and blob proof.
+     * EIP-4844 network form: {@code verifyBlobKzgProofBatch} of {@code count} blobs, each with its commitment and blob
+     * proof.
      *
      * @param blobs {@code count} × 131,072 bytes back to back
      * @param commitments {@code count} × 48 bytes
@@ -92,8 +89,8 @@ public final class Kzg {
     }
 
     /**
-     * EIP-7594 network form: {@code verifyCellKzgProofBatch} over all 128 cells of each blob against its
-     * commitment, in one batch.
+     * EIP-7594 network form: {@code verifyCellKzgProofBatch} over all 128 cells of each blob against its commitment, in
+     * one batch.
      *
      * @param blobs n × 131,072 bytes back to back
      * @param commitments n × 48 bytes
@@ -104,9 +101,9 @@ public final class Kzg {
     }
 
     /**
-     * As {@link #verifyCellProofs}, keeping the cells the verification computes: the extension cells
-     * (cells 64 to 127, 131,072 bytes) of each blob, in order, if the proofs verify; {@code null} if not.
-     * The cells are computed once ({@code computeCells}, a few milliseconds a blob).
+     * As {@link #verifyCellProofs}, keeping the cells the verification computes: the extension cells (cells 64 to 127,
+     * 131,072 bytes) of each blob, in order, if the proofs verify; {@code null} if not. The cells are computed once
+     * ({@code computeCells}, a few milliseconds a blob).
      */
     public static List<byte[]> verifiedExtensionCells(byte[] blobs, byte[] commitments, byte[] cellProofs) {
         load();
@@ -121,8 +118,12 @@ public final class Kzg {
                 byte[] blob = Arrays.copyOfRange(blobs, b * BlobSizes.BLOB_SIZE, (b + 1) * BlobSizes.BLOB_SIZE);
                 System.arraycopy(CKZG4844JNI.computeCells(blob), 0, cells, b * n * cellSize, n * cellSize);
                 for (int i = 0; i < n; i++) {
-                    System.arraycopy(commitments, b * BlobSizes.COMMITMENT_SIZE, cellCommitments,
-                            (b * n + i) * BlobSizes.COMMITMENT_SIZE, BlobSizes.COMMITMENT_SIZE);
+                    System.arraycopy(
+                            commitments,
+                            b * BlobSizes.COMMITMENT_SIZE,
+                            cellCommitments,
+                            (b * n + i) * BlobSizes.COMMITMENT_SIZE,
+                            BlobSizes.COMMITMENT_SIZE);
                     indices[b * n + i] = i;
                 }
             }

@@ -6,11 +6,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code --access-log}: one INFO line on the logger {@value #LOGGER} per HTTP response to JSON-RPC
- * requests, once written to its last byte (or abandoned), e.g.
- * {@code engine_getBlobsV2 hashes=128 hits=128 bytes=35212671 ttlb_ms=41.2 outcome=ok}; every call,
- * that one included, goes on to the metrics it wraps ({@link ServerMetrics} has no default method, so a
- * metric added there does not compile here until it is forwarded).
+ * {@code --access-log}: one INFO line on the logger {@value #LOGGER} per HTTP response to JSON-RPC requests, once
+ * written to its last byte (or abandoned), e.g. {@code engine_getBlobsV2 hashes=128 hits=128 bytes=35212671
+ * ttlb_ms=41.2 outcome=ok}; every call, that one included, goes on to the metrics it wraps ({@link ServerMetrics} has
+ * no default method, so a metric added there does not compile here until it is forwarded).
  */
 public final class AccessLog implements ServerMetrics {
     /** The logger's name, so that it can be routed or silenced on its own. */
@@ -32,8 +31,14 @@ public final class AccessLog implements ServerMetrics {
 
     /** The line logged for one response. */
     static String line(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
-        return String.format(Locale.ROOT, "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
-                summary.method(), summary.hashes(), summary.hits(), bodyBytes, nanosToLastByte / 1e6,
+        return String.format(
+                Locale.ROOT,
+                "%s hashes=%d hits=%d bytes=%d ttlb_ms=%.1f outcome=%s",
+                summary.method(),
+                summary.hashes(),
+                summary.hits(),
+                bodyBytes,
+                nanosToLastByte / 1e6,
                 completed ? summary.outcome() : "abandoned");
     }
 

@@ -1,9 +1,9 @@
 package io.hexstream.server.metrics;
 
 /**
- * What the server is built with for its options: {@link ServerMetrics#NONE} unless
- * {@code --metrics-port} or {@code --access-log} is given, the Prometheus metrics when the port is (to
- * be served on it), wrapped in the {@link AccessLog} when that is on.
+ * What the server is built with for its options: {@link ServerMetrics#NONE} unless {@code --metrics-port} or
+ * {@code --access-log} is given, the Prometheus metrics when the port is (to be served on it), wrapped in the
+ * {@link AccessLog} when that is on.
  *
  * @param prometheus the metrics to serve, or {@code null} for no metrics port
  * @param metrics what the request path is given

@@ -4,18 +4,17 @@ import io.hexstream.server.auth.Refusal;
 import java.util.Locale;
 
 /**
- * What the request path tells about itself: the one seam between the server and its metrics and
- * access log. No method has a default: every implementation ({@link PrometheusMetrics}, {@link #NONE},
- * and the {@link AccessLog} that forwards to one of them) must say what it does with each, so that a
- * metric added here cannot be dropped by one of them unseen. {@link #NONE} (what the server runs with
- * unless {@code --metrics-port} or {@code --access-log} is given) records nothing, so that metrics off
- * cost a call to an empty method. Implementations are thread-safe and never block: they are called on
- * the event loops, the request threads and the ingest threads.
+ * What the request path tells about itself: the one seam between the server and its metrics and access log. No method
+ * has a default: every implementation ({@link PrometheusMetrics}, {@link #NONE}, and the {@link AccessLog} that
+ * forwards to one of them) must say what it does with each, so that a metric added here cannot be dropped by one of
+ * them unseen. {@link #NONE} (what the server runs with unless {@code --metrics-port} or {@code --access-log} is given)
+ * records nothing, so that metrics off cost a call to an empty method. Implementations are thread-safe and never block:
+ * they are called on the event loops, the request threads and the ingest threads.
  *
- * <p>Every label comes from a fixed set: method names from the server's method table (or
- * {@link #UNKNOWN_METHOD}, {@link #INVALID_REQUEST}, {@link #BATCH}, {@link #NO_METHOD}), error codes
- * from {@link ReplyError} (the JSON-RPC errors), refusals from {@link Limit} and {@link Refusal.Reason}, transaction checks from
- * the ingest's own names; never raw client input.
+ * <p>Every label comes from a fixed set: method names from the server's method table (or {@link #UNKNOWN_METHOD},
+ * {@link #INVALID_REQUEST}, {@link #BATCH}, {@link #NO_METHOD}), error codes from {@link ReplyError} (the JSON-RPC
+ * errors), refusals from {@link Limit} and {@link Refusal.Reason}, transaction checks from the ingest's own names;
+ * never raw client input.
  */
 public interface ServerMetrics {
     /** Metrics off: records nothing. */
@@ -32,8 +31,14 @@ public interface ServerMetrics {
 
     /** The limits of the server that refuse a connection or a request, as the metrics name them. */
     enum Limit {
-        MAX_CONNECTIONS, MAX_PIPELINED, MAX_BATCH_SIZE, MAX_RESPONSE_BYTES, MAX_REQUEST_BYTES, WRITE_TIMEOUT,
-        IDLE_TIMEOUT, SERVER_BUSY;
+        MAX_CONNECTIONS,
+        MAX_PIPELINED,
+        MAX_BATCH_SIZE,
+        MAX_RESPONSE_BYTES,
+        MAX_REQUEST_BYTES,
+        WRITE_TIMEOUT,
+        IDLE_TIMEOUT,
+        SERVER_BUSY;
 
         /** The option's name without dashes, e.g. {@code max_connections}; {@code server_busy} for the ingest queue. */
         public String label() {
@@ -45,9 +50,9 @@ public interface ServerMetrics {
     void replied(String method, ReplyError error);
 
     /**
-     * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was
-     * abandoned (the connection closed first): its summary and how long it took from the whole
-     * request to the last byte handed to the socket.
+     * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was abandoned (the
+     * connection closed first): its summary and how long it took from the whole request to the last byte handed to the
+     * socket.
      */
     void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
 

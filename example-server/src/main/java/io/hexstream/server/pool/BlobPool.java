@@ -10,18 +10,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as
- * {@link PoolItem}s (a generated blob, or a transaction's blobs) in insertion order, the oldest item
- * first; {@link DurableBlobPool} keeps it on disk. An item holds each of its blobs; a blob held by
- * several items (a replacement transaction carries the blobs of the one it replaces) is pooled once, as
- * one {@link BlobEntry} instance that every holder shares, and stays until its last holder is evicted.
- * Thread-safe: lookups and insertions take one lock for a few map operations, never for I/O. A response
- * holding an entry keeps its bytes alive after eviction.
+ * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as {@link PoolItem}s (a
+ * generated blob, or a transaction's blobs) in insertion order, the oldest item first; {@link DurableBlobPool} keeps it
+ * on disk. An item holds each of its blobs; a blob held by several items (a replacement transaction carries the blobs
+ * of the one it replaces) is pooled once, as one {@link BlobEntry} instance that every holder shares, and stays until
+ * its last holder is evicted. Thread-safe: lookups and insertions take one lock for a few map operations, never for
+ * I/O. A response holding an entry keeps its bytes alive after eviction.
  */
 public final class BlobPool {
     private final int capacity;
     /** Each pooled blob, in the order it was first pooled, with how many item entries hold it. */
     private final LinkedHashMap<VersionedHash, Held> entries = new LinkedHashMap<>();
+
     private final LinkedHashMap<String, PoolItem> items = new LinkedHashMap<>();
     private final Evictions onEvict;
 
@@ -29,8 +29,8 @@ public final class BlobPool {
     @FunctionalInterface
     public interface Evictions {
         /**
-         * {@code item} was evicted; {@code freed} are those of its entries that no other pooled item holds,
-         * now gone from the pool (each once).
+         * {@code item} was evicted; {@code freed} are those of its entries that no other pooled item holds, now gone
+         * from the pool (each once).
          */
         void evicted(PoolItem item, List<BlobEntry> freed);
     }
@@ -55,10 +55,10 @@ public final class BlobPool {
     }
 
     /**
-     * Adds {@code item} unless an item with its key is pooled. Each of its entries whose versioned hash is
-     * pooled already is taken as the pooled instance (the item then holds that one; the pool holds no second
-     * copy). Then evicts the oldest items while more than {@code capacity} blobs are pooled; an evicted item's
-     * blobs stay while another item holds them. Returns whether it was added.
+     * Adds {@code item} unless an item with its key is pooled. Each of its entries whose versioned hash is pooled
+     * already is taken as the pooled instance (the item then holds that one; the pool holds no second copy). Then
+     * evicts the oldest items while more than {@code capacity} blobs are pooled; an evicted item's blobs stay while
+     * another item holds them. Returns whether it was added.
      */
     public boolean add(PoolItem item) {
         List<PoolItem> evicted = new ArrayList<>(0);
@@ -101,14 +101,14 @@ public final class BlobPool {
     }
 
     /**
-     * Puts {@code complete} in the place of {@code stale}, the pooled item with the same key and the same
-     * blobs in the same order (now with more of their parts, such as extension cells), atomically: a
-     * lookup sees the one or the other. A blob that another holder completed already keeps that holder's
-     * instance, which the item then holds. Returns false, changing nothing, if {@code stale} is not pooled
-     * (evicted, or replaced already).
+     * Puts {@code complete} in the place of {@code stale}, the pooled item with the same key and the same blobs in the
+     * same order (now with more of their parts, such as extension cells), atomically: a lookup sees the one or the
+     * other. A blob that another holder completed already keeps that holder's instance, which the item then holds.
+     * Returns false, changing nothing, if {@code stale} is not pooled (evicted, or replaced already).
      */
     public boolean replace(PoolItem stale, PoolItem complete) {
-        if (!stale.key().equals(complete.key()) || stale.entries().size() != complete.entries().size()) {
+        if (!stale.key().equals(complete.key())
+                || stale.entries().size() != complete.entries().size()) {
             throw new IllegalArgumentException("item " + complete.key() + " does not replace item " + stale.key());
         }
         synchronized (entries) {
@@ -145,7 +145,8 @@ public final class BlobPool {
         synchronized (entries) {
             return items.values().stream()
                     .filter(item -> item.entries().stream().anyMatch(entry -> entry.extensionCells() == null))
-                    .map(PoolItem::key).toList();
+                    .map(PoolItem::key)
+                    .toList();
         }
     }
 
@@ -172,7 +173,9 @@ public final class BlobPool {
     /** How many pooled items are generated blobs. */
     public int generatedItems() {
         synchronized (entries) {
-            return (int) items.values().stream().filter(item -> !item.isTransaction()).count();
+            return (int) items.values().stream()
+                    .filter(item -> !item.isTransaction())
+                    .count();
         }
     }
 

@@ -19,23 +19,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pool on disk: one file per {@link PoolItem} in {@code <data-dir>/blobs/}, named
- * {@code <sequence>-<key>.blob} (the key is the transaction hash, or the generated blob's versioned
- * hash) so that a directory listing gives insertion order. Only {@link DurableBlobPool} uses it: it
- * remembers each item's file, so that evicting deletes that file without listing the directory.
+ * The pool on disk: one file per {@link PoolItem} in {@code <data-dir>/blobs/}, named {@code <sequence>-<key>.blob}
+ * (the key is the transaction hash, or the generated blob's versioned hash) so that a directory listing gives insertion
+ * order. Only {@link DurableBlobPool} uses it: it remembers each item's file, so that evicting deletes that file
+ * without listing the directory.
  *
- * <p>File layout ({@code HXB3}): {@code "HXB3"}, an origin byte (0 generated, 1 transaction), the
- * transaction hash (32 bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a
- * flags byte (bit 0: blob proof present, bit 1: cell proofs present, bit 2: extension cells present), the
- * blob (131,072 bytes), the commitment (48), the blob proof (48, if present), the cell proofs (6,144, if
- * present) and the extension cells (cells 64 to 127, 131,072, if present); last a CRC32C of everything
- * before it (4 bytes, big-endian). {@code HXB2} files, the same without bit 2 and the extension cells,
- * still load: their entries come without extension cells, which {@code CellBackfill} adds, rewriting the
- * file as {@code HXB3} ({@link #rewrite}). A file is written to a temporary name, forced to disk, then
- * renamed into place (over the old file, for a rewrite) and the directory forced, each step through
- * {@link StoreFiles}, so a crash leaves either the whole new file or the old one (a leftover temporary file
- * is removed at the next start); a write returns only once all four steps succeeded. A file that fails its
- * checksum is skipped with a warning and never served.
+ * <p>File layout ({@code HXB3}): {@code "HXB3"}, an origin byte (0 generated, 1 transaction), the transaction hash (32
+ * bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a flags byte (bit 0: blob proof
+ * present, bit 1: cell proofs present, bit 2: extension cells present), the blob (131,072 bytes), the commitment (48),
+ * the blob proof (48, if present), the cell proofs (6,144, if present) and the extension cells (cells 64 to 127,
+ * 131,072, if present); last a CRC32C of everything before it (4 bytes, big-endian). {@code HXB2} files, the same
+ * without bit 2 and the extension cells, still load: their entries come without extension cells, which
+ * {@code CellBackfill} adds, rewriting the file as {@code HXB3} ({@link #rewrite}). A file is written to a temporary
+ * name, forced to disk, then renamed into place (over the old file, for a rewrite) and the directory forced, each step
+ * through {@link StoreFiles}, so a crash leaves either the whole new file or the old one (a leftover temporary file is
+ * removed at the next start); a write returns only once all four steps succeeded. A file that fails its checksum is
+ * skipped with a warning and never served.
  */
 final class BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(BlobStore.class);
@@ -43,6 +42,7 @@ final class BlobStore {
     private static final byte[] MAGIC = {'H', 'X', 'B', '3'};
     /** The format before extension cells, still read. */
     private static final byte[] MAGIC_HXB2 = {'H', 'X', 'B', '2'};
+
     private static final String SUFFIX = ".blob";
     private static final String TEMPORARY = ".tmp";
     private static final int GENERATED = 0;
@@ -71,8 +71,8 @@ final class BlobStore {
     }
 
     /**
-     * Every intact stored item, oldest first. Corrupt or torn files and files not named by this store
-     * are logged and skipped; unfinished writes (temporary files) are removed.
+     * Every intact stored item, oldest first. Corrupt or torn files and files not named by this store are logged and
+     * skipped; unfinished writes (temporary files) are removed.
      */
     List<Stored> loadAll() throws IOException {
         List<Path> files;
@@ -101,11 +101,10 @@ final class BlobStore {
     }
 
     /**
-     * Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). Returns the
-     * file.
+     * Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). Returns the file.
      *
-     * @throws IOException if a step failed; then no file of it is left (removed, if it was renamed into place
-     *     before its directory could not be forced)
+     * @throws IOException if a step failed; then no file of it is left (removed, if it was renamed into place before
+     *     its directory could not be forced)
      */
     Path save(PoolItem item) throws IOException {
         Path file = directory.resolve(String.format("%012d-%s%s", sequence.incrementAndGet(), item.key(), SUFFIX));
@@ -114,20 +113,20 @@ final class BlobStore {
     }
 
     /**
-     * Replaces {@code file} (one {@link #save} returned or {@link #loadAll} listed) with {@code item} in the
-     * current format, durably and atomically: a crash leaves the old file or the new one, whole.
+     * Replaces {@code file} (one {@link #save} returned or {@link #loadAll} listed) with {@code item} in the current
+     * format, durably and atomically: a crash leaves the old file or the new one, whole.
      *
-     * @throws IOException if a step failed; then {@code file} is the old file, or the new one if only the
-     *     directory could not be forced (both whole)
+     * @throws IOException if a step failed; then {@code file} is the old file, or the new one if only the directory
+     *     could not be forced (both whole)
      */
     void rewrite(Path file, PoolItem item) throws IOException {
         writeDurably(file, encode(item), false);
     }
 
     /**
-     * {@code bytes} into {@code file}: a temporary file, fsync, an atomic rename over {@code file}, fsync of
-     * the directory. If the directory cannot be forced, the rename may not survive a crash: the write fails,
-     * and {@code file} is removed if {@code removeIfNotDurable} (a new file nobody was told of).
+     * {@code bytes} into {@code file}: a temporary file, fsync, an atomic rename over {@code file}, fsync of the
+     * directory. If the directory cannot be forced, the rename may not survive a crash: the write fails, and
+     * {@code file} is removed if {@code removeIfNotDurable} (a new file nobody was told of).
      */
     private void writeDurably(Path file, byte[] bytes, boolean removeIfNotDurable) throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + TEMPORARY);
@@ -149,8 +148,10 @@ final class BlobStore {
             if (removeIfNotDurable) {
                 deleteQuietly(file, e);
             }
-            throw new IOException("fsync of the directory " + directory + " failed, so " + file.getFileName()
-                    + " might not survive a crash: " + e.getMessage(), e);
+            throw new IOException(
+                    "fsync of the directory " + directory + " failed, so " + file.getFileName()
+                            + " might not survive a crash: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -182,7 +183,9 @@ final class BlobStore {
         }
         int size = MAGIC.length + 1 + (item.isTransaction() ? BlobSizes.TRANSACTION_HASH_SIZE : 0) + 2 + 4;
         for (BlobEntry entry : entries) {
-            size += 1 + BlobSizes.BLOB_SIZE + BlobSizes.COMMITMENT_SIZE
+            size += 1
+                    + BlobSizes.BLOB_SIZE
+                    + BlobSizes.COMMITMENT_SIZE
                     + (entry.blobProof() != null ? BlobSizes.PROOF_SIZE : 0)
                     + (entry.cellProofs() != null ? BlobSizes.CELL_PROOFS_SIZE : 0)
                     + (entry.extensionCells() != null ? BlobSizes.EXTENSION_CELLS_SIZE : 0);
@@ -195,7 +198,8 @@ final class BlobStore {
         }
         out.putShort((short) entries.size());
         for (BlobEntry entry : entries) {
-            int flags = (entry.blobProof() != null ? BLOB_PROOF : 0) | (entry.cellProofs() != null ? CELL_PROOFS : 0)
+            int flags = (entry.blobProof() != null ? BLOB_PROOF : 0)
+                    | (entry.cellProofs() != null ? CELL_PROOFS : 0)
                     | (entry.extensionCells() != null ? EXTENSION_CELLS : 0);
             out.put((byte) flags).put(entry.blob()).put(entry.commitment());
             if (entry.blobProof() != null) {
@@ -253,7 +257,8 @@ final class BlobStore {
                 byte[] commitment = take(in, BlobSizes.COMMITMENT_SIZE);
                 byte[] blobProof = (flags & BLOB_PROOF) != 0 ? take(in, BlobSizes.PROOF_SIZE) : null;
                 byte[] cellProofs = (flags & CELL_PROOFS) != 0 ? take(in, BlobSizes.CELL_PROOFS_SIZE) : null;
-                byte[] extensionCells = (flags & EXTENSION_CELLS) != 0 ? take(in, BlobSizes.EXTENSION_CELLS_SIZE) : null;
+                byte[] extensionCells =
+                        (flags & EXTENSION_CELLS) != 0 ? take(in, BlobSizes.EXTENSION_CELLS_SIZE) : null;
                 entries.add(new BlobEntry(blob, commitment, blobProof, cellProofs, extensionCells));
             }
             if (in.hasRemaining()) {

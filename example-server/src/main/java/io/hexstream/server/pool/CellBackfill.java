@@ -14,13 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Computes, in the background, the extension cells of the items loaded without them (from {@code HXB2}
- * files), one item at a time on the bounded blocking-work executor: each task completes one item
- * ({@link DurableBlobPool#completeExtensionCells}: the cells, the file rewritten as {@code HXB3}, the
- * pool entry swapped), then queues the next, so transactions queued meanwhile are taken in between. The
- * server answers V1 to V3 for those items all along. If the executor's queue is full, the next item
- * waits {@value #RETRY_MILLIS} ms and is queued again; once the executor is shut down, it stops (the
- * items left get their cells at the next start).
+ * Computes, in the background, the extension cells of the items loaded without them (from {@code HXB2} files), one item
+ * at a time on the bounded blocking-work executor: each task completes one item
+ * ({@link DurableBlobPool#completeExtensionCells}: the cells, the file rewritten as {@code HXB3}, the pool entry
+ * swapped), then queues the next, so transactions queued meanwhile are taken in between. The server answers V1 to V3
+ * for those items all along. If the executor's queue is full, the next item waits {@value #RETRY_MILLIS} ms and is
+ * queued again; once the executor is shut down, it stops (the items left get their cells at the next start).
  */
 public final class CellBackfill {
     private static final Logger LOG = LoggerFactory.getLogger(CellBackfill.class);
@@ -33,7 +32,8 @@ public final class CellBackfill {
     private final int total;
     private final AtomicInteger completed = new AtomicInteger();
 
-    private CellBackfill(DurableBlobPool pool, ExecutorService executor, UnaryOperator<byte[]> cells, List<String> keys) {
+    private CellBackfill(
+            DurableBlobPool pool, ExecutorService executor, UnaryOperator<byte[]> cells, List<String> keys) {
         this.pool = pool;
         this.executor = executor;
         this.cells = cells;
@@ -42,10 +42,11 @@ public final class CellBackfill {
     }
 
     /**
-     * Starts giving every item of {@code pool} that lacks extension cells its cells, oldest first, on
-     * {@code executor}; returns at once.
+     * Starts giving every item of {@code pool} that lacks extension cells its cells, oldest first, on {@code executor};
+     * returns at once.
      *
-     * @param cells the extension cells (cells 64 to 127, 131,072 bytes) of a 131,072-byte blob: {@code Kzg::extensionCells}
+     * @param cells the extension cells (cells 64 to 127, 131,072 bytes) of a 131,072-byte blob:
+     *     {@code Kzg::extensionCells}
      */
     public static void start(DurableBlobPool pool, ExecutorService executor, UnaryOperator<byte[]> cells) {
         List<String> keys = pool.itemsWithoutExtensionCells();
@@ -58,8 +59,10 @@ public final class CellBackfill {
 
     private void queueNext() {
         if (pending.isEmpty()) {
-            LOG.info("extension cells computed for {} of {} stored items, their files rewritten as HXB3",
-                    completed.get(), total);
+            LOG.info(
+                    "extension cells computed for {} of {} stored items, their files rewritten as HXB3",
+                    completed.get(),
+                    total);
             return;
         }
         try {
@@ -67,7 +70,8 @@ public final class CellBackfill {
         } catch (RejectedExecutionException e) {
             if (!executor.isShutdown()) {
                 // queued again from the JDK's one delay thread: queueNext only hands the task over
-                CompletableFuture.delayedExecutor(RETRY_MILLIS, TimeUnit.MILLISECONDS, Runnable::run).execute(this::queueNext);
+                CompletableFuture.delayedExecutor(RETRY_MILLIS, TimeUnit.MILLISECONDS, Runnable::run)
+                        .execute(this::queueNext);
             }
         }
     }

@@ -15,16 +15,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blob pool and its files under one owner: the in-memory {@link BlobPool} that answers lookups,
- * and the {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is
- * written (fsynced, with every blob it holds) before it is added, so what is served is on disk; evicting
- * an item deletes the file it was written to, which this pool remembers (no directory listing). A blob
- * that several items hold is in memory once and in each holder's file: it is served, and kept across a
- * restart, while any of them is pooled.
+ * The blob pool and its files under one owner: the in-memory {@link BlobPool} that answers lookups, and the
+ * {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is written (fsynced, with every
+ * blob it holds) before it is added, so what is served is on disk; evicting an item deletes the file it was written to,
+ * which this pool remembers (no directory listing). A blob that several items hold is in memory once and in each
+ * holder's file: it is served, and kept across a restart, while any of them is pooled.
  *
- * <p>Thread-safe. Lookups take only the memory pool's short lock, so an event loop never waits for
- * a write; additions, which write and fsync, are serialised among themselves and belong on a thread
- * that may block.
+ * <p>Thread-safe. Lookups take only the memory pool's short lock, so an event loop never waits for a write; additions,
+ * which write and fsync, are serialised among themselves and belong on a thread that may block.
  */
 public final class DurableBlobPool {
     private static final Logger LOG = LoggerFactory.getLogger(DurableBlobPool.class);
@@ -33,6 +31,7 @@ public final class DurableBlobPool {
     private final BlobPool memory;
     /** The file of each pooled item, by key; guarded by {@code this}. */
     private final Map<String, Path> files = new HashMap<>();
+
     private final PoolListener listener;
 
     private DurableBlobPool(BlobStore store, int capacity, PoolListener listener) {
@@ -42,9 +41,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Opens the pool stored under {@code dataDir} (created if need be), of at most {@code capacity}
-     * blobs, with every intact item found there, oldest first (evicting the oldest if they are more than
-     * {@code capacity}).
+     * Opens the pool stored under {@code dataDir} (created if need be), of at most {@code capacity} blobs, with every
+     * intact item found there, oldest first (evicting the oldest if they are more than {@code capacity}).
      *
      * @param metrics told how long each fsync of the store takes
      * @throws IOException if the directory cannot be created or listed
@@ -55,8 +53,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * As {@link #open(Path, int, ServerMetrics)}, telling {@code listener} of every entry that enters
-     * the pool (from the store, then as added) and leaves it.
+     * As {@link #open(Path, int, ServerMetrics)}, telling {@code listener} of every entry that enters the pool (from
+     * the store, then as added) and leaves it.
      */
     public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener)
             throws IOException {
@@ -64,8 +62,9 @@ public final class DurableBlobPool {
     }
 
     /** As {@link #open(Path, int, ServerMetrics, PoolListener)}, changing its files through {@code files}. */
-    public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener,
-            StoreFiles files) throws IOException {
+    public static DurableBlobPool open(
+            Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener, StoreFiles files)
+            throws IOException {
         DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir, metrics, files), capacity, listener);
         synchronized (pool) {
             for (BlobStore.Stored stored : pool.store.loadAll()) {
@@ -76,9 +75,9 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while
-     * more than {@code capacity} blobs are pooled. Its entries whose versioned hash is pooled already are
-     * written and held as the pooled ones.
+     * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while more than
+     * {@code capacity} blobs are pooled. Its entries whose versioned hash is pooled already are written and held as the
+     * pooled ones.
      *
      * @return false, writing nothing, if an item with its key is pooled already
      * @throws IOException if it could not be written durably; then nothing was added and no file of it is left
@@ -98,8 +97,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Adds the transaction {@code transactionHash} holding {@code entries} (all of them: those pooled
-     * already are shared with their other holders), written first as {@link #add} does.
+     * Adds the transaction {@code transactionHash} holding {@code entries} (all of them: those pooled already are
+     * shared with their other holders), written first as {@link #add} does.
      *
      * @return how many blobs were new to the pool, or -1 if the transaction is pooled already
      * @throws IOException if it could not be written durably; then nothing was added
@@ -114,15 +113,15 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Gives the pooled item {@code key} its extension cells, those {@code cells} computes for each of its
-     * blobs that lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside
-     * any lock; a blob that another holder completed already is taken as it is), then rewrites its file in
-     * the current format (durably, atomically) and puts the complete item in its place. An item evicted
-     * meanwhile stays evicted: its file is not rewritten.
+     * Gives the pooled item {@code key} its extension cells, those {@code cells} computes for each of its blobs that
+     * lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside any lock; a blob that
+     * another holder completed already is taken as it is), then rewrites its file in the current format (durably,
+     * atomically) and puts the complete item in its place. An item evicted meanwhile stays evicted: its file is not
+     * rewritten.
      *
      * @return whether the item was completed: false if it is not pooled, or has its cells already
-     * @throws IOException if the file could not be rewritten durably; then the item is as it was in memory,
-     *     and its file the old one or the complete one
+     * @throws IOException if the file could not be rewritten durably; then the item is as it was in memory, and its
+     *     file the old one or the complete one
      */
     public boolean completeExtensionCells(String key, UnaryOperator<byte[]> cells) throws IOException {
         PoolItem stale = memory.item(key);
@@ -132,9 +131,12 @@ public final class DurableBlobPool {
         List<BlobEntry> complete = new ArrayList<>(stale.entries().size());
         for (BlobEntry entry : stale.entries()) {
             BlobEntry pooled = memory.get(entry.versionedHash());
-            complete.add(entry.extensionCells() != null ? entry
-                    : pooled != null && pooled.extensionCells() != null ? pooled
-                    : entry.withExtensionCells(cells.apply(entry.blob())));
+            complete.add(
+                    entry.extensionCells() != null
+                            ? entry
+                            : pooled != null && pooled.extensionCells() != null
+                                    ? pooled
+                                    : entry.withExtensionCells(cells.apply(entry.blob())));
         }
         PoolItem item = new PoolItem(stale.transactionHash(), complete);
         synchronized (this) { // eviction happens under this lock too: the item is still pooled, or gone for good
@@ -184,8 +186,8 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes, and the blobs it
-     * held last.
+     * Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes, and the blobs it held
+     * last.
      */
     private void evicted(PoolItem item, List<BlobEntry> freed) {
         Path file = files.remove(item.key());

@@ -3,10 +3,10 @@ package io.hexstream.server.pool;
 import io.hexstream.server.blob.BlobEntry;
 
 /**
- * Told by {@link DurableBlobPool} of each entry that enters or leaves the pool (the hex cache follows
- * the pool this way). Called on the thread that adds to the pool, under the pool's write lock (never an
- * event loop: the ingest threads, generation, start-up), so it may do a little work but must not block
- * for long; calls come in the pool's own order.
+ * Told by {@link DurableBlobPool} of each entry that enters or leaves the pool (the hex cache follows the pool this
+ * way). Called on the thread that adds to the pool, under the pool's write lock (never an event loop: the ingest
+ * threads, generation, start-up), so it may do a little work but must not block for long; calls come in the pool's own
+ * order.
  */
 public interface PoolListener {
     /** Tells nothing. */
@@ -19,9 +19,9 @@ public interface PoolListener {
     default void left(BlobEntry entry) {}
 
     /**
-     * {@code now} took the place of the pooled {@code old}: the same blob, commitment and proofs, with
-     * the extension cells {@code old} lacked ({@link DurableBlobPool#completeExtensionCells}). By default
-     * {@code old} left and {@code now} entered.
+     * {@code now} took the place of the pooled {@code old}: the same blob, commitment and proofs, with the extension
+     * cells {@code old} lacked ({@link DurableBlobPool#completeExtensionCells}). By default {@code old} left and
+     * {@code now} entered.
      */
     default void replaced(BlobEntry old, BlobEntry now) {
         left(old);

@@ -10,12 +10,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The file operations by which the pool's store makes an item durable and removes it: the one seam
- * between {@code BlobStore} and the file system for everything it changes on disk (reads go straight to
- * {@link Files}). {@code BlobStore} writes an item as {@link #write} to a temporary name,
- * {@link #force}, {@link #rename} into place, {@link #forceDirectory}: only then is it acknowledged.
- * {@link #SYSTEM} does each with one system call or so; tests put a recording or failing one in its
- * place. Implementations are thread-safe.
+ * The file operations by which the pool's store makes an item durable and removes it: the one seam between
+ * {@code BlobStore} and the file system for everything it changes on disk (reads go straight to {@link Files}).
+ * {@code BlobStore} writes an item as {@link #write} to a temporary name, {@link #force}, {@link #rename} into place,
+ * {@link #forceDirectory}: only then is it acknowledged. {@link #SYSTEM} does each with one system call or so; tests
+ * put a recording or failing one in its place. Implementations are thread-safe.
  */
 public interface StoreFiles {
     /** The platform's own: {@code FileChannel} and {@code Files}. */
@@ -39,8 +38,8 @@ public interface StoreFiles {
     /** {@link #SYSTEM}. */
     final class SystemFiles implements StoreFiles {
         /**
-         * Whether a directory can be opened to be forced: on POSIX systems; Windows cannot open one, and
-         * NTFS journals its renames.
+         * Whether a directory can be opened to be forced: on POSIX systems; Windows cannot open one, and NTFS journals
+         * its renames.
          */
         private static final boolean DIRECTORIES_OPEN =
                 FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
@@ -49,8 +48,8 @@ public interface StoreFiles {
 
         @Override
         public void write(Path file, byte[] bytes) throws IOException {
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
                 ByteBuffer buffer = ByteBuffer.wrap(bytes);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

@@ -16,28 +16,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JSON-RPC 2.0 dispatch for the requests of one HTTP request: finds each method ({@code -32601}
- * otherwise), replies {@code -32600} to an invalid request, calls the methods in request order, makes the
- * reply to each request that is not a notification, and turns a failing call into its error
- * ({@code -32603} for a bug). Knows no method: a result writes itself ({@link RpcResult}).
+ * JSON-RPC 2.0 dispatch for the requests of one HTTP request: finds each method ({@code -32601} otherwise), replies
+ * {@code -32600} to an invalid request, calls the methods in request order, makes the reply to each request that is not
+ * a notification, and turns a failing call into its error ({@code -32603} for a bug). Knows no method: a result writes
+ * itself ({@link RpcResult}).
  *
- * <p>Threads: called on the channel's event loop. A method that does not block runs there, at once; one
- * that {@link RpcMethod#blocking() blocks} is handed to the ingest executor (a {@link BoundedExecutor}:
- * a few threads and a bounded queue; when it is full the call gets {@code -32000} "server busy" and is
- * not run at all). The replies are handed back on the event loop, all at once, in request order. A large
- * request may be dispatched from another thread than its event loop (the replies still come back on
- * the loop).
+ * <p>Threads: called on the channel's event loop. A method that does not block runs there, at once; one that
+ * {@link RpcMethod#blocking() blocks} is handed to the ingest executor (a {@link BoundedExecutor}: a few threads and a
+ * bounded queue; when it is full the call gets {@code -32000} "server busy" and is not run at all). The replies are
+ * handed back on the event loop, all at once, in request order. A large request may be dispatched from another thread
+ * than its event loop (the replies still come back on the loop).
  *
- * <p>Response cap: the replies to one HTTP request take at most {@code maxResponseBytes}, counted
- * exactly ({@link RpcReply#length}: each reply is built when its method returns) in request order,
- * before any byte is written. A call whose reply would pass the cap gets {@code -32000} instead, its
- * reply released unsent (a blocking call, whose reply is reserved {@link #BLOCKING_REPLY_RESERVE} bytes
- * besides its id, is not even run). Error replies are always sent: a response may pass the cap by the
- * errors of the calls after it.
+ * <p>Response cap: the replies to one HTTP request take at most {@code maxResponseBytes}, counted exactly
+ * ({@link RpcReply#length}: each reply is built when its method returns) in request order, before any byte is written.
+ * A call whose reply would pass the cap gets {@code -32000} instead, its reply released unsent (a blocking call, whose
+ * reply is reserved {@link #BLOCKING_REPLY_RESERVE} bytes besides its id, is not even run). Error replies are always
+ * sent: a response may pass the cap by the errors of the calls after it.
  */
 public final class JsonRpcDispatcher {
     /** Bytes a blocking method's reply may take besides its id: what the cap reserves before running it. */
     public static final int BLOCKING_REPLY_RESERVE = 1024;
+
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcDispatcher.class);
 
     private final Map<String, RpcMethod> methods;
@@ -68,9 +67,9 @@ public final class JsonRpcDispatcher {
     }
 
     /**
-     * Calls the methods of {@code requests}; calls {@code done} with the replies on {@code loop}, once
-     * every call has returned (at once, if called on {@code loop} and no call blocks). Called on
-     * {@code loop}, or on a thread that may block.
+     * Calls the methods of {@code requests}; calls {@code done} with the replies on {@code loop}, once every call has
+     * returned (at once, if called on {@code loop} and no call blocks). Called on {@code loop}, or on a thread that may
+     * block.
      */
     public void dispatch(List<RpcRequest> requests, boolean batch, EventExecutor loop, Consumer<Replies> done) {
         PendingReplies pending = new PendingReplies(requests.size(), batch, done, metrics);
@@ -79,8 +78,11 @@ public final class JsonRpcDispatcher {
         for (int i = 0; i < requests.size(); i++) {
             RpcRequest request = requests.get(i);
             RpcMethod method = request.invalid() == null ? methods.get(request.method()) : null;
-            pending.label(i, request.invalid() != null ? ServerMetrics.INVALID_REQUEST
-                    : method == null ? ServerMetrics.UNKNOWN_METHOD : method.name());
+            pending.label(
+                    i,
+                    request.invalid() != null
+                            ? ServerMetrics.INVALID_REQUEST
+                            : method == null ? ServerMetrics.UNKNOWN_METHOD : method.name());
             boolean replied = !request.isNotification();
             long separator = batch && !first && replied ? 1 : 0;
             first &= !replied;
@@ -118,8 +120,8 @@ public final class JsonRpcDispatcher {
     }
 
     /** Runs {@code method} on the executor, its reply handed back on {@code loop}; false if the queue is full. */
-    private boolean submit(RpcRequest request, RpcMethod method, PendingReplies pending, int index,
-            EventExecutor loop) {
+    private boolean submit(
+            RpcRequest request, RpcMethod method, PendingReplies pending, int index, EventExecutor loop) {
         pending.pending.incrementAndGet();
         try {
             executor.execute(() -> {
@@ -143,7 +145,8 @@ public final class JsonRpcDispatcher {
 
     /** The error reply to a request that names no method served, or is not valid; {@code null} for a notification. */
     private static RpcReply unserved(RpcRequest request) {
-        return request.invalid() != null ? failure(request, RpcError.INVALID_REQUEST, request.invalid())
+        return request.invalid() != null
+                ? failure(request, RpcError.INVALID_REQUEST, request.invalid())
                 : failure(request, RpcError.METHOD_NOT_FOUND, request.method());
     }
 
@@ -167,19 +170,23 @@ public final class JsonRpcDispatcher {
 
     private RpcReply tooLarge(RpcRequest request) {
         metrics.refused(ServerMetrics.Limit.MAX_RESPONSE_BYTES);
-        return failure(request, RpcError.SERVER_ERROR, "response too large: the replies to this"
-                + " HTTP request would pass " + maxResponseBytes + " bytes (--max-response-bytes)");
+        return failure(
+                request,
+                RpcError.SERVER_ERROR,
+                "response too large: the replies to this" + " HTTP request would pass " + maxResponseBytes
+                        + " bytes (--max-response-bytes)");
     }
 
     /**
-     * The replies to one HTTP request as they come in: set by the dispatching thread, then by blocking
-     * calls back on the event loop; finished on the event loop.
+     * The replies to one HTTP request as they come in: set by the dispatching thread, then by blocking calls back on
+     * the event loop; finished on the event loop.
      */
     private static final class PendingReplies {
         /** One per request, {@code null} for a notification (or a blocking call still running). */
         private final RpcReply[] replies;
         /** Each request's method label (a served method's name, or unknown or invalid). */
         private final String[] labels;
+
         private final boolean batch;
         private final Consumer<Replies> done;
         private final ServerMetrics metrics;

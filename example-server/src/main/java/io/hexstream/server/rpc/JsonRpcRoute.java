@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JSON-RPC 2.0 over HTTP ({@code POST /}): the body parsed ({@link RequestParser}), its requests
- * dispatched ({@link JsonRpcDispatcher}), and the replies rendered ({@link ResponseRenderer}) as the
- * response: {@code 200} with the replies, or an empty {@code 200} for notifications only. A body that does
- * not parse is answered with one error reply, id {@code null}. Needs a JWT; takes bodies up to
- * {@code --max-request-bytes} (an empty {@code 413} above, the connection kept).
+ * JSON-RPC 2.0 over HTTP ({@code POST /}): the body parsed ({@link RequestParser}), its requests dispatched
+ * ({@link JsonRpcDispatcher}), and the replies rendered ({@link ResponseRenderer}) as the response: {@code 200} with
+ * the replies, or an empty {@code 200} for notifications only. A body that does not parse is answered with one error
+ * reply, id {@code null}. Needs a JWT; takes bodies up to {@code --max-request-bytes} (an empty {@code 413} above, the
+ * connection kept).
  */
 public final class JsonRpcRoute implements Route {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcRoute.class);
@@ -29,8 +29,12 @@ public final class JsonRpcRoute implements Route {
     private final int maxRequestBytes;
     private final ServerMetrics metrics;
 
-    public JsonRpcRoute(RequestParser parser, JsonRpcDispatcher dispatcher, ResponseRenderer renderer,
-            int maxRequestBytes, ServerMetrics metrics) {
+    public JsonRpcRoute(
+            RequestParser parser,
+            JsonRpcDispatcher dispatcher,
+            ResponseRenderer renderer,
+            int maxRequestBytes,
+            ServerMetrics metrics) {
         this.parser = parser;
         this.dispatcher = dispatcher;
         this.renderer = renderer;
@@ -56,17 +60,21 @@ public final class JsonRpcRoute implements Route {
             parsed = parser.parse(body);
         } catch (RpcException e) {
             metrics.replied(ServerMetrics.NO_METHOD, e.error());
-            render(new Replies(List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())), false,
-                    new ResponseSummary(ServerMetrics.NO_METHOD, 0, 0, e.error())), responder);
+            render(
+                    new Replies(
+                            List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())),
+                            false,
+                            new ResponseSummary(ServerMetrics.NO_METHOD, 0, 0, e.error())),
+                    responder);
             return;
         }
-        dispatcher.dispatch(parsed.requests(), parsed.batch(), responder.executor(),
-                replies -> render(replies, responder));
+        dispatcher.dispatch(
+                parsed.requests(), parsed.batch(), responder.executor(), replies -> render(replies, responder));
     }
 
     /**
-     * Renders {@code replies} on the channel's event loop, which takes them over; released instead if the
-     * connection is gone.
+     * Renders {@code replies} on the channel's event loop, which takes them over; released instead if the connection is
+     * gone.
      */
     private void render(Replies replies, Responder responder) {
         if (!responder.executor().inEventLoop()) {

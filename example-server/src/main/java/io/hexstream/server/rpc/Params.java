@@ -3,10 +3,10 @@ package io.hexstream.server.rpc;
 import java.util.List;
 
 /**
- * The {@code params} of a request as the parser found them, read by a method in the shape it takes;
- * any other shape is {@code -32602 Invalid params} (JSON-RPC 2.0, "Parameter Structures": params by
- * name are a valid request, which no method here takes). Positional params are each a {@code String},
- * a {@code List<String>} or {@link #OTHER}; nothing else is kept from the request.
+ * The {@code params} of a request as the parser found them, read by a method in the shape it takes; any other shape is
+ * {@code -32602 Invalid params} (JSON-RPC 2.0, "Parameter Structures": params by name are a valid request, which no
+ * method here takes). Positional params are each a {@code String}, a {@code List<String>} or {@link #OTHER}; nothing
+ * else is kept from the request.
  */
 public final class Params {
     /** A param that is neither a string nor an array of strings (no method here takes one). */
@@ -60,8 +60,8 @@ public final class Params {
     }
 
     /**
-     * Param {@code index} of exactly {@code count}, an array of strings: e.g. the versioned hashes of
-     * {@code [["0x…", …], "0x…"]}.
+     * Param {@code index} of exactly {@code count}, an array of strings: e.g. the versioned hashes of {@code [["0x…",
+     * …], "0x…"]}.
      *
      * @param expected the params' shape, for the error message ({@code "two params, …"})
      * @throws RpcException {@code -32602} if there are not {@code count} params or this one is not an array of strings
@@ -96,7 +96,8 @@ public final class Params {
     }
 
     private RpcException invalid(String expected) {
-        return new RpcException(RpcError.INVALID_PARAMS, byName ? "params by name are not supported; " + expected
-                + ", by position" : expected);
+        return new RpcException(
+                RpcError.INVALID_PARAMS,
+                byName ? "params by name are not supported; " + expected + ", by position" : expected);
     }
 }

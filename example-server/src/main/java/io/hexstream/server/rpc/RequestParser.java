@@ -21,9 +21,9 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Parses a JSON-RPC 2.0 request or batch with Jackson's streaming parser, straight from the request
- * {@link ByteBuf} (no {@code String} of the body, no tree). Each request of a batch is judged on its
- * own; only malformed JSON fails the whole body.
+ * Parses a JSON-RPC 2.0 request or batch with Jackson's streaming parser, straight from the request {@link ByteBuf} (no
+ * {@code String} of the body, no tree). Each request of a batch is judged on its own; only malformed JSON fails the
+ * whole body.
  */
 public final class RequestParser {
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
@@ -47,15 +47,17 @@ public final class RequestParser {
         this.maxBatchSize = maxBatchSize;
         this.metrics = metrics;
         this.factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(maxRequestBytes).build())
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxStringLength(maxRequestBytes)
+                        .build())
                 .build();
     }
 
     /**
      * Parses {@code body} (its readable bytes; indices not moved).
      *
-     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or one of
-     *     more than {@code maxBatchSize} requests (found as the parser reaches the one too many)
+     * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or one of more than
+     *     {@code maxBatchSize} requests (found as the parser reaches the one too many)
      */
     public Parsed parse(ByteBuf body) throws RpcException {
         try (JsonParser parser = factory.createParser(stream(body))) {
@@ -69,7 +71,8 @@ public final class RequestParser {
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
                     if (requests.size() == maxBatchSize) {
                         metrics.refused(ServerMetrics.Limit.MAX_BATCH_SIZE);
-                        throw new RpcException(RpcError.INVALID_REQUEST,
+                        throw new RpcException(
+                                RpcError.INVALID_REQUEST,
                                 "batch of more than " + maxBatchSize + " requests (--max-batch-size)");
                     }
                     requests.add(request(parser));
@@ -88,7 +91,8 @@ public final class RequestParser {
         } catch (JsonProcessingException e) {
             // A limit of the parser (nesting depth, number length: StreamConstraintsException) has no location.
             JsonLocation at = e.getLocation();
-            throw new RpcException(RpcError.PARSE_ERROR,
+            throw new RpcException(
+                    RpcError.PARSE_ERROR,
                     e.getOriginalMessage() + (at == null ? "" : " at byte " + at.getByteOffset()));
         } catch (IOException e) {
             throw new RpcException(RpcError.PARSE_ERROR, e.getMessage());
@@ -96,16 +100,16 @@ public final class RequestParser {
     }
 
     /**
-     * The readable bytes of {@code body} as a stream over its NIO buffers: one access to the buffer (a
-     * composite from the aggregator holds a component per content chunk), not one per read.
+     * The readable bytes of {@code body} as a stream over its NIO buffers: one access to the buffer (a composite from
+     * the aggregator holds a component per content chunk), not one per read.
      */
     private static InputStream stream(ByteBuf body) {
         ByteBuffer[] buffers = body.nioBuffers();
         if (buffers.length == 1) {
             return new ByteBufferBackedInputStream(buffers[0]);
         }
-        return new SequenceInputStream(Collections.enumeration(Arrays.stream(buffers)
-                .map(ByteBufferBackedInputStream::new).toList()));
+        return new SequenceInputStream(Collections.enumeration(
+                Arrays.stream(buffers).map(ByteBufferBackedInputStream::new).toList()));
     }
 
     /** One request; the parser is on its first token and is left on its last. */

@@ -5,15 +5,15 @@ import io.hexstream.codec.json.JsonBodyBuilder;
 import java.util.List;
 
 /**
- * Joins the replies to one HTTP request into the JSON-RPC response document, a {@link JsonBody} of exact
- * length: the one reply itself, or a batch's replies in a JSON array. Each reply was built when it was
- * made ({@link RpcReply}); nothing is built again or copied. Stateless: one instance serves every thread.
+ * Joins the replies to one HTTP request into the JSON-RPC response document, a {@link JsonBody} of exact length: the
+ * one reply itself, or a batch's replies in a JSON array. Each reply was built when it was made ({@link RpcReply});
+ * nothing is built again or copied. Stateless: one instance serves every thread.
  */
 public final class ResponseWriter {
     /**
-     * The response document for {@code replies}, which it takes over (the bodies of the replies move into
-     * it); the caller owns the document (write it, or release it). Not for empty replies (notifications
-     * only: the HTTP response has no body).
+     * The response document for {@code replies}, which it takes over (the bodies of the replies move into it); the
+     * caller owns the document (write it, or release it). Not for empty replies (notifications only: the HTTP response
+     * has no body).
      */
     public JsonBody body(Replies replies) {
         List<RpcReply> all = replies.replies();

@@ -4,15 +4,14 @@ import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyBuilder;
 
 /**
- * The JSON-RPC reply to one request (JSON-RPC 2.0, "Response object"), built once, when it is made, into
- * a {@link JsonBody} of its own, so that its exact length is known before it is sent:
- * {@code {"jsonrpc":"2.0","id":…,"result":…}}, or {@code {"jsonrpc":"2.0","id":…,"error":{"code":…,
- * "message":"…"}}}, {@code -32000} also with {@code "data":{"err":"…"}} (execution-apis
- * {@code common.md}, "Errors"). The id is written exactly as the request's JSON token (number, string
- * or {@code null}).
+ * The JSON-RPC reply to one request (JSON-RPC 2.0, "Response object"), built once, when it is made, into a
+ * {@link JsonBody} of its own, so that its exact length is known before it is sent:
+ * {@code {"jsonrpc":"2.0","id":…,"result":…}}, or {@code {"jsonrpc":"2.0","id":…,"error":{"code":…, "message":"…"}}},
+ * {@code -32000} also with {@code "data":{"err":"…"}} (execution-apis {@code common.md}, "Errors"). The id is written
+ * exactly as the request's JSON token (number, string or {@code null}).
  *
- * <p>Owns its body, and through it what the result referenced (e.g. cached digits), until
- * {@link ResponseWriter} takes it over or {@link #release()} gives it back.
+ * <p>Owns its body, and through it what the result referenced (e.g. cached digits), until {@link ResponseWriter} takes
+ * it over or {@link #release()} gives it back.
  */
 public final class RpcReply {
     private final byte[] id;
@@ -44,15 +43,24 @@ public final class RpcReply {
      * A reply with {@code error}.
      *
      * @param id the JSON token of the request's id, UTF-8
-     * @param detail what exactly was wrong, appended to the spec's message (and the {@code -32000}
-     *     {@code data.err}); may be {@code null}
+     * @param detail what exactly was wrong, appended to the spec's message (and the {@code -32000} {@code data.err});
+     *     may be {@code null}
      */
     public static RpcReply failure(byte[] id, RpcError error, String detail) {
         try (JsonBodyBuilder b = JsonBody.builder()) {
-            envelope(b, id).name("error").beginObject().name("code").number(error.code()).name("message")
+            envelope(b, id)
+                    .name("error")
+                    .beginObject()
+                    .name("code")
+                    .number(error.code())
+                    .name("message")
                     .string(detail == null ? error.message() : error.message() + ": " + detail);
             if (error == RpcError.SERVER_ERROR) {
-                b.name("data").beginObject().name("err").string(detail != null ? detail : error.message()).endObject();
+                b.name("data")
+                        .beginObject()
+                        .name("err")
+                        .string(detail != null ? detail : error.message())
+                        .endObject();
             }
             return new RpcReply(id, null, error, b.endObject().endObject().build());
         }

@@ -1,8 +1,8 @@
 package io.hexstream.server.rpc;
 
 /**
- * One parsed JSON-RPC 2.0 request. {@code id} is {@code null} for a notification (no {@code id}
- * member), which gets no reply. A request that is not valid carries its error instead of a method.
+ * One parsed JSON-RPC 2.0 request. {@code id} is {@code null} for a notification (no {@code id} member), which gets no
+ * reply. A request that is not valid carries its error instead of a method.
  *
  * @param id the id's JSON token, or {@code null} for a notification
  * @param method the method name, or {@code null} when {@code invalid}

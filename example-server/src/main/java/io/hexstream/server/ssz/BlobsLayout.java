@@ -6,11 +6,11 @@ import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.engine.GetBlobs;
 
 /**
- * The bytes of {@code BlobsV1Response} to {@code BlobsV4Response} (execution-apis #793,
- * {@code refactor-ssz.md}, "{@code POST /blobs/v1}" … "{@code /v4}", "{@code BlobAndProof} per revision"),
- * described once, as the parts it puts in an {@link SszSink}: a counting sink gives the length and the
- * offsets, a writing sink the body. Offsets are {@code uint32} little-endian, counted from the start of the
- * list or container they belong to; {@code Optional[T]} is {@code List[T, 1]}; n hashes asked for:
+ * The bytes of {@code BlobsV1Response} to {@code BlobsV4Response} (execution-apis #793, {@code refactor-ssz.md},
+ * "{@code POST /blobs/v1}" … "{@code /v4}", "{@code BlobAndProof} per revision"), described once, as the parts it puts
+ * in an {@link SszSink}: a counting sink gives the length and the offsets, a writing sink the body. Offsets are
+ * {@code uint32} little-endian, counted from the start of the list or container they belong to; {@code Optional[T]} is
+ * {@code List[T, 1]}; n hashes asked for:
  *
  * <pre>
  * BlobsV1Response{entries: List[BlobV1Entry, 128]}             4 ‖ n × BlobV1Entry
@@ -28,10 +28,10 @@ import io.hexstream.server.engine.GetBlobs;
  *                                                              ‖ 128 offsets ‖ c proofs
  * </pre>
  *
- * V4's lists have a slot per cell index, 0 to 127; slot i holds cell i and its proof where i is selected
- * by {@code indices_bitarray} and the entry has it (c such cells), else {@code []}: an unavailable entry,
- * and an entry pooled without cell proofs, have 128 empty slots in each list. {@code available} is whether
- * the JSON-RPC method would answer the entry non-{@code null}. Not thread-safe: one response's.
+ * V4's lists have a slot per cell index, 0 to 127; slot i holds cell i and its proof where i is selected by
+ * {@code indices_bitarray} and the entry has it (c such cells), else {@code []}: an unavailable entry, and an entry
+ * pooled without cell proofs, have 128 empty slots in each list. {@code available} is whether the JSON-RPC method would
+ * answer the entry non-{@code null}. Not thread-safe: one response's.
  */
 final class BlobsLayout {
     /** A 4-byte SSZ offset. */
@@ -47,6 +47,7 @@ final class BlobsLayout {
     private final CellIndices cells;
     /** Counts an entry; the header, which counts entries for its offsets, has its own. */
     private final SszSink.Counter counter = new SszSink.Counter();
+
     private final SszSink.Counter headerCounter = new SszSink.Counter();
 
     /** @param cells V4's selected cells, else {@code null} */
@@ -126,7 +127,8 @@ final class BlobsLayout {
     /** V4's {@code BlobCellsAndProofs}: the selected cells {@code entry} has, in a slot per cell index. */
     private void cellsAndProofs(BlobEntry entry, SszSink sink) {
         int[] selected = cells.cellList();
-        int present = entry == null || entry.cellProofs() == null ? 0
+        int present = entry == null || entry.cellProofs() == null
+                ? 0
                 : entry.extensionCells() != null ? selected.length : cells.inBlob();
         sink.offset(2 * OFFSET);
         sink.offset(2 * OFFSET + SLOT_OFFSETS + present * BlobSizes.CELL_SIZE);
@@ -136,7 +138,9 @@ final class BlobsLayout {
             if (cell < BlobSizes.CELLS_IN_BLOB) {
                 sink.bytes(entry.blob(), cell * BlobSizes.CELL_SIZE, BlobSizes.CELL_SIZE);
             } else {
-                sink.bytes(entry.extensionCells(), (cell - BlobSizes.CELLS_IN_BLOB) * BlobSizes.CELL_SIZE,
+                sink.bytes(
+                        entry.extensionCells(),
+                        (cell - BlobSizes.CELLS_IN_BLOB) * BlobSizes.CELL_SIZE,
                         BlobSizes.CELL_SIZE);
             }
         }
@@ -147,8 +151,8 @@ final class BlobsLayout {
     }
 
     /**
-     * The offset table of a {@code List[Optional[T], 128]} whose slots {@code selected[0 .. present)} hold
-     * one {@code size}-byte element and the others none: slot i's offset counts the elements before it.
+     * The offset table of a {@code List[Optional[T], 128]} whose slots {@code selected[0 .. present)} hold one
+     * {@code size}-byte element and the others none: slot i's offset counts the elements before it.
      */
     private static void slotOffsets(int[] selected, int present, int size, SszSink sink) {
         int before = 0;

@@ -16,9 +16,9 @@ import io.netty.buffer.ByteBuf;
  *     offset of versioned_hashes = 20 ‖ indices_bitarray 16 ‖ n × hash 32 = 20 + 32 n bytes
  * </pre>
  *
- * The offset is a {@code uint32} little-endian and must equal the container's fixed part; the list runs to
- * the end of the body, a whole number of hashes. Cell {@code i} of {@code indices_bitarray} is bit
- * {@code i % 8} (least significant first) of byte {@code i / 8}.
+ * The offset is a {@code uint32} little-endian and must equal the container's fixed part; the list runs to the end of
+ * the body, a whole number of hashes. Cell {@code i} of {@code indices_bitarray} is bit {@code i % 8} (least
+ * significant first) of byte {@code i / 8}.
  *
  * @param hashes in request order
  * @param cells V4's selected cells, else {@code null}
@@ -38,14 +38,15 @@ public record BlobsRequest(VersionedHash[] hashes, CellIndices cells) {
      *
      * @param fixed the container's fixed part: {@link #FIXED_V1}, or {@link #FIXED_V4} for a V4 request
      * @param maxHashes the most hashes taken, at most {@link #MAX_BLOBS_REQUEST}
-     * @throws SszException {@code 400 ssz-decode-error} for a body shorter than its fixed part, an offset
-     *     other than it, or a list not a whole number of hashes; {@code 413 request-too-large} for more than
-     *     {@code maxHashes} hashes
+     * @throws SszException {@code 400 ssz-decode-error} for a body shorter than its fixed part, an offset other than
+     *     it, or a list not a whole number of hashes; {@code 413 request-too-large} for more than {@code maxHashes}
+     *     hashes
      */
     public static BlobsRequest decode(ByteBuf body, int fixed, int maxHashes) throws SszException {
         int size = body.readableBytes();
         int start = body.readerIndex();
-        if (size < fixed || body.getUnsignedIntLE(start) != fixed
+        if (size < fixed
+                || body.getUnsignedIntLE(start) != fixed
                 || (size - fixed) % BlobSizes.VERSIONED_HASH_SIZE != 0) {
             throw new SszException(Problem.SSZ_DECODE_ERROR);
         }

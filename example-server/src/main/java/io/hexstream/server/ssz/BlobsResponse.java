@@ -14,9 +14,9 @@ import io.netty.util.AbstractReferenceCounted;
 /**
  * The {@code 200} response of a blob route: {@code Content-Type: application/octet-stream}, an exact
  * {@code Content-Length}, the body {@code BlobsVNResponse} as {@link BlobsLayout} gives it, produced by
- * {@link BlobsResponseInput} and sent by {@link io.hexstream.codec.http.StreamedResponseEncoder}. It
- * references the pool's arrays (never modified once in an entry) and holds no buffer: it is
- * reference-counted only to travel the response line as every response does.
+ * {@link BlobsResponseInput} and sent by {@link io.hexstream.codec.http.StreamedResponseEncoder}. It references the
+ * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to travel the
+ * response line as every response does.
  */
 public final class BlobsResponse extends AbstractReferenceCounted implements StreamedResponse {
     private final HttpVersion httpVersion;
@@ -29,7 +29,11 @@ public final class BlobsResponse extends AbstractReferenceCounted implements Str
      * @param entries one per hash asked for, {@code null} where the version cannot serve it (V2: none)
      * @param cells V4's {@code indices_bitarray}, else {@code null}
      */
-    public BlobsResponse(HttpVersion httpVersion, boolean keepAlive, GetBlobs.Version version, BlobEntry[] entries,
+    public BlobsResponse(
+            HttpVersion httpVersion,
+            boolean keepAlive,
+            GetBlobs.Version version,
+            BlobEntry[] entries,
             CellIndices cells) {
         this.httpVersion = httpVersion;
         this.keepAlive = keepAlive;

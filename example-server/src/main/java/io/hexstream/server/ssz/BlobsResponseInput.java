@@ -7,12 +7,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.stream.ChunkedInput;
 
 /**
- * The body of a {@link BlobsResponse}, byte for byte as its {@link BlobsLayout} gives it, in pooled direct
- * chunks of at most {@code chunkSize} bytes produced only as the channel drains them
- * ({@code ChunkedWriteHandler}): offsets written as they come, blobs, cells and proofs copied from the
- * pool's arrays straight into the chunk. A chunk resumes the layout where the last one stopped: the header,
- * then entry after entry, a part cut anywhere (even inside an offset). Holds no buffer between chunks, so
- * {@link #close()} only drops the references.
+ * The body of a {@link BlobsResponse}, byte for byte as its {@link BlobsLayout} gives it, in pooled direct chunks of at
+ * most {@code chunkSize} bytes produced only as the channel drains them ({@code ChunkedWriteHandler}): offsets written
+ * as they come, blobs, cells and proofs copied from the pool's arrays straight into the chunk. A chunk resumes the
+ * layout where the last one stopped: the header, then entry after entry, a part cut anywhere (even inside an offset).
+ * Holds no buffer between chunks, so {@link #close()} only drops the references.
  */
 final class BlobsResponseInput implements ChunkedInput<ByteBuf> {
     /** The smallest chunk: the largest header, 4 + 128 offsets, fits in one. */
@@ -24,6 +23,7 @@ final class BlobsResponseInput implements ChunkedInput<ByteBuf> {
         private int room;
         /** The unit's bytes written before this chunk, and its bytes laid out so far in this pass. */
         private long skip;
+
         private long position;
 
         void begin(ByteBuf chunk, int room, long skip) {
@@ -44,8 +44,8 @@ final class BlobsResponseInput implements ChunkedInput<ByteBuf> {
         }
 
         /**
-         * Lays out a part of {@code length} bytes: how much of it comes before the chunk's start, or -1
-         * if none of it is written now.
+         * Lays out a part of {@code length} bytes: how much of it comes before the chunk's start, or -1 if none of it
+         * is written now.
          */
         private int start(int length) {
             long from = position;
@@ -106,10 +106,12 @@ final class BlobsResponseInput implements ChunkedInput<ByteBuf> {
     private final ChunkWriter writer = new ChunkWriter();
     /** The layout and entries; {@code null} once closed. */
     private BlobsLayout layout;
+
     private BlobEntry[] entries;
     private long progress;
     /** The unit being written (-1: the header; then each entry's index) and its bytes already written. */
     private int unit = -1;
+
     private long unitWritten;
 
     /** @param length the body's length, as {@code layout} counts it for {@code entries} */

@@ -9,18 +9,18 @@ import java.io.UncheckedIOException;
 import java.util.Locale;
 
 /**
- * The body of {@code GET /engine/v1/capabilities} (execution-apis #793, {@code refactor.md},
- * "Capabilities &amp; identification", "Capabilities format"), e.g. under Osaka:
+ * The body of {@code GET /engine/v1/capabilities} (execution-apis #793, {@code refactor.md}, "Capabilities &amp;
+ * identification", "Capabilities format"), e.g. under Osaka:
  *
  * <pre>
  * {"supported_forks":["osaka"],"fork_scoped_endpoints":[],"independently_versioned":{"blobs":["v2","v3","v4"]},
  *  "unscoped_endpoints":["capabilities","identity"],"limits":{"blobs.max_versioned_hashes":128}}
  * </pre>
  *
- * {@code supported_forks} is the fork served ({@code --fork}); no fork-scoped endpoint is served; the blob
- * revisions are those the fork serves ({@link io.hexstream.server.engine.GetBlobs.Version#servedUnder});
- * {@code blobs.max_versioned_hashes} is the smaller of {@code --max-blobs-per-request} and 128. No other
- * limit is listed, as no endpoint they bound is served.
+ * {@code supported_forks} is the fork served ({@code --fork}); no fork-scoped endpoint is served; the blob revisions
+ * are those the fork serves ({@link io.hexstream.server.engine.GetBlobs.Version#servedUnder});
+ * {@code blobs.max_versioned_hashes} is the smaller of {@code --max-blobs-per-request} and 128. No other limit is
+ * listed, as no endpoint they bound is served.
  */
 final class CapabilitiesDocument {
     private CapabilitiesDocument() {}
@@ -49,8 +49,8 @@ final class CapabilitiesDocument {
             json.writeString("identity");
             json.writeEndArray();
             json.writeObjectFieldStart("limits");
-            json.writeNumberField("blobs.max_versioned_hashes",
-                    Math.min(maxBlobsPerRequest, BlobsRequest.MAX_BLOBS_REQUEST));
+            json.writeNumberField(
+                    "blobs.max_versioned_hashes", Math.min(maxBlobsPerRequest, BlobsRequest.MAX_BLOBS_REQUEST));
             json.writeEndObject();
             json.writeEndObject();
         } catch (IOException e) {

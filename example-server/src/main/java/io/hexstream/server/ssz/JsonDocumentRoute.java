@@ -14,9 +14,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 
 /**
- * A {@code GET} route answering one fixed JSON document, {@code 200} with {@code application/json}
- * (execution-apis #793, {@code refactor.md}, "Capabilities &amp; identification": served as JSON whatever
- * {@code Accept} says, {@code Eth-Execution-Version} ignored). Needs a JWT; takes no body. Thread-safe.
+ * A {@code GET} route answering one fixed JSON document, {@code 200} with {@code application/json} (execution-apis
+ * #793, {@code refactor.md}, "Capabilities &amp; identification": served as JSON whatever {@code Accept} says,
+ * {@code Eth-Execution-Version} ignored). Needs a JWT; takes no body. Thread-safe.
  */
 final class JsonDocumentRoute implements Route {
     private final String method;
@@ -45,8 +45,8 @@ final class JsonDocumentRoute implements Route {
 
     @Override
     public void handle(ByteBuf body, Responder responder) {
-        FullHttpResponse response = new DefaultFullHttpResponse(responder.version(), HttpResponseStatus.OK,
-                Unpooled.wrappedBuffer(document));
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                responder.version(), HttpResponseStatus.OK, Unpooled.wrappedBuffer(document));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         HttpUtil.setContentLength(response, document.length);
         HttpUtil.setKeepAlive(response, responder.keepAlive());

@@ -13,10 +13,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 
 /**
- * An error answer of the REST routes (execution-apis #793, {@code refactor.md}, "Error model"): the status
- * and an {@code application/problem+json} body of RFC 7807's {@code type} (a relative URI under
- * {@code /engine-api/errors/}) and, unless the type says all, {@code detail}:
- * {@code {"type":"/engine-api/errors/ssz-decode-error"}}.
+ * An error answer of the REST routes (execution-apis #793, {@code refactor.md}, "Error model"): the status and an
+ * {@code application/problem+json} body of RFC 7807's {@code type} (a relative URI under {@code /engine-api/errors/})
+ * and, unless the type says all, {@code detail}: {@code {"type":"/engine-api/errors/ssz-decode-error"}}.
  *
  * @param type the last segment of the type, e.g. {@code request-too-large}
  * @param detail one line for a person, or {@code null} for none
@@ -50,9 +49,13 @@ public record Problem(HttpResponseStatus status, String type, String detail) {
 
     /** The body, e.g. {@code {"type":"/engine-api/errors/request-too-large","detail":"…"}}. */
     public String json() {
-        StringBuilder json = new StringBuilder("{\"type\":\"/engine-api/errors/").append(type).append('"');
+        StringBuilder json = new StringBuilder("{\"type\":\"/engine-api/errors/")
+                .append(type)
+                .append('"');
         if (detail != null) {
-            json.append(",\"detail\":\"").append(JsonStringEncoder.getInstance().quoteAsString(detail)).append('"');
+            json.append(",\"detail\":\"")
+                    .append(JsonStringEncoder.getInstance().quoteAsString(detail))
+                    .append('"');
         }
         return json.append('}').toString();
     }

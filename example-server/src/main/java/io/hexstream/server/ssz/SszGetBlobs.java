@@ -20,19 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One blob route, {@code POST /engine/v1/blobs/vN} (execution-apis #793, {@code refactor.md}, "Blob pool",
- * "Error model", "Transport &amp; framing"; {@code refactor-ssz.md}, "{@code POST /blobs/vN}"): a
- * {@link BlobsRequest} in, a {@link BlobsResponse} out, with the JSON-RPC method's pool lookup
- * ({@link BlobLookup}) and fork table ({@link GetBlobs.Version#servedUnder}). On the head: a JWT
- * ({@code 401} as for JSON-RPC), a {@code Content-Length} of at most the largest request of
- * {@code min(--max-blobs-per-request, 128)} hashes ({@code 413 request-too-large}) and a
- * {@code Content-Type}, if any, of {@code application/octet-stream} ({@code 415 unsupported-media-type});
- * these close the connection. Then, in this order: a revision the fork does not serve is
- * {@code 404 method-not-found}; a body that does not decode {@code 400 ssz-decode-error}; more hashes than
- * the limit {@code 413 request-too-large}; V2 with any blob missing {@code 204} (empty); else {@code 200}
- * with the response container ({@code 500 internal} if the lookup fails unexpectedly, logged).
- * {@code Eth-Execution-Version} is ignored. Errors are {@link Problem}s. Never blocks; thread-safe.
- * The metrics hear it as method {@link SszRoute#method()}, its refusals as the JSON-RPC codes the error
+ * One blob route, {@code POST /engine/v1/blobs/vN} (execution-apis #793, {@code refactor.md}, "Blob pool", "Error
+ * model", "Transport &amp; framing"; {@code refactor-ssz.md}, "{@code POST /blobs/vN}"): a {@link BlobsRequest} in, a
+ * {@link BlobsResponse} out, with the JSON-RPC method's pool lookup ({@link BlobLookup}) and fork table
+ * ({@link GetBlobs.Version#servedUnder}). On the head: a JWT ({@code 401} as for JSON-RPC), a {@code Content-Length} of
+ * at most the largest request of {@code min(--max-blobs-per-request, 128)} hashes ({@code 413 request-too-large}) and a
+ * {@code Content-Type}, if any, of {@code application/octet-stream} ({@code 415 unsupported-media-type}); these close
+ * the connection. Then, in this order: a revision the fork does not serve is {@code 404 method-not-found}; a body that
+ * does not decode {@code 400 ssz-decode-error}; more hashes than the limit {@code 413 request-too-large}; V2 with any
+ * blob missing {@code 204} (empty); else {@code 200} with the response container ({@code 500 internal} if the lookup
+ * fails unexpectedly, logged). {@code Eth-Execution-Version} is ignored. Errors are {@link Problem}s. Never blocks;
+ * thread-safe. The metrics hear it as method {@link SszRoute#method()}, its refusals as the JSON-RPC codes the error
  * model maps them to ({@code -32601}, {@code -32602}, {@code -38004}, {@code -32603}).
  */
 public final class SszGetBlobs implements Route {
@@ -70,7 +68,8 @@ public final class SszGetBlobs implements Route {
     @Override
     public Rejection tooLarge(long contentLength) {
         return Problem.requestTooLarge("a body of " + contentLength + " bytes, at most " + maxBodyBytes() + " ("
-                + maxHashes + " versioned hashes)").rejection();
+                        + maxHashes + " versioned hashes)")
+                .rejection();
     }
 
     @Override
@@ -81,8 +80,10 @@ public final class SszGetBlobs implements Route {
         }
         int parameters = type.indexOf(';');
         String mediaType = (parameters < 0 ? type : type.substring(0, parameters)).trim();
-        return HttpHeaderValues.APPLICATION_OCTET_STREAM.contentEqualsIgnoreCase(mediaType) ? null
-                : Problem.unsupportedMediaType("Content-Type " + type + ", not application/octet-stream").rejection();
+        return HttpHeaderValues.APPLICATION_OCTET_STREAM.contentEqualsIgnoreCase(mediaType)
+                ? null
+                : Problem.unsupportedMediaType("Content-Type " + type + ", not application/octet-stream")
+                        .rejection();
     }
 
     /** Decodes {@code body} (the whole request body, its indices unchanged, not released) and responds. */
@@ -90,24 +91,33 @@ public final class SszGetBlobs implements Route {
     public void handle(ByteBuf body, Responder responder) {
         GetBlobs.Version version = route.version();
         if (!version.servedUnder(served)) {
-            refuse(responder, Problem.methodNotFound(route.path() + " is not served under "
-                    + served.name().toLowerCase(Locale.ROOT)), RpcError.METHOD_NOT_FOUND);
+            refuse(
+                    responder,
+                    Problem.methodNotFound(route.path() + " is not served under "
+                            + served.name().toLowerCase(Locale.ROOT)),
+                    RpcError.METHOD_NOT_FOUND);
             return;
         }
         BlobsRequest request;
         try {
             request = BlobsRequest.decode(body, route.fixedBytes(), maxHashes);
         } catch (SszException e) {
-            refuse(responder, e.problem(), e.problem().status() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
-                    ? RpcError.TOO_LARGE_REQUEST : RpcError.INVALID_PARAMS);
+            refuse(
+                    responder,
+                    e.problem(),
+                    e.problem().status() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                            ? RpcError.TOO_LARGE_REQUEST
+                            : RpcError.INVALID_PARAMS);
             return;
         }
         BlobLookup.Found found;
         BlobsResponse response; // null: 204
         try {
             found = lookup.lookUp(version, request.hashes(), route.method());
-            response = version == GetBlobs.Version.V2 && !found.all() ? null : new BlobsResponse(responder.version(),
-                    responder.keepAlive(), version, found.entries(), request.cells());
+            response = version == GetBlobs.Version.V2 && !found.all()
+                    ? null
+                    : new BlobsResponse(
+                            responder.version(), responder.keepAlive(), version, found.entries(), request.cells());
         } catch (RuntimeException e) {
             LOG.error("{} failed", route.method(), e);
             refuse(responder, Problem.internal("internal error"), RpcError.INTERNAL_ERROR);
@@ -125,7 +135,7 @@ public final class SszGetBlobs implements Route {
     private void refuse(Responder responder, Problem problem, RpcError outcome) {
         metrics.replied(route.method(), outcome);
         var response = problem.response(responder.version(), responder.keepAlive());
-        responder.respond(response, response.content().readableBytes(),
-                new ResponseSummary(route.method(), 0, 0, outcome));
+        responder.respond(
+                response, response.content().readableBytes(), new ResponseSummary(route.method(), 0, 0, outcome));
     }
 }

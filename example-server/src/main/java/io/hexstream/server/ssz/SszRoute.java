@@ -9,10 +9,10 @@ import io.netty.handler.codec.http.HttpMethod;
 import java.util.Locale;
 
 /**
- * The blob routes of the REST Engine API (execution-apis #793, {@code refactor.md}, "Blob pool"):
- * {@code POST /engine/v1/blobs/v1} to {@code /v4}, each the binary form of {@code engine_getBlobsV1} to
- * {@code V4}; {@link #register} puts them, {@code GET /engine/v1/capabilities} and
- * {@code GET /engine/v1/identity} on the port's route table.
+ * The blob routes of the REST Engine API (execution-apis #793, {@code refactor.md}, "Blob pool"): {@code POST
+ * /engine/v1/blobs/v1} to {@code /v4}, each the binary form of {@code engine_getBlobsV1} to {@code V4};
+ * {@link #register} puts them, {@code GET /engine/v1/capabilities} and {@code GET /engine/v1/identity} on the port's
+ * route table.
  */
 public enum SszRoute {
     /** {@code BlobsV1Request} → {@code BlobsV1Response}, as {@code engine_getBlobsV1}. */
@@ -44,19 +44,22 @@ public enum SszRoute {
     }
 
     /**
-     * Adds every route to {@code table}: the four blob routes (each served by an {@link SszGetBlobs}, a
-     * revision the fork does not serve answering {@code 404}), the capabilities and the identity documents.
+     * Adds every route to {@code table}: the four blob routes (each served by an {@link SszGetBlobs}, a revision the
+     * fork does not serve answering {@code 404}), the capabilities and the identity documents.
      *
      * @param served the fork the server serves
      * @param maxBlobsPerRequest {@code --max-blobs-per-request}
      */
-    public static RouteTable.Builder register(RouteTable.Builder table, BlobLookup lookup, Fork served,
-            int maxBlobsPerRequest, ServerMetrics metrics) {
+    public static RouteTable.Builder register(
+            RouteTable.Builder table, BlobLookup lookup, Fork served, int maxBlobsPerRequest, ServerMetrics metrics) {
         for (SszRoute route : values()) {
             table.add(HttpMethod.POST, route.path, new SszGetBlobs(route, lookup, served, maxBlobsPerRequest, metrics));
         }
-        table.add(HttpMethod.GET, CAPABILITIES, new JsonDocumentRoute("rest_capabilities",
-                CapabilitiesDocument.json(served, maxBlobsPerRequest), metrics));
+        table.add(
+                HttpMethod.GET,
+                CAPABILITIES,
+                new JsonDocumentRoute(
+                        "rest_capabilities", CapabilitiesDocument.json(served, maxBlobsPerRequest), metrics));
         table.add(HttpMethod.GET, IDENTITY, new JsonDocumentRoute("rest_identity", IdentityDocument.json(), metrics));
         return table;
     }

@@ -1,8 +1,8 @@
 package io.hexstream.server.ssz;
 
 /**
- * Where a {@link BlobsLayout} puts the parts of a body, in wire order: the one description of the bytes is
- * the layout's sequence of calls, which one sink counts (the length, the offsets) and another writes.
+ * Where a {@link BlobsLayout} puts the parts of a body, in wire order: the one description of the bytes is the layout's
+ * sequence of calls, which one sink counts (the length, the offsets) and another writes.
  */
 interface SszSink {
 

@@ -18,28 +18,43 @@ import org.web3j.rlp.RlpString;
 import org.web3j.rlp.RlpType;
 
 /**
- * Decodes a type-3 transaction in network form (EIP-2718 envelope, RLP by web3j) and checks its shape:
- * type, wrapper version, counts and sizes. Stateless.
+ * Decodes a type-3 transaction in network form (EIP-2718 envelope, RLP by web3j) and checks its shape: type, wrapper
+ * version, counts and sizes. Stateless.
  *
  * <ul>
  *   <li>EIP-4844: {@code 0x03 ‖ rlp([tx_payload_body, blobs, commitments, proofs])}, one proof per blob;
- *   <li>EIP-7594: {@code 0x03 ‖ rlp([tx_payload_body, wrapper_version = 1, blobs, commitments,
- *       cell_proofs])}, 128 cell proofs per blob, blob by blob;
+ *   <li>EIP-7594: {@code 0x03 ‖ rlp([tx_payload_body, wrapper_version = 1, blobs, commitments, cell_proofs])}, 128 cell
+ *       proofs per blob, blob by blob;
  * </ul>
- * where {@code tx_payload_body} is {@code [chain_id, nonce, max_priority_fee_per_gas, max_fee_per_gas,
- * gas_limit, to, value, data, access_list, max_fee_per_blob_gas, blob_versioned_hashes, y_parity, r,
- * s]}. Blobs are 131,072 bytes, commitments and proofs 48, versioned hashes 32, {@code to} 20.
+ *
+ * where {@code tx_payload_body} is {@code [chain_id, nonce, max_priority_fee_per_gas, max_fee_per_gas, gas_limit, to,
+ * value, data, access_list, max_fee_per_blob_gas, blob_versioned_hashes, y_parity, r, s]}. Blobs are 131,072 bytes,
+ * commitments and proofs 48, versioned hashes 32, {@code to} 20.
  */
 public final class BlobTransactionDecoder {
     /** The EIP-2718 type of blob transactions. */
     public static final int BLOB_TX_TYPE = 0x03;
     /** The {@code wrapper_version} of the EIP-7594 network form. */
     public static final int CELL_PROOFS_WRAPPER_VERSION = 1;
+
     private static final int BODY_FIELDS = 14;
     private static final int SIGNED_FIELDS = 11;
-    private static final String[] FIELD_NAMES = {"chain_id", "nonce", "max_priority_fee_per_gas", "max_fee_per_gas",
-        "gas_limit", "to", "value", "data", "access_list", "max_fee_per_blob_gas", "blob_versioned_hashes", "y_parity",
-        "r", "s"};
+    private static final String[] FIELD_NAMES = {
+        "chain_id",
+        "nonce",
+        "max_priority_fee_per_gas",
+        "max_fee_per_gas",
+        "gas_limit",
+        "to",
+        "value",
+        "data",
+        "access_list",
+        "max_fee_per_blob_gas",
+        "blob_versioned_hashes",
+        "y_parity",
+        "r",
+        "s"
+    };
     private static final int TO = 5;
     private static final int DATA = 7;
     private static final int ACCESS_LIST = 8;
@@ -52,9 +67,9 @@ public final class BlobTransactionDecoder {
     /**
      * Decodes {@code raw}.
      *
-     * @throws TransactionRefusedException undecodable for bytes that are not one canonical RLP list of
-     *     the network form's shape; failed check {@code type}, {@code network form}, {@code wrapper version},
-     *     {@code counts}, {@code sizes} or {@code to} otherwise
+     * @throws TransactionRefusedException undecodable for bytes that are not one canonical RLP list of the network
+     *     form's shape; failed check {@code type}, {@code network form}, {@code wrapper version}, {@code counts},
+     *     {@code sizes} or {@code to} otherwise
      */
     public static BlobTransaction decode(byte[] raw) throws TransactionRefusedException {
         if (raw.length == 0) {
@@ -77,7 +92,8 @@ public final class BlobTransactionDecoder {
         List<byte[]> hashes = strings(body.get(VERSIONED_HASHES), FIELD_NAMES[VERSIONED_HASHES]);
         List<byte[]> blobs = strings(form.get(sidecar), "blobs");
         List<byte[]> commitments = strings(form.get(sidecar + 1), "commitments");
-        List<byte[]> proofs = strings(form.get(sidecar + 2), kind == BlobTransaction.Form.EIP_4844 ? "proofs" : "cell_proofs");
+        List<byte[]> proofs =
+                strings(form.get(sidecar + 2), kind == BlobTransaction.Form.EIP_4844 ? "proofs" : "cell_proofs");
 
         int proofsPerBlob = kind == BlobTransaction.Form.EIP_4844 ? 1 : BlobSizes.CELLS_PER_EXT_BLOB;
         int n = hashes.size();
@@ -85,14 +101,23 @@ public final class BlobTransactionDecoder {
             throw failed("counts", "a blob transaction carries at least one blob");
         }
         if (blobs.size() != n || commitments.size() != n || proofs.size() != n * proofsPerBlob) {
-            throw failed("counts", String.format("%d versioned hashes, %d blobs, %d commitments, %d %s; expected %s", n,
-                    blobs.size(), commitments.size(), proofs.size(), proofsPerBlob == 1 ? "proofs" : "cell proofs",
-                    proofsPerBlob == 1 ? "one blob, commitment and proof per versioned hash"
-                            : "one blob and commitment and 128 cell proofs per versioned hash"));
+            throw failed(
+                    "counts",
+                    String.format(
+                            "%d versioned hashes, %d blobs, %d commitments, %d %s; expected %s",
+                            n,
+                            blobs.size(),
+                            commitments.size(),
+                            proofs.size(),
+                            proofsPerBlob == 1 ? "proofs" : "cell proofs",
+                            proofsPerBlob == 1
+                                    ? "one blob, commitment and proof per versioned hash"
+                                    : "one blob and commitment and 128 cell proofs per versioned hash"));
         }
         byte[] to = string(body.get(TO), "to");
         if (to.length != ADDRESS_SIZE) {
-            throw failed("to", to.length + " bytes, expected a 20-byte address (a blob transaction creates no contract)");
+            throw failed(
+                    "to", to.length + " bytes, expected a 20-byte address (a blob transaction creates no contract)");
         }
         checkSizes("versioned hash", hashes, BlobSizes.VERSIONED_HASH_SIZE);
         checkSizes("blob", blobs, BlobSizes.BLOB_SIZE);
@@ -105,8 +130,14 @@ public final class BlobTransactionDecoder {
         }
         byte[] hash = typedHash(new RlpList(body));
         byte[] signingHash = typedHash(new RlpList(body.subList(0, SIGNED_FIELDS)));
-        return new BlobTransaction(kind, hash, signingHash, versionedHashes, integer(body.get(Y_PARITY), "y_parity"),
-                integer(body.get(Y_PARITY + 1), "r"), integer(body.get(Y_PARITY + 2), "s"),
+        return new BlobTransaction(
+                kind,
+                hash,
+                signingHash,
+                versionedHashes,
+                integer(body.get(Y_PARITY), "y_parity"),
+                integer(body.get(Y_PARITY + 1), "r"),
+                integer(body.get(Y_PARITY + 2), "s"),
                 entries(blobs, commitments, proofs, proofsPerBlob));
     }
 
@@ -149,8 +180,8 @@ public final class BlobTransactionDecoder {
     }
 
     /** One pooled entry per blob: its blob proof (EIP-4844), or its cell proofs back to back (EIP-7594). */
-    private static List<BlobEntry> entries(List<byte[]> blobs, List<byte[]> commitments, List<byte[]> proofs,
-            int proofsPerBlob) {
+    private static List<BlobEntry> entries(
+            List<byte[]> blobs, List<byte[]> commitments, List<byte[]> proofs, int proofsPerBlob) {
         List<BlobEntry> entries = new ArrayList<>(blobs.size());
         for (int i = 0; i < blobs.size(); i++) {
             if (proofsPerBlob == 1) {
@@ -158,7 +189,11 @@ public final class BlobTransactionDecoder {
             } else {
                 byte[] cellProofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
                 for (int p = 0; p < proofsPerBlob; p++) {
-                    System.arraycopy(proofs.get(i * proofsPerBlob + p), 0, cellProofs, p * BlobSizes.PROOF_SIZE,
+                    System.arraycopy(
+                            proofs.get(i * proofsPerBlob + p),
+                            0,
+                            cellProofs,
+                            p * BlobSizes.PROOF_SIZE,
                             BlobSizes.PROOF_SIZE);
                 }
                 entries.add(new BlobEntry(blobs.get(i), commitments.get(i), null, cellProofs));
@@ -187,7 +222,8 @@ public final class BlobTransactionDecoder {
                 throw undecodable("malformed or truncated encoding");
             }
             if (top.getValues().size() != 1 || !(top.getValues().get(0) instanceof RlpList outer)) {
-                throw undecodable("expected one list after the type byte, got " + top.getValues().size() + " items");
+                throw undecodable("expected one list after the type byte, got "
+                        + top.getValues().size() + " items");
             }
             if (!Arrays.equals(RlpEncoder.encode(outer), payload)) {
                 throw undecodable("not the canonical encoding");

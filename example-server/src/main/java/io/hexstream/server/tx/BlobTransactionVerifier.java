@@ -16,15 +16,14 @@ import org.web3j.crypto.Keys;
 import org.web3j.crypto.Sign;
 
 /**
- * The checks of a decoded {@link BlobTransaction} that need cryptography, cheapest first: versioned
- * hashes (EIP-4844: {@code 0x01 ‖ sha256(commitment)[1..32]}, in order), signature (secp256k1 recovery
- * by web3j, {@code s} at most secp256k1n/2 as EIP-2 requires), KZG ({@code verifyBlobKzgProofBatch}
- * for the EIP-4844 form, {@code verifyCellKzgProofBatch} for EIP-7594, whose computed cells it keeps:
- * the entries of a verified EIP-7594 transaction carry their extension cells). Stateless.
+ * The checks of a decoded {@link BlobTransaction} that need cryptography, cheapest first: versioned hashes (EIP-4844:
+ * {@code 0x01 ‖ sha256(commitment)[1..32]}, in order), signature (secp256k1 recovery by web3j, {@code s} at most
+ * secp256k1n/2 as EIP-2 requires), KZG ({@code verifyBlobKzgProofBatch} for the EIP-4844 form,
+ * {@code verifyCellKzgProofBatch} for EIP-7594, whose computed cells it keeps: the entries of a verified EIP-7594
+ * transaction carry their extension cells). Stateless.
  *
- * <p>A signature is refused when no sender can be recovered from it. A signature altered so that it
- * still recovers some other sender cannot be told from a real one (ECDSA has no way to): it is the
- * signature of that other sender.
+ * <p>A signature is refused when no sender can be recovered from it. A signature altered so that it still recovers some
+ * other sender cannot be told from a real one (ECDSA has no way to): it is the signature of that other sender.
  */
 public final class BlobTransactionVerifier {
     private static final BigInteger N = Sign.CURVE_PARAMS.getN();
@@ -36,8 +35,8 @@ public final class BlobTransactionVerifier {
      * A transaction that passed every check.
      *
      * @param sender {@code 0x}-hex, 20 bytes
-     * @param entries the transaction's entries in order; in the EIP-7594 form each with its extension
-     *     cells (cells 64 to 127, those {@code verifyCellKzgProofBatch} was given), in the EIP-4844 form as decoded
+     * @param entries the transaction's entries in order; in the EIP-7594 form each with its extension cells (cells 64
+     *     to 127, those {@code verifyCellKzgProofBatch} was given), in the EIP-4844 form as decoded
      */
     public record Verified(String sender, List<BlobEntry> entries) {
         public Verified {
@@ -48,15 +47,17 @@ public final class BlobTransactionVerifier {
     /**
      * Verifies {@code tx}; returns its sender and its entries (with their extension cells in the EIP-7594 form).
      *
-     * @throws TransactionRefusedException failed check {@code versioned hashes}, {@code signature} or
-     *     {@code KZG proofs}
+     * @throws TransactionRefusedException failed check {@code versioned hashes}, {@code signature} or {@code KZG
+     *     proofs}
      */
     public static Verified verify(BlobTransaction tx, ServerMetrics metrics) throws TransactionRefusedException {
         for (int i = 0; i < tx.entries().size(); i++) {
             VersionedHash computed = tx.entries().get(i).versionedHash();
             if (!computed.equals(tx.versionedHashes().get(i))) {
-                throw failed("versioned hashes", "commitment " + i + " hashes to " + computed
-                        + ", the transaction lists " + tx.versionedHashes().get(i));
+                throw failed(
+                        "versioned hashes",
+                        "commitment " + i + " hashes to " + computed + ", the transaction lists "
+                                + tx.versionedHashes().get(i));
             }
         }
         String sender = sender(tx);
@@ -64,11 +65,14 @@ public final class BlobTransactionVerifier {
         List<BlobEntry> entries = tx.entries();
         boolean valid;
         if (tx.form() == BlobTransaction.Form.EIP_4844) {
-            valid = Kzg.verifyBlobProofs(concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment),
-                    concat(tx, BlobEntry::blobProof), entries.size());
+            valid = Kzg.verifyBlobProofs(
+                    concat(tx, BlobEntry::blob),
+                    concat(tx, BlobEntry::commitment),
+                    concat(tx, BlobEntry::blobProof),
+                    entries.size());
         } else {
-            List<byte[]> extensionCells = Kzg.verifiedExtensionCells(concat(tx, BlobEntry::blob),
-                    concat(tx, BlobEntry::commitment), concat(tx, BlobEntry::cellProofs));
+            List<byte[]> extensionCells = Kzg.verifiedExtensionCells(
+                    concat(tx, BlobEntry::blob), concat(tx, BlobEntry::commitment), concat(tx, BlobEntry::cellProofs));
             valid = extensionCells != null;
             if (valid) {
                 entries = new ArrayList<>(entries.size());
@@ -79,9 +83,11 @@ public final class BlobTransactionVerifier {
         }
         metrics.kzgVerified(System.nanoTime() - started);
         if (!valid) {
-            throw failed("KZG proofs", tx.form() == BlobTransaction.Form.EIP_4844
-                    ? "verifyBlobKzgProofBatch refused the blob proofs"
-                    : "verifyCellKzgProofBatch refused the cell proofs");
+            throw failed(
+                    "KZG proofs",
+                    tx.form() == BlobTransaction.Form.EIP_4844
+                            ? "verifyBlobKzgProofBatch refused the blob proofs"
+                            : "verifyCellKzgProofBatch refused the cell proofs");
         }
         return new Verified(sender, entries);
     }
@@ -98,8 +104,8 @@ public final class BlobTransactionVerifier {
         }
         BigInteger publicKey;
         try {
-            publicKey = Sign.recoverFromSignature(tx.yParity().intValue(), new ECDSASignature(tx.r(), tx.s()),
-                    tx.signingHash());
+            publicKey = Sign.recoverFromSignature(
+                    tx.yParity().intValue(), new ECDSASignature(tx.r(), tx.s()), tx.signingHash());
         } catch (IllegalArgumentException | ArithmeticException e) { // r is not the x of a curve point
             publicKey = null;
         }

@@ -5,10 +5,10 @@ import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.ServerMetrics;
 
 /**
- * The costly steps of taking a transaction in, as {@link TransactionIngest} runs them: decoding, the
- * checks with their KZG verification, and the KZG work that completes each entry. Each method does its
- * step as its default says ({@link #STANDARD} is that); a wrapper may watch each step, e.g. on which
- * thread it runs. All of them block for milliseconds to a second: never on an event loop.
+ * The costly steps of taking a transaction in, as {@link TransactionIngest} runs them: decoding, the checks with their
+ * KZG verification, and the KZG work that completes each entry. Each method does its step as its default says
+ * ({@link #STANDARD} is that); a wrapper may watch each step, e.g. on which thread it runs. All of them block for
+ * milliseconds to a second: never on an event loop.
  */
 public interface IngestWork {
     /** The steps as the defaults do them. */

@@ -3,11 +3,11 @@ package io.hexstream.server.tx;
 import static io.hexstream.server.tx.TransactionRefusedException.undecodable;
 
 /**
- * Checks that bytes are well-formed RLP before web3j decodes them: every item's header fits, every
- * item lies within the list that holds it, and lists nest at most {@link #MAX_DEPTH} deep. web3j's
- * decoder trusts the declared lengths, so a few hundred bytes whose nested lists claim more than their
- * parent holds made it re-read overlapping regions until the heap ran out (found by fuzzing); after
- * this check its work is linear in the input. One pass, no allocation but a small stack of list ends.
+ * Checks that bytes are well-formed RLP before web3j decodes them: every item's header fits, every item lies within the
+ * list that holds it, and lists nest at most {@link #MAX_DEPTH} deep. web3j's decoder trusts the declared lengths, so a
+ * few hundred bytes whose nested lists claim more than their parent holds made it re-read overlapping regions until the
+ * heap ran out (found by fuzzing); after this check its work is linear in the input. One pass, no allocation but a
+ * small stack of list ends.
  */
 final class RlpStructure {
     /** A blob transaction nests five deep (network form, body, access list, entry, storage keys). */

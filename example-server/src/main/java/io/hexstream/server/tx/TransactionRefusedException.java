@@ -1,8 +1,8 @@
 package io.hexstream.server.tx;
 
 /**
- * Why a raw transaction is refused: either it cannot be decoded ({@link #undecodable()}), or it
- * decodes and fails a check. The message names the failed check first, {@code "<check>: <detail>"}.
+ * Why a raw transaction is refused: either it cannot be decoded ({@link #undecodable()}), or it decodes and fails a
+ * check. The message names the failed check first, {@code "<check>: <detail>"}.
  */
 public final class TransactionRefusedException extends Exception {
     private static final long serialVersionUID = 1L;

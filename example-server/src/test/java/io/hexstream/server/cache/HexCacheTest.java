@@ -165,8 +165,10 @@ class HexCacheTest {
             assertEquals(1, held[0].blob().refCnt(), "released by the cache, alive for the lookup");
             HexCache.releaseAll(held);
             EncodedEntry[] rest = cache.retainAll(pooled(pool));
-            assertEquals(List.of(Hex.encodeToString(b.blob(), false), Hex.encodeToString(c.blob(), false)),
-                    Arrays.stream(rest).map(encoded -> ascii(encoded.blob())).toList(), "b and c cached");
+            assertEquals(
+                    List.of(Hex.encodeToString(b.blob(), false), Hex.encodeToString(c.blob(), false)),
+                    Arrays.stream(rest).map(encoded -> ascii(encoded.blob())).toList(),
+                    "b and c cached");
             HexCache.releaseAll(rest);
         } finally {
             cache.close();
@@ -186,8 +188,11 @@ class HexCacheTest {
 
     /** The same bytes in other arrays: an entry the pool did not enter. */
     private static BlobEntry copy(BlobEntry entry) {
-        return new BlobEntry(entry.blob().clone(), entry.commitment().clone(),
-                entry.blobProof() != null ? entry.blobProof().clone() : null, entry.cellProofs().clone());
+        return new BlobEntry(
+                entry.blob().clone(),
+                entry.commitment().clone(),
+                entry.blobProof() != null ? entry.blobProof().clone() : null,
+                entry.cellProofs().clone());
     }
 
     private static List<BlobEntry> pooled(DurableBlobPool pool) {

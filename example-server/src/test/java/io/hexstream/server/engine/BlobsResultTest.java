@@ -22,18 +22,22 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The length the response cap counts is the body's, for every getBlobs shape, and is what the spec's shapes
- * take; and what a result takes from the hex cache.
+ * The length the response cap counts is the body's, for every getBlobs shape, and is what the spec's shapes take; and
+ * what a result takes from the hex cache.
  */
 class BlobsResultTest {
     private static final ResponseWriter WRITER = new ResponseWriter();
-    private static final BlobEntry ENTRY = new BlobEntry(new byte[BlobSizes.BLOB_SIZE], new byte[BlobSizes.COMMITMENT_SIZE],
-            new byte[BlobSizes.PROOF_SIZE], new byte[BlobSizes.CELL_PROOFS_SIZE]);
+    private static final BlobEntry ENTRY = new BlobEntry(
+            new byte[BlobSizes.BLOB_SIZE],
+            new byte[BlobSizes.COMMITMENT_SIZE],
+            new byte[BlobSizes.PROOF_SIZE],
+            new byte[BlobSizes.CELL_PROOFS_SIZE]);
     private static final BlobEntry WITH_CELLS = ENTRY.withExtensionCells(new byte[BlobSizes.EXTENSION_CELLS_SIZE]);
-    private static final BlobEntry BLOB_PROOF_ONLY = new BlobEntry(new byte[BlobSizes.BLOB_SIZE],
-            new byte[BlobSizes.COMMITMENT_SIZE], new byte[BlobSizes.PROOF_SIZE], null);
+    private static final BlobEntry BLOB_PROOF_ONLY = new BlobEntry(
+            new byte[BlobSizes.BLOB_SIZE], new byte[BlobSizes.COMMITMENT_SIZE], new byte[BlobSizes.PROOF_SIZE], null);
     /** Cells 0 and 64: bit 0 of byte 0 and of byte 8. */
     private static final CellIndices CELLS_0_AND_64 = CellIndices.decode("0x01000000000000000100000000000000");
+
     private static final CellIndices NO_CELLS = CellIndices.decode("0x00000000000000000000000000000000");
 
     @Test
@@ -52,8 +56,17 @@ class BlobsResultTest {
         // {"jsonrpc":"2.0","id":"req-7","result":…} is 40 bytes besides the result
         // a V4 object of cells 0 and 64: {"blob_cells":["0x…","0x…"],"proofs":["0x…","0x…"]}, 2 × 4,100 and 2 × 100
         // bytes of values; of no cell: {"blob_cells":[],"proofs":[]}, 29 bytes
-        long[] expected = {40 + 4, 40 + 2, 40 + 2 + 2 * 275_096 + 4 + 2, 40 + 2, 40 + 2 + 4 + 262_266 + 1,
-            40 + 2 + 8_431, -1, 40 + 2 + 29 + 1 + 4, -1};
+        long[] expected = {
+            40 + 4,
+            40 + 2,
+            40 + 2 + 2 * 275_096 + 4 + 2,
+            40 + 2,
+            40 + 2 + 4 + 262_266 + 1,
+            40 + 2 + 8_431,
+            -1,
+            40 + 2 + 29 + 1 + 4,
+            -1
+        };
         for (int i = 0; i < replies.size(); i++) {
             long counted = replies.get(i).length();
             String text = text(WRITER.body(new Replies(List.of(replies.get(i)), false)));
@@ -65,9 +78,9 @@ class BlobsResultTest {
     }
 
     /**
-     * A V4 result from the cache takes cells 0 to 63 and the proofs from the cached digits and encodes the
-     * extension cells: with the cached digits of cell 0 and proof 0 altered, those two show it, cell 64
-     * does not, and without the cache neither does.
+     * A V4 result from the cache takes cells 0 to 63 and the proofs from the cached digits and encodes the extension
+     * cells: with the cached digits of cell 0 and proof 0 altered, those two show it, cell 64 does not, and without the
+     * cache neither does.
      */
     @Test
     void aV4ResultFromTheCacheIsMadeOfTheCachedDigits() {
@@ -80,14 +93,16 @@ class BlobsResultTest {
             HexCache.releaseAll(digits);
             byte[] id = "1".getBytes(StandardCharsets.US_ASCII);
             String zeros = "0".repeat(4094);
-            String fromCache = text(WRITER.body(new Replies(List.of(RpcReply.success(id,
-                    v4(List.of(WITH_CELLS), CELLS_0_AND_64, cache))), false)));
-            assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob_cells\":[\"0xab" + zeros + "\",\"0x00"
-                    + zeros + "\"],\"proofs\":[\"0xcd" + "0".repeat(94) + "\",\"0x" + "0".repeat(96) + "\"]}]}",
+            String fromCache = text(WRITER.body(new Replies(
+                    List.of(RpcReply.success(id, v4(List.of(WITH_CELLS), CELLS_0_AND_64, cache))), false)));
+            assertEquals(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob_cells\":[\"0xab" + zeros + "\",\"0x00" + zeros
+                            + "\"],\"proofs\":[\"0xcd" + "0".repeat(94) + "\",\"0x" + "0".repeat(96) + "\"]}]}",
                     fromCache);
-            assertEquals(fromCache.replace("0xab", "0x00").replace("0xcd", "0x00"),
-                    text(WRITER.body(new Replies(List.of(RpcReply.success(id,
-                            v4(List.of(WITH_CELLS), CELLS_0_AND_64, null))), false))));
+            assertEquals(
+                    fromCache.replace("0xab", "0x00").replace("0xcd", "0x00"),
+                    text(WRITER.body(new Replies(
+                            List.of(RpcReply.success(id, v4(List.of(WITH_CELLS), CELLS_0_AND_64, null))), false))));
         } finally {
             cache.close();
         }

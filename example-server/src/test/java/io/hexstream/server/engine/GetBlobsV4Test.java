@@ -44,9 +44,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code engine_getBlobsV4} on its own (the method and the response writer, no HTTP): every selection
- * checked cell by cell against c-kzg's {@code computeCells}, every proof verified by
- * {@code verifyCellKzgProofBatch}.
+ * {@code engine_getBlobsV4} on its own (the method and the response writer, no HTTP): every selection checked cell by
+ * cell against c-kzg's {@code computeCells}, every proof verified by {@code verifyCellKzgProofBatch}.
  */
 class GetBlobsV4Test {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -72,8 +71,13 @@ class GetBlobsV4Test {
         for (int b = 0; b < blobs.size(); b++) {
             assertArrayEquals(blobs.get(b).blob(), Arrays.copyOf(allCells.get(b), BlobSizes.BLOB_SIZE));
         }
-        JsonNode result = call(pool(blobs), twoAndAMissing(), IntStream.range(0, 128).toArray());
-        assertSelected(result.get(0), blobs.get(0), allCells.get(0), IntStream.range(0, 128).toArray());
+        JsonNode result =
+                call(pool(blobs), twoAndAMissing(), IntStream.range(0, 128).toArray());
+        assertSelected(
+                result.get(0),
+                blobs.get(0),
+                allCells.get(0),
+                IntStream.range(0, 128).toArray());
     }
 
     @Test
@@ -107,12 +111,16 @@ class GetBlobsV4Test {
     void randomSelections() throws Exception {
         Random random = new Random(0xCE11_5L);
         for (int trial = 0; trial < 6; trial++) {
-            int[] cells = IntStream.range(0, 128).filter(i -> random.nextInt(4) == 0).toArray();
+            int[] cells =
+                    IntStream.range(0, 128).filter(i -> random.nextInt(4) == 0).toArray();
             check(cells);
         }
     }
 
-    /** SSZ {@code Bitvector[128]}: cell {@code i} is bit {@code i % 8} of byte {@code i / 8}, least significant bit first. */
+    /**
+     * SSZ {@code Bitvector[128]}: cell {@code i} is bit {@code i % 8} of byte {@code i / 8}, least significant bit
+     * first.
+     */
     @Test
     void theBitarrayIsReadAsAnSszBitvector() throws Exception {
         DurableBlobPool pool = pool(blobs);
@@ -125,7 +133,11 @@ class GetBlobsV4Test {
 
     @Test
     void aBlobWithoutCellProofsHasNullCellsAndProofs() throws Exception {
-        BlobEntry v0 = new BlobEntry(blobs.get(0).blob(), blobs.get(0).commitment(), blobs.get(0).blobProof(), null,
+        BlobEntry v0 = new BlobEntry(
+                blobs.get(0).blob(),
+                blobs.get(0).commitment(),
+                blobs.get(0).blobProof(),
+                null,
                 blobs.get(0).extensionCells());
         JsonNode result = call(pool(List.of(v0)), List.of(v0.versionedHash().toString()), new int[] {3, 64, 100});
         assertEquals("[{\"blob_cells\":[null,null,null],\"proofs\":[null,null,null]}]", result.toString());
@@ -135,11 +147,17 @@ class GetBlobsV4Test {
     void aBlobWithoutExtensionCellsHasNullsFromCell64On() throws Exception {
         BlobEntry entry = blobs.get(1).withExtensionCells(null);
         int[] cells = {5, 63, 64, 127};
-        JsonNode result = call(pool(List.of(entry)), List.of(entry.versionedHash().toString()), cells).get(0);
+        JsonNode result = call(
+                        pool(List.of(entry)), List.of(entry.versionedHash().toString()), cells)
+                .get(0);
         byte[] expected = allCells.get(1);
         for (int k = 0; k < 2; k++) {
-            assertArrayEquals(cell(expected, cells[k]), HexDecoder.decode(result.get("blob_cells").get(k).asText()));
-            assertArrayEquals(proof(entry, cells[k]), HexDecoder.decode(result.get("proofs").get(k).asText()));
+            assertArrayEquals(
+                    cell(expected, cells[k]),
+                    HexDecoder.decode(result.get("blob_cells").get(k).asText()));
+            assertArrayEquals(
+                    proof(entry, cells[k]),
+                    HexDecoder.decode(result.get("proofs").get(k).asText()));
         }
         for (int k = 2; k < 4; k++) {
             assertTrue(result.get("blob_cells").get(k).isNull());
@@ -151,11 +169,12 @@ class GetBlobsV4Test {
 
     @Test
     void metricsCountABlobAvailableWithCellProofsOnly() throws Exception {
-        BlobEntry v0 = new BlobEntry(blobs.get(1).blob(), blobs.get(1).commitment(), blobs.get(1).blobProof(), null);
+        BlobEntry v0 = new BlobEntry(
+                blobs.get(1).blob(), blobs.get(1).commitment(), blobs.get(1).blobProof(), null);
         DurableBlobPool pool = pool(List.of(blobs.get(0), v0));
         int[] counted = new int[2];
-        ServerMetrics metrics = (ServerMetrics) Proxy.newProxyInstance(ServerMetrics.class.getClassLoader(),
-                new Class<?>[] {ServerMetrics.class}, (proxy, called, args) -> {
+        ServerMetrics metrics = (ServerMetrics) Proxy.newProxyInstance(
+                ServerMetrics.class.getClassLoader(), new Class<?>[] {ServerMetrics.class}, (proxy, called, args) -> {
                     if (called.getName().equals("blobsLookedUp")) {
                         assertEquals("engine_getBlobsV4", args[0]);
                         counted[0] += (int) args[1];
@@ -163,22 +182,24 @@ class GetBlobsV4Test {
                     }
                     return null;
                 });
-        List<String> hashes = List.of(blobs.get(0).versionedHash().toString(), v0.versionedHash().toString(), MISSING);
-        new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, metrics, null).call(
-                parse(request(hashes, CellFixtures.bitarray(1, 2))));
+        List<String> hashes = List.of(
+                blobs.get(0).versionedHash().toString(), v0.versionedHash().toString(), MISSING);
+        new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, metrics, null)
+                .call(parse(request(hashes, CellFixtures.bitarray(1, 2))));
         assertArrayEquals(new int[] {3, 1}, counted);
     }
 
     /**
-     * Building and producing a 128-blob × 128-cell response (68.7 MB) allocates at most 128 KiB of heap
-     * on the producing thread: cells and proofs are referenced, the index lists shared by every blob.
-     * (The call before it, decoding 128 versioned hashes and looking them up, is printed, not bounded here.)
+     * Building and producing a 128-blob × 128-cell response (68.7 MB) allocates at most 128 KiB of heap on the
+     * producing thread: cells and proofs are referenced, the index lists shared by every blob. (The call before it,
+     * decoding 128 versioned hashes and looking them up, is printed, not bounded here.)
      */
     @Test
     void a128By128ResponseAllocatesAtMost128KiBOnTheProducingThread() throws Exception {
         BlobEntry entry = blobs.get(0);
         DurableBlobPool pool = pool(List.of(entry));
-        String request = request(Collections.nCopies(128, entry.versionedHash().toString()),
+        String request = request(
+                Collections.nCopies(128, entry.versionedHash().toString()),
                 CellFixtures.bitarray(IntStream.range(0, 128).toArray()));
         GetBlobs v4 = new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, ServerMetrics.NONE, null);
         ResponseWriter writer = new ResponseWriter();
@@ -245,8 +266,10 @@ class GetBlobsV4Test {
             indices[k] = cells[k];
         }
         if (cells.length > 0) {
-            assertTrue(CKZG4844JNI.verifyCellKzgProofBatch(commitments.toByteArray(), indices, cellBytes.toByteArray(),
-                    proofBytes.toByteArray()), "the cell proofs verify");
+            assertTrue(
+                    CKZG4844JNI.verifyCellKzgProofBatch(
+                            commitments.toByteArray(), indices, cellBytes.toByteArray(), proofBytes.toByteArray()),
+                    "the cell proofs verify");
         }
     }
 
@@ -265,7 +288,8 @@ class GetBlobsV4Test {
     private JsonNode call(DurableBlobPool pool, List<String> hashes, String bitarray) throws Exception {
         BlobsResult result = new GetBlobs(GetBlobs.Version.V4, pool, Fork.AMSTERDAM, 128, ServerMetrics.NONE, null)
                 .call(parse(request(hashes, bitarray)));
-        JsonBody body = new ResponseWriter().body(new Replies(List.of(RpcReply.success(new byte[] {'7'}, result)), false));
+        JsonBody body =
+                new ResponseWriter().body(new Replies(List.of(RpcReply.success(new byte[] {'7'}, result)), false));
         long length = body.length();
         byte[] bytes = render(body);
         assertEquals(length, bytes.length);
@@ -275,11 +299,15 @@ class GetBlobsV4Test {
     }
 
     private List<String> twoAndAMissing() {
-        return List.of(blobs.get(0).versionedHash().toString(), MISSING, blobs.get(1).versionedHash().toString());
+        return List.of(
+                blobs.get(0).versionedHash().toString(),
+                MISSING,
+                blobs.get(1).versionedHash().toString());
     }
 
     private DurableBlobPool pool(List<BlobEntry> entries) throws Exception {
-        DurableBlobPool pool = DurableBlobPool.open(dataDir.resolve("pool-" + System.nanoTime()), 1024, ServerMetrics.NONE);
+        DurableBlobPool pool =
+                DurableBlobPool.open(dataDir.resolve("pool-" + System.nanoTime()), 1024, ServerMetrics.NONE);
         for (BlobEntry entry : entries) {
             pool.add(PoolItem.generated(entry));
         }
@@ -294,7 +322,11 @@ class GetBlobsV4Test {
     private static Params parse(String request) throws Exception {
         ByteBuf body = Unpooled.wrappedBuffer(request.getBytes(StandardCharsets.UTF_8));
         try {
-            return new RequestParser(1 << 20, 16, ServerMetrics.NONE).parse(body).requests().get(0).params();
+            return new RequestParser(1 << 20, 16, ServerMetrics.NONE)
+                    .parse(body)
+                    .requests()
+                    .get(0)
+                    .params();
         } finally {
             body.release();
         }

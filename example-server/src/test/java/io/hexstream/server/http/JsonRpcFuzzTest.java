@@ -46,24 +46,26 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Jazzer target for the JSON-RPC request path: the input is the body of an authenticated
- * {@code POST /}, written as bytes into the server's own pipeline ({@link EngineApiInitializer}, over a
- * {@link FuzzPool} with {@code eth_sendRawTransaction}, blocking calls run inline) in an
- * {@link EmbeddedChannel}; what comes out is decoded as an HTTP response. Invariants: no exception escapes and the connection stays open; the
- * response is HTTP 200 with its exact {@code Content-Length}; its body is a JSON-RPC reply (an object,
- * or a non-empty array of them, each with {@code "jsonrpc":"2.0"}, an {@code id}, and either a
- * {@code result} or an {@code error} whose code is one of the spec's), or empty only for a request of
- * notifications alone; the pool is unchanged; nothing leaks. Seeds in {@code JsonRpcFuzzTestInputs/};
- * the build fuzzes it for 60 s (the {@code fuzz} profile in the POM).
+ * Jazzer target for the JSON-RPC request path: the input is the body of an authenticated {@code POST /}, written as
+ * bytes into the server's own pipeline ({@link EngineApiInitializer}, over a {@link FuzzPool} with
+ * {@code eth_sendRawTransaction}, blocking calls run inline) in an {@link EmbeddedChannel}; what comes out is decoded
+ * as an HTTP response. Invariants: no exception escapes and the connection stays open; the response is HTTP 200 with
+ * its exact {@code Content-Length}; its body is a JSON-RPC reply (an object, or a non-empty array of them, each with
+ * {@code "jsonrpc":"2.0"}, an {@code id}, and either a {@code result} or an {@code error} whose code is one of the
+ * spec's), or empty only for a request of notifications alone; the pool is unchanged; nothing leaks. Seeds in
+ * {@code JsonRpcFuzzTestInputs/}; the build fuzzes it for 60 s (the {@code fuzz} profile in the POM).
  */
 class JsonRpcFuzzTest {
     /** The spec's error codes (execution-apis {@code common.md}, "Errors"). */
-    private static final Set<Integer> SPEC_CODES = Set.of(-32700, -32600, -32601, -32602, -32603, -32000, -38004, -38005);
+    private static final Set<Integer> SPEC_CODES =
+            Set.of(-32700, -32600, -32601, -32602, -32603, -32000, -38004, -38005);
+
     private static final Set<String> REPLY_FIELDS = Set.of("jsonrpc", "id", "result", "error");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path data;
+
     private static FuzzPool pool;
     private static EngineApiInitializer pipeline;
     private static String authorization;
@@ -74,13 +76,24 @@ class JsonRpcFuzzTest {
         Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
         JwtAuthenticator jwt = new JwtAuthenticator(HexDecoder.decode(EngineServerFixture.SECRET), clock);
         ResponseWriter writer = new ResponseWriter();
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest(),
-                ServerMetrics.NONE, null), Runnable::run, 256L << 20, ServerMetrics.NONE);
-        JsonRpcRoute jsonRpc = new JsonRpcRoute(new RequestParser(16 << 20, 1024, ServerMetrics.NONE), dispatcher,
-                ResponseRenderer.streaming(writer), 16 << 20, ServerMetrics.NONE);
-        pipeline = new EngineApiInitializer(RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build(), jwt,
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(
+                EngineMethods.all(pool.pool(), Fork.OSAKA, 128, pool.ingest(), ServerMetrics.NONE, null),
+                Runnable::run,
+                256L << 20,
+                ServerMetrics.NONE);
+        JsonRpcRoute jsonRpc = new JsonRpcRoute(
+                new RequestParser(16 << 20, 1024, ServerMetrics.NONE),
+                dispatcher,
+                ResponseRenderer.streaming(writer),
+                16 << 20,
+                ServerMetrics.NONE);
+        pipeline = new EngineApiInitializer(
+                RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build(),
+                jwt,
                 new EngineApiInitializer.Limits(16 << 20, 16, Duration.ofSeconds(30), Duration.ofSeconds(60)),
-                Runnable::run, new RefusalLog(), ServerMetrics.NONE);
+                Runnable::run,
+                new RefusalLog(),
+                ServerMetrics.NONE);
         authorization = "Bearer " + jwt.token();
     }
 
@@ -112,7 +125,7 @@ class JsonRpcFuzzTest {
         boolean leftInServer;
         try {
             byte[] head = ("POST / HTTP/1.1\r\nHost: fuzz\r\nAuthorization: " + authorization
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                            + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII);
             server.writeInbound(Unpooled.wrappedBuffer(head, body));
             server.runPendingTasks(); // blocking calls answer through the event loop
@@ -142,7 +155,8 @@ class JsonRpcFuzzTest {
     private static void assertNotificationsOnly(byte[] body) throws IOException {
         JsonNode request = JSON.readTree(body);
         assertNotNull(request, "an empty reply to an empty body");
-        Iterator<JsonNode> requests = request.isArray() ? request.elements() : List.of(request).iterator();
+        Iterator<JsonNode> requests =
+                request.isArray() ? request.elements() : List.of(request).iterator();
         assertTrue(requests.hasNext());
         requests.forEachRemaining(r -> assertTrue(r.isObject() && !r.has("id"), "an empty reply to " + r));
     }
@@ -165,7 +179,10 @@ class JsonRpcFuzzTest {
         assertTrue(reply.has("result") != reply.has("error"), reply::toString);
         JsonNode error = reply.get("error");
         if (error != null) {
-            assertTrue(error.path("code").isInt() && SPEC_CODES.contains(error.get("code").intValue()), reply::toString);
+            assertTrue(
+                    error.path("code").isInt()
+                            && SPEC_CODES.contains(error.get("code").intValue()),
+                    reply::toString);
             assertTrue(error.path("message").isTextual(), reply::toString);
             if (error.get("code").intValue() == -32000) {
                 assertTrue(error.path("data").path("err").isTextual(), reply::toString);

@@ -23,8 +23,11 @@ class RefusalLogTest {
         log.refused(CLIENT, "404 for POST /x");
         now.addAndGet(600_000_000L);
         log.refused(CLIENT, "401 for POST /: wrong signature: the token is not signed with this server's secret");
-        assertEquals(List.of("refused /127.0.0.1:40000: 401 for POST /: no Authorization header",
-                "refused /127.0.0.1:40000: 401 for POST /: wrong signature: the token is not signed with this server's"
-                        + " secret (and 2 more refusals not logged)"), lines);
+        assertEquals(
+                List.of(
+                        "refused /127.0.0.1:40000: 401 for POST /: no Authorization header",
+                        "refused /127.0.0.1:40000: 401 for POST /: wrong signature: the token is not signed with this server's"
+                                + " secret (and 2 more refusals not logged)"),
+                lines);
     }
 }

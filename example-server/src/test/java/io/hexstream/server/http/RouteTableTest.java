@@ -21,27 +21,32 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The route table drives the head: 404 for a path not in it, 405 with {@code Allow} for a method the path
- * has not, a JWT only where the route asks for one, each route's own body limit; an accepted request
- * reaches its route with its whole body.
+ * The route table drives the head: 404 for a path not in it, 405 with {@code Allow} for a method the path has not, a
+ * JWT only where the route asks for one, each route's own body limit; an accepted request reaches its route with its
+ * whole body.
  */
 class RouteTableTest {
-    private static final Authenticator JWT = authorization -> "Bearer good".equals(authorization) ? null
-            : new Refusal(Refusal.Reason.MISSING, "no good token");
+    private static final Authenticator JWT = authorization ->
+            "Bearer good".equals(authorization) ? null : new Refusal(Refusal.Reason.MISSING, "no good token");
 
     /** Answers {@code got N} with the body's length. */
     private record Echo(boolean needsJwt, int maxBodyBytes, String reason) implements Route {
         @Override
         public Rejection tooLarge(long contentLength) {
-            return reason == null ? null : new Rejection(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                    "text/plain; charset=utf-8", reason + " " + contentLength + "\n");
+            return reason == null
+                    ? null
+                    : new Rejection(
+                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                            "text/plain; charset=utf-8",
+                            reason + " " + contentLength + "\n");
         }
 
         /** A {@code Content-Type} other than {@code text/x-echo}, if any, is {@code 415}. */
         @Override
         public Rejection rejectHead(HttpHeaders headers) {
             String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
-            return type == null || type.equals("text/x-echo") ? null
+            return type == null || type.equals("text/x-echo")
+                    ? null
                     : new Rejection(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "application/x-why", "{" + type + "}");
         }
 
@@ -59,13 +64,19 @@ class RouteTableTest {
             .build();
 
     private static EmbeddedChannel channel() {
-        return new EmbeddedChannel(new EngineApiInitializer(ROUTES, JWT, new EngineApiInitializer.Limits(1 << 20, 16,
-                Duration.ZERO, Duration.ZERO), Runnable::run, new RefusalLog(), ServerMetrics.NONE));
+        return new EmbeddedChannel(new EngineApiInitializer(
+                ROUTES,
+                JWT,
+                new EngineApiInitializer.Limits(1 << 20, 16, Duration.ZERO, Duration.ZERO),
+                Runnable::run,
+                new RefusalLog(),
+                ServerMetrics.NONE));
     }
 
     private static String post(String path, String authorization, String body) {
-        return "POST " + path + " HTTP/1.1\r\nHost: t\r\n" + (authorization == null ? "" : "Authorization: "
-                + authorization + "\r\n") + "Content-Length: " + body.length() + "\r\n\r\n" + body;
+        return "POST " + path + " HTTP/1.1\r\nHost: t\r\n"
+                + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "Content-Length: "
+                + body.length() + "\r\n\r\n" + body;
     }
 
     /** Sends {@code requests} and returns every byte written back. */
@@ -89,15 +100,18 @@ class RouteTableTest {
     @Test
     void unknownPathsAre404AndOtherMethods405WithAllow() {
         EmbeddedChannel channel = channel();
-        assertEquals("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
-                + "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
-                + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST, GET\r\n\r\n"
-                + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST\r\n\r\n"
-                + ok("got 2"),
-                exchange(channel, post("/", null, "ab") + post("/open/", null, "ab")
-                        + "PUT /guarded HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
-                        + "GET /open?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
-                        + post("/open?query", null, "ab")));
+        assertEquals(
+                "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
+                        + "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
+                        + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST, GET\r\n\r\n"
+                        + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST\r\n\r\n"
+                        + ok("got 2"),
+                exchange(
+                        channel,
+                        post("/", null, "ab") + post("/open/", null, "ab")
+                                + "PUT /guarded HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
+                                + "GET /open?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
+                                + post("/open?query", null, "ab")));
         assertTrue(channel.isOpen(), "404 and 405 keep the connection");
         assertFalse(channel.finishAndReleaseAll());
     }
@@ -105,14 +119,16 @@ class RouteTableTest {
     @Test
     void aJwtIsCheckedOnlyWhereTheRouteAsksForIt() {
         EmbeddedChannel open = channel();
-        assertEquals(ok("got 3") + ok("got 4"),
+        assertEquals(
+                ok("got 3") + ok("got 4"),
                 exchange(open, post("/open", null, "abc") + post("/guarded", "Bearer good", "abcd")));
         assertFalse(open.finishAndReleaseAll());
 
         EmbeddedChannel refused = channel();
-        assertEquals("HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 14\r\n"
-                + "connection: close\r\n\r\nno good token\n", exchange(refused, post("/guarded", null, "abcd")
-                        + post("/open", null, "abc")));
+        assertEquals(
+                "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 14\r\n"
+                        + "connection: close\r\n\r\nno good token\n",
+                exchange(refused, post("/guarded", null, "abcd") + post("/open", null, "abc")));
         assertFalse(refused.isOpen(), "a 401 closes the connection; what followed is not answered");
         assertFalse(refused.finishAndReleaseAll());
     }
@@ -120,14 +136,16 @@ class RouteTableTest {
     @Test
     void eachRouteHasItsOwnBodyLimit() {
         EmbeddedChannel channel = channel();
-        assertEquals("HTTP/1.1 413 Request Entity Too Large\r\ncontent-length: 0\r\n\r\n" + ok("got 9"),
+        assertEquals(
+                "HTTP/1.1 413 Request Entity Too Large\r\ncontent-length: 0\r\n\r\n" + ok("got 9"),
                 exchange(channel, post("/open", null, "123456789") + post("/guarded", "Bearer good", "123456789")));
         assertTrue(channel.isOpen(), "an empty 413 drops the body and keeps the connection");
         assertFalse(channel.finishAndReleaseAll());
 
         EmbeddedChannel small = channel();
-        assertEquals("HTTP/1.1 413 Request Entity Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
-                + "content-length: 23\r\nconnection: close\r\n\r\nat most 4 bytes, got 5\n",
+        assertEquals(
+                "HTTP/1.1 413 Request Entity Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                        + "content-length: 23\r\nconnection: close\r\n\r\nat most 4 bytes, got 5\n",
                 exchange(small, post("/small", null, "12345")));
         assertFalse(small.isOpen(), "a 413 with a reason closes the connection");
         assertFalse(small.finishAndReleaseAll());
@@ -138,8 +156,10 @@ class RouteTableTest {
         EmbeddedChannel channel = channel();
         String typed = "POST /open HTTP/1.1\r\nHost: t\r\nContent-Type: text/x-echo\r\nContent-Length: 1\r\n\r\n1";
         String other = "POST /open HTTP/1.1\r\nHost: t\r\nContent-Type: text/html\r\nContent-Length: 1\r\n\r\n1";
-        assertEquals(ok("got 1") + "HTTP/1.1 415 Unsupported Media Type\r\ncontent-type: application/x-why\r\n"
-                + "content-length: 11\r\nconnection: close\r\n\r\n{text/html}", exchange(channel, typed + other + typed));
+        assertEquals(
+                ok("got 1") + "HTTP/1.1 415 Unsupported Media Type\r\ncontent-type: application/x-why\r\n"
+                        + "content-length: 11\r\nconnection: close\r\n\r\n{text/html}",
+                exchange(channel, typed + other + typed));
         assertFalse(channel.isOpen(), "a rejected head closes the connection; what followed is not answered");
         assertFalse(channel.finishAndReleaseAll());
     }

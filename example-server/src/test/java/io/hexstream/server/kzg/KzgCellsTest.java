@@ -14,10 +14,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the pool relies on before it keeps only cells 64 to 127: cells 0 to 63 of the extended blob are the
- * blob's own bytes (the extension is systematic), so the blob and {@link Kzg#extensionCells} together are all
- * 128 cells of {@code computeCells}; and the entries made by generation and by converting a v0 sidecar carry
- * exactly those cells and {@code computeCellsAndKzgProofs}' proofs.
+ * What the pool relies on before it keeps only cells 64 to 127: cells 0 to 63 of the extended blob are the blob's own
+ * bytes (the extension is systematic), so the blob and {@link Kzg#extensionCells} together are all 128 cells of
+ * {@code computeCells}; and the entries made by generation and by converting a v0 sidecar carry exactly those cells and
+ * {@code computeCellsAndKzgProofs}' proofs.
  */
 class KzgCellsTest {
     private static final long[] SEEDS = {1, 0x5EED, 0xB10B_CE11L, -7};
@@ -33,7 +33,9 @@ class KzgCellsTest {
             byte[] blob = blob(seed);
             byte[] cells = CKZG4844JNI.computeCells(blob);
             assertEquals(BlobSizes.CELLS_PER_EXT_BLOB * BlobSizes.CELL_SIZE, cells.length, "seed " + seed);
-            assertArrayEquals(blob, Arrays.copyOfRange(cells, 0, BlobSizes.CELLS_IN_BLOB * BlobSizes.CELL_SIZE),
+            assertArrayEquals(
+                    blob,
+                    Arrays.copyOfRange(cells, 0, BlobSizes.CELLS_IN_BLOB * BlobSizes.CELL_SIZE),
                     "cells 0-63 of seed " + seed);
             byte[] all = new byte[cells.length];
             System.arraycopy(blob, 0, all, 0, BlobSizes.BLOB_SIZE);

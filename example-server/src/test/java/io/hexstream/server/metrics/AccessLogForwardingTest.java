@@ -25,8 +25,8 @@ class AccessLogForwardingTest {
     void everyCallReachesTheWrappedMetrics() throws Exception {
         List<Object[]> received = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        ServerMetrics wrapped = (ServerMetrics) Proxy.newProxyInstance(ServerMetrics.class.getClassLoader(),
-                new Class<?>[] {ServerMetrics.class}, (proxy, called, args) -> {
+        ServerMetrics wrapped = (ServerMetrics) Proxy.newProxyInstance(
+                ServerMetrics.class.getClassLoader(), new Class<?>[] {ServerMetrics.class}, (proxy, called, args) -> {
                     names.add(called.getName());
                     received.add(args == null ? new Object[0] : args); // a proxy is given null for no arguments
                     return null;
@@ -52,9 +52,17 @@ class AccessLogForwardingTest {
         Object[] args = new Object[types.length];
         for (int i = 0; i < types.length; i++) {
             Class<?> type = types[i];
-            args[i] = type == int.class ? 7 + i : type == long.class ? 11L + i : type == boolean.class ? true
-                    : type == String.class ? "m" + i : type == ResponseSummary.class ? new ResponseSummary("m", 3, 2, null)
-                    : type.isEnum() ? type.getEnumConstants()[0] : null;
+            args[i] = type == int.class
+                    ? 7 + i
+                    : type == long.class
+                            ? 11L + i
+                            : type == boolean.class
+                                    ? true
+                                    : type == String.class
+                                            ? "m" + i
+                                            : type == ResponseSummary.class
+                                                    ? new ResponseSummary("m", 3, 2, null)
+                                                    : type.isEnum() ? type.getEnumConstants()[0] : null;
         }
         return args;
     }

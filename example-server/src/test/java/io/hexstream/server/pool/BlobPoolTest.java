@@ -39,12 +39,14 @@ class BlobPoolTest {
     @Test
     void theOldestIsEvictedFirstAndReported() {
         List<VersionedHash> evicted = new ArrayList<>();
-        BlobPool pool = new BlobPool(3, (item, freed) -> evicted.add(item.entries().get(0).versionedHash()));
+        BlobPool pool = new BlobPool(
+                3, (item, freed) -> evicted.add(item.entries().get(0).versionedHash()));
         for (int i = 0; i < 5; i++) {
             assertTrue(pool.add(item(i)));
         }
         assertEquals(List.of(entry(0).versionedHash(), entry(1).versionedHash()), evicted);
-        assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
+        assertEquals(
+                List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash()), pool.hashes());
         assertNull(pool.get(entry(0).versionedHash()));
     }
 
@@ -79,26 +81,34 @@ class BlobPoolTest {
 
         pool.add(item(4));
         pool.add(item(5)); // 5 blobs: item(1) goes, its blob held by the first transaction; then that one
-        assertEquals(List.of(item(1).key(), replaced.key()), evicted.stream().map(PoolItem::key).toList());
+        assertEquals(
+                List.of(item(1).key(), replaced.key()),
+                evicted.stream().map(PoolItem::key).toList());
         assertEquals(List.of(entry(1).versionedHash()), hashesOf(freed), "entry(1) with its last holder only");
         assertTrue(pool.containsTransaction(txHash(8)));
         assertSame(shared, pool.get(entry(2).versionedHash()), "the replacement's blobs stay");
-        assertEquals(List.of(entry(2).versionedHash(), entry(3).versionedHash(), entry(4).versionedHash(),
-                entry(5).versionedHash()), pool.hashes());
+        assertEquals(
+                List.of(
+                        entry(2).versionedHash(),
+                        entry(3).versionedHash(),
+                        entry(4).versionedHash(),
+                        entry(5).versionedHash()),
+                pool.hashes());
 
         pool.add(item(6)); // then the replacement, and its blobs with it
         assertEquals(replacement.key(), evicted.get(2).key());
-        assertEquals(List.of(entry(1).versionedHash(), entry(2).versionedHash(), entry(3).versionedHash()),
-                hashesOf(freed));
+        assertEquals(
+                List.of(entry(1).versionedHash(), entry(2).versionedHash(), entry(3).versionedHash()), hashesOf(freed));
         assertSame(shared, freed.get(1));
         assertNull(pool.get(entry(2).versionedHash()));
-        assertEquals(List.of(entry(4).versionedHash(), entry(5).versionedHash(), entry(6).versionedHash()), pool.hashes());
+        assertEquals(
+                List.of(entry(4).versionedHash(), entry(5).versionedHash(), entry(6).versionedHash()), pool.hashes());
     }
 
     /**
-     * Random items over a few blobs, against a model of the rule written out here: items in order, the
-     * oldest dropped while their blobs (each counted once) are more than the capacity. The pool's items,
-     * blobs, count and bytes, and the blobs each eviction frees, match the model's after every add.
+     * Random items over a few blobs, against a model of the rule written out here: items in order, the oldest dropped
+     * while their blobs (each counted once) are more than the capacity. The pool's items, blobs, count and bytes, and
+     * the blobs each eviction frees, match the model's after every add.
      */
     @Test
     void countsAndBytesMatchAnIndependentModel() {
@@ -186,7 +196,9 @@ class BlobPoolTest {
 
     @Test
     void entriesAreCheckedForSize() {
-        assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_071], new byte[48], new byte[48], null));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new BlobEntry(new byte[131_071], new byte[48], new byte[48], null));
         assertThrows(IllegalArgumentException.class, () -> new BlobEntry(new byte[131_072], new byte[48], null, null));
         assertThrows(IllegalArgumentException.class, () -> new BlobPool(0, (item, freed) -> {}));
     }

@@ -92,7 +92,9 @@ class BlobStoreTest {
             assertSameEntries(saved.get(i).entries(), loaded.get(i).entries());
         }
         assertNull(loaded.get(1).entries().get(0).blobProof());
-        assertEquals("000000000001-" + saved.get(0).key() + ".blob", files(store).get(0).getFileName().toString());
+        assertEquals(
+                "000000000001-" + saved.get(0).key() + ".blob",
+                files(store).get(0).getFileName().toString());
     }
 
     @Test
@@ -101,8 +103,9 @@ class BlobStoreTest {
         BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
         PoolItem old = PoolItem.transaction(txHash(8), List.of(entry(random, true, false), entry(random, false, true)));
         Path hxb2 = Hxb2Files.write(dir, 1, old);
-        PoolItem current = PoolItem.transaction(txHash(9), List.of(withCells(random, entry(random, true, true)),
-                withCells(random, entry(random, false, true))));
+        PoolItem current = PoolItem.transaction(
+                txHash(9),
+                List.of(withCells(random, entry(random, true, true)), withCells(random, entry(random, false, true))));
         Path hxb3 = store.save(current);
 
         assertEquals("HXB2", Hxb2Files.format(hxb2));
@@ -111,7 +114,9 @@ class BlobStoreTest {
         assertEquals(4 + 1 + 32 + 2 + 2 * (1 + 131_072 + 48 + 6_144 + 131_072) + 48 + 4, written.length);
         assertEquals(0b111, written[4 + 1 + 32 + 2], "flags: blob proof, cell proofs, extension cells");
         List<PoolItem> loaded = items(new BlobStore(dir, ServerMetrics.NONE));
-        assertEquals(List.of(old.key(), current.key()), loaded.stream().map(PoolItem::key).toList());
+        assertEquals(
+                List.of(old.key(), current.key()),
+                loaded.stream().map(PoolItem::key).toList());
         assertSameEntries(old.entries(), loaded.get(0).entries());
         assertNull(loaded.get(0).entries().get(0).extensionCells());
         assertSameEntries(current.entries(), loaded.get(1).entries());
@@ -124,7 +129,8 @@ class BlobStoreTest {
         Path file = Hxb2Files.write(dir, 1, old);
         PoolItem complete = PoolItem.generated(withCells(random, old.entries().get(0)));
         byte[] encoded = BlobStore.encode(complete);
-        Path interrupted = Files.write(file.resolveSibling(file.getFileName() + ".tmp"),
+        Path interrupted = Files.write(
+                file.resolveSibling(file.getFileName() + ".tmp"),
                 java.util.Arrays.copyOf(encoded, encoded.length / 3)); // the rewrite a crash cut short
 
         BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
@@ -138,7 +144,9 @@ class BlobStoreTest {
         assertEquals(List.of(file), files(store), "the same name, no temporary file left");
         assertEquals("HXB3", Hxb2Files.format(file));
         assertArrayEquals(encoded, Files.readAllBytes(file));
-        assertSameEntries(complete.entries(), items(new BlobStore(dir, ServerMetrics.NONE)).get(0).entries());
+        assertSameEntries(
+                complete.entries(),
+                items(new BlobStore(dir, ServerMetrics.NONE)).get(0).entries());
     }
 
     @Test
@@ -186,6 +194,8 @@ class BlobStoreTest {
         BlobStore reopened = new BlobStore(dir, ServerMetrics.NONE);
         reopened.loadAll();
         reopened.save(PoolItem.transaction(txHash(7), List.of()));
-        assertEquals("000000000003-" + PoolItem.keyOf(txHash(7)) + ".blob", files(store).get(2).getFileName().toString());
+        assertEquals(
+                "000000000003-" + PoolItem.keyOf(txHash(7)) + ".blob",
+                files(store).get(2).getFileName().toString());
     }
 }

@@ -28,11 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code HXB2} files loaded, then given their extension cells in the background: served as they are
- * until then, one item per task, each file rewritten as {@code HXB3}, the entry swapped; nothing
- * recomputed after a restart; an item evicted meanwhile stays evicted. The cells here are a stand-in
- * computation (the real one, {@code Kzg::extensionCells}, is checked in {@code KzgCellsTest} and
- * {@code StoreUpgradeTest}), counted.
+ * {@code HXB2} files loaded, then given their extension cells in the background: served as they are until then, one
+ * item per task, each file rewritten as {@code HXB3}, the entry swapped; nothing recomputed after a restart; an item
+ * evicted meanwhile stays evicted. The cells here are a stand-in computation (the real one,
+ * {@code Kzg::extensionCells}, is checked in {@code KzgCellsTest} and {@code StoreUpgradeTest}), counted.
  */
 class CellBackfillTest {
     @TempDir
@@ -48,8 +47,8 @@ class CellBackfillTest {
     };
 
     /**
-     * Runs what it is given when the test says, one task at a time; refuses tasks as a full bounded
-     * queue does ({@link #refuse}), and all of them once shut down.
+     * Runs what it is given when the test says, one task at a time; refuses tasks as a full bounded queue does
+     * ({@link #refuse}), and all of them once shut down.
      */
     private static final class StepExecutor extends AbstractExecutorService {
         private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -109,7 +108,9 @@ class CellBackfillTest {
         }
     }
 
-    /** A blob (first byte {@code n}) with a distinct commitment, a blob proof and cell proofs, without extension cells. */
+    /**
+     * A blob (first byte {@code n}) with a distinct commitment, a blob proof and cell proofs, without extension cells.
+     */
     private static BlobEntry entry(int n) {
         byte[] blob = new byte[BlobSizes.BLOB_SIZE];
         blob[0] = (byte) n;
@@ -136,7 +137,9 @@ class CellBackfillTest {
 
     /** Two generated blobs and a transaction of three, as HXB2 files. */
     private List<PoolItem> writeHxb2Pool() {
-        List<PoolItem> items = List.of(PoolItem.generated(entry(1)), PoolItem.generated(entry(2)),
+        List<PoolItem> items = List.of(
+                PoolItem.generated(entry(1)),
+                PoolItem.generated(entry(2)),
                 PoolItem.transaction(txHash(9), List.of(entry(3), entry(4), entry(5))));
         for (int i = 0; i < items.size(); i++) {
             Hxb2Files.write(dir, i + 1, items.get(i));
@@ -250,7 +253,8 @@ class CellBackfillTest {
         String oldest = pool.itemKeys().get(0);
         boolean completed = pool.completeExtensionCells(oldest, blob -> {
             try { // the eviction comes while the cells are being computed
-                assertTrue(pool.add(PoolItem.generated(entry(6).withExtensionCells(new byte[BlobSizes.EXTENSION_CELLS_SIZE]))));
+                assertTrue(pool.add(
+                        PoolItem.generated(entry(6).withExtensionCells(new byte[BlobSizes.EXTENSION_CELLS_SIZE]))));
             } catch (java.io.IOException e) {
                 throw new AssertionError(e);
             }

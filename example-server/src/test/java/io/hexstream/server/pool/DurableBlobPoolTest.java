@@ -1,6 +1,5 @@
 package io.hexstream.server.pool;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -28,9 +27,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The pool and its files under one owner: added means on disk (written, forced, renamed, directory
- * forced, in that order, before it returns), evicted means deleted, a blob kept while any holder is
- * pooled, reopened means the same.
+ * The pool and its files under one owner: added means on disk (written, forced, renamed, directory forced, in that
+ * order, before it returns), evicted means deleted, a blob kept while any holder is pooled, reopened means the same.
  */
 class DurableBlobPoolTest {
     @TempDir
@@ -127,17 +125,24 @@ class DurableBlobPoolTest {
         Recorder recorder = new Recorder();
         DurableBlobPool pool = DurableBlobPool.open(dir, 3, ServerMetrics.NONE, recorder);
         assertEquals(2, pool.addTransaction(txHash(1), List.of(BlobPoolTest.entry(1), BlobPoolTest.entry(2))));
-        assertEquals(1, pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),
+        assertEquals(
+                1,
+                pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),
                 "the replacement brings one new blob and holds two");
         assertEquals(Set.copyOf(pool.hashes()), blobsOnDisk());
         assertEquals(3, pool.size());
 
         assertTrue(pool.add(PoolItem.generated(BlobPoolTest.entry(4)))); // 4 blobs: the first transaction goes
-        assertEquals(List.of(PoolItem.keyOf(txHash(2)), PoolItem.generated(BlobPoolTest.entry(4)).key()),
+        assertEquals(
+                List.of(
+                        PoolItem.keyOf(txHash(2)),
+                        PoolItem.generated(BlobPoolTest.entry(4)).key()),
                 pool.itemKeys());
         assertEquals(hashes(1), recorder.left, "only the blob no one else holds");
         assertNotNull(pool.get(BlobPoolTest.entry(2).versionedHash()), "the replacement's blob is still served");
-        assertEquals(-1, pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),
+        assertEquals(
+                -1,
+                pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),
                 "re-sent, the replacement is pooled: rightly");
         assertEquals(Set.copyOf(hashes(2, 3, 4)), blobsOnDisk(), "and on disk, in the replacement's file");
         assertEquals(3, pool.size());
@@ -179,31 +184,52 @@ class DurableBlobPoolTest {
         PoolItem first = PoolItem.transaction(txHash(1), List.of(BlobPoolTest.entry(1)));
         String name = file(1, first);
         assertEquals(1, pool.addTransaction(txHash(1), first.entries()));
-        assertEquals(List.of("WRITE " + name + ".tmp", "FORCE " + name + ".tmp", "RENAME " + name + ".tmp " + name,
-                "FORCE_DIRECTORY blobs"), files.take());
+        assertEquals(
+                List.of(
+                        "WRITE " + name + ".tmp",
+                        "FORCE " + name + ".tmp",
+                        "RENAME " + name + ".tmp " + name,
+                        "FORCE_DIRECTORY blobs"),
+                files.take());
         pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2)));
         String second = file(2, PoolItem.transaction(txHash(2), List.of()));
-        assertEquals(List.of("WRITE " + second + ".tmp", "FORCE " + second + ".tmp",
-                "RENAME " + second + ".tmp " + second, "FORCE_DIRECTORY blobs", "DELETE " + name), files.take(),
+        assertEquals(
+                List.of(
+                        "WRITE " + second + ".tmp",
+                        "FORCE " + second + ".tmp",
+                        "RENAME " + second + ".tmp " + second,
+                        "FORCE_DIRECTORY blobs",
+                        "DELETE " + name),
+                files.take(),
                 "then the evicted item's file is deleted");
 
         pool.completeExtensionCells(PoolItem.keyOf(txHash(2)), blob -> new byte[131_072]);
-        assertEquals(List.of("WRITE " + second + ".tmp", "FORCE " + second + ".tmp",
-                "RENAME " + second + ".tmp " + second, "FORCE_DIRECTORY blobs"), files.take(),
+        assertEquals(
+                List.of(
+                        "WRITE " + second + ".tmp",
+                        "FORCE " + second + ".tmp",
+                        "RENAME " + second + ".tmp " + second,
+                        "FORCE_DIRECTORY blobs"),
+                files.take(),
                 "a rewrite too: never in place");
     }
 
     @ParameterizedTest
-    @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "RENAME", "FORCE_DIRECTORY"})
+    @EnumSource(
+            value = Op.class,
+            names = {"WRITE", "FORCE", "RENAME", "FORCE_DIRECTORY"})
     void aFailedStepRefusesTheItemAndLeavesNoFile(Op failing) throws Exception {
         RecordingStoreFiles files = new RecordingStoreFiles().failing(failing);
         DurableBlobPool pool = DurableBlobPool.open(dir, 4, ServerMetrics.NONE, PoolListener.NONE, files);
         List<BlobEntry> entries = List.of(BlobPoolTest.entry(1));
         IOException refused = assertThrows(IOException.class, () -> pool.addTransaction(txHash(1), entries));
         if (failing == Op.FORCE_DIRECTORY) {
-            assertEquals("fsync of the directory " + dir.resolve("blobs") + " failed, so " + file(1,
-                    PoolItem.transaction(txHash(1), List.of())) + " might not survive a crash: injected FORCE_DIRECTORY"
-                    + " failure", refused.getMessage());
+            assertEquals(
+                    "fsync of the directory " + dir.resolve("blobs") + " failed, so "
+                            + file(1, PoolItem.transaction(txHash(1), List.of()))
+                            + " might not survive a crash: injected FORCE_DIRECTORY"
+                            + " failure",
+                    refused.getMessage());
         } else {
             assertEquals("injected " + failing + " failure", refused.getMessage());
         }
@@ -214,6 +240,8 @@ class DurableBlobPoolTest {
 
         files.failing(null);
         assertEquals(1, pool.addTransaction(txHash(1), entries), "taken once the disk works again");
-        assertEquals(List.of(PoolItem.keyOf(txHash(1))), DurableBlobPool.open(dir, 4, ServerMetrics.NONE).itemKeys());
+        assertEquals(
+                List.of(PoolItem.keyOf(txHash(1))),
+                DurableBlobPool.open(dir, 4, ServerMetrics.NONE).itemKeys());
     }
 }

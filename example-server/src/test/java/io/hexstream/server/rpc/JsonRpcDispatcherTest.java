@@ -67,7 +67,9 @@ class JsonRpcDispatcherTest {
     }
 
     private static List<RpcRequest> parse(String json) throws RpcException {
-        return new RequestParser(1 << 20, 16, ServerMetrics.NONE).parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8))).requests();
+        return new RequestParser(1 << 20, 16, ServerMetrics.NONE)
+                .parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)))
+                .requests();
     }
 
     private static String text(Replies replies) {
@@ -75,7 +77,8 @@ class JsonRpcDispatcherTest {
         var input = new io.hexstream.codec.json.JsonBodyInput(body);
         StringBuilder text = new StringBuilder();
         try {
-            for (io.netty.buffer.ByteBuf chunk; (chunk = input.readChunk(io.netty.buffer.ByteBufAllocator.DEFAULT)) != null; ) {
+            for (io.netty.buffer.ByteBuf chunk;
+                    (chunk = input.readChunk(io.netty.buffer.ByteBufAllocator.DEFAULT)) != null; ) {
                 text.append(chunk.toString(StandardCharsets.UTF_8));
                 chunk.release();
             }
@@ -88,11 +91,16 @@ class JsonRpcDispatcherTest {
     @Test
     void blockingCallsRunOnTheExecutorAndRepliesKeepTheirOrder() throws Exception {
         ArrayDeque<Runnable> executor = new ArrayDeque<>();
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), executor::add, 1 << 20, ServerMetrics.NONE);
+        JsonRpcDispatcher dispatcher =
+                new JsonRpcDispatcher(List.of(echo, slow), executor::add, 1 << 20, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
-        dispatcher.dispatch(parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slow\",\"params\":[\"a\"]},"
-                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":[\"b\"]},"
-                + "{\"jsonrpc\":\"2.0\",\"method\":\"slow\",\"params\":[\"c\"]}]"), true, ImmediateEventExecutor.INSTANCE, done::set);
+        dispatcher.dispatch(
+                parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slow\",\"params\":[\"a\"]},"
+                        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\",\"params\":[\"b\"]},"
+                        + "{\"jsonrpc\":\"2.0\",\"method\":\"slow\",\"params\":[\"c\"]}]"),
+                true,
+                ImmediateEventExecutor.INSTANCE,
+                done::set);
         assertNull(done.get(), "waits for the blocking calls");
         assertEquals(0, blockingCalls.get(), "which did not run on the caller's thread");
         assertEquals(2, executor.size());
@@ -100,37 +108,53 @@ class JsonRpcDispatcherTest {
         assertNull(done.get());
         executor.poll().run();
         assertEquals(2, blockingCalls.get());
-        assertEquals("[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"slow a\"]},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"b\"]}]",
+        assertEquals(
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"slow a\"]},{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"b\"]}]",
                 text(done.get()));
     }
 
     @Test
     void aFullExecutorRepliesServerBusyAndRunsNothing() throws Exception {
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(slow), task -> {
-            throw new RejectedExecutionException("full");
-        }, 1 << 20, ServerMetrics.NONE);
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(
+                List.of(slow),
+                task -> {
+                    throw new RejectedExecutionException("full");
+                },
+                1 << 20,
+                ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
-        dispatcher.dispatch(parse("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"slow\",\"params\":[\"a\"]}"), false,
-                ImmediateEventExecutor.INSTANCE, done::set);
+        dispatcher.dispatch(
+                parse("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"slow\",\"params\":[\"a\"]}"),
+                false,
+                ImmediateEventExecutor.INSTANCE,
+                done::set);
         assertEquals(0, blockingCalls.get());
-        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32000,\"message\":\"Server error: server busy\","
-                + "\"data\":{\"err\":\"server busy\"}}}", text(done.get()));
+        assertEquals(
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32000,\"message\":\"Server error: server busy\","
+                        + "\"data\":{\"err\":\"server busy\"}}}",
+                text(done.get()));
     }
 
     @Test
     void resultsPastTheCapAreRefusedAndBlockingCallsNotRun() throws Exception {
         String reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[\"b\"]}"; // 37 bytes
         long cap = 2 + reply.length() + 1 + reply.length(); // [ two replies ]
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(List.of(echo, slow), Runnable::run, cap, ServerMetrics.NONE);
+        JsonRpcDispatcher dispatcher =
+                new JsonRpcDispatcher(List.of(echo, slow), Runnable::run, cap, ServerMetrics.NONE);
         AtomicReference<Replies> done = new AtomicReference<>();
         String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"echo\",\"params\":[\"b\"]}";
-        dispatcher.dispatch(parse("[" + call + "," + call + "," + call + ","
-                + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slow\",\"params\":[\"b\"]}]"), true, ImmediateEventExecutor.INSTANCE,
+        dispatcher.dispatch(
+                parse("[" + call + "," + call + "," + call + ","
+                        + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slow\",\"params\":[\"b\"]}]"),
+                true,
+                ImmediateEventExecutor.INSTANCE,
                 done::set);
-        String tooLarge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,\"message\":\"Server error: response too"
-                + " large: the replies to this HTTP request would pass " + cap + " bytes (--max-response-bytes)\",\"data\":"
-                + "{\"err\":\"response too large: the replies to this HTTP request would pass " + cap
-                + " bytes (--max-response-bytes)\"}}}";
+        String tooLarge =
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32000,\"message\":\"Server error: response too"
+                        + " large: the replies to this HTTP request would pass " + cap
+                        + " bytes (--max-response-bytes)\",\"data\":"
+                        + "{\"err\":\"response too large: the replies to this HTTP request would pass " + cap
+                        + " bytes (--max-response-bytes)\"}}}";
         assertEquals("[" + reply + "," + reply + "," + tooLarge + "," + tooLarge + "]", text(done.get()));
         assertEquals(0, blockingCalls.get(), "a blocking call past the cap is not run");
     }

@@ -17,9 +17,9 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The response containers' bytes against vectors written by hand from {@code refactor-ssz.md}'s layouts,
- * every offset in hex, at chunk sizes that cut blobs, cells, proofs and (1,027; 131,086 for V2) a 4-byte
- * offset across two chunks; V4 with entries lacking extension cells or cell proofs.
+ * The response containers' bytes against vectors written by hand from {@code refactor-ssz.md}'s layouts, every offset
+ * in hex, at chunk sizes that cut blobs, cells, proofs and (1,027; 131,086 for V2) a 4-byte offset across two chunks;
+ * V4 with entries lacking extension cells or cell proofs.
  */
 class BlobsResponseInputTest {
     private static final int[] CHUNK_SIZES = {1024, 1027, 1029, 131_086, 256 * 1024};
@@ -43,13 +43,24 @@ class BlobsResponseInputTest {
         BlobEntry a = entry(3);
         BlobEntry b = entry(4);
         // offsets 12, 12 + 137,225 = 137,237 (0x21815), + 131,081 = 268,318 (0x4181e)
-        byte[] expected = concat("04000000" + "0c000000" + "15180200" + "1e180400",
-                "01" + "05000000", a.blob(), "04000200", a.cellProofs(),
-                "00" + "05000000", new byte[131_072], "04000200",
-                "01" + "05000000", b.blob(), "04000200", b.cellProofs());
+        byte[] expected = concat(
+                "04000000" + "0c000000" + "15180200" + "1e180400",
+                "01" + "05000000",
+                a.blob(),
+                "04000200",
+                a.cellProofs(),
+                "00" + "05000000",
+                new byte[131_072],
+                "04000200",
+                "01" + "05000000",
+                b.blob(),
+                "04000200",
+                b.cellProofs());
         assertBody(expected, GetBlobs.Version.V3, new BlobEntry[] {a, null, b});
-        assertBody(concat("04000000" + "04000000" + "01" + "05000000", a.blob(), "04000200", a.cellProofs()),
-                GetBlobs.Version.V2, new BlobEntry[] {a});
+        assertBody(
+                concat("04000000" + "04000000" + "01" + "05000000", a.blob(), "04000200", a.cellProofs()),
+                GetBlobs.Version.V2,
+                new BlobEntry[] {a});
     }
 
     @Test
@@ -80,7 +91,9 @@ class BlobsResponseInputTest {
         int fullSize = f.size();
         int noExtensionSize = n.size();
         int emptySize = 1 + empty.length() / 2;
-        String offsets = le(16) + le(16 + fullSize) + le(16 + fullSize + noExtensionSize)
+        String offsets = le(16)
+                + le(16 + fullSize)
+                + le(16 + fullSize + noExtensionSize)
                 + le(16 + fullSize + noExtensionSize + emptySize);
         byte[] expected = concat("04000000" + offsets, f.toByteArray(), n.toByteArray(), "01" + empty, "00" + empty);
         assertBody(expected, GetBlobs.Version.V4, new BlobEntry[] {full, noExtension, noCellProofs, null}, cells);
@@ -98,8 +111,8 @@ class BlobsResponseInputTest {
         assertBody(expected, version, entries, version == GetBlobs.Version.V4 ? CellIndices.of(new byte[16]) : null);
     }
 
-    private static void assertBody(byte[] expected, GetBlobs.Version version, BlobEntry[] entries,
-            CellIndices cells) throws Exception {
+    private static void assertBody(byte[] expected, GetBlobs.Version version, BlobEntry[] entries, CellIndices cells)
+            throws Exception {
         for (int chunkSize : CHUNK_SIZES) {
             BlobsResponse response = response(version, entries, cells);
             assertEquals(expected.length, response.contentLength());
@@ -110,7 +123,8 @@ class BlobsResponseInputTest {
             while ((chunk = input.readChunk(ByteBufAllocator.DEFAULT)) != null) {
                 try {
                     assertTrue(chunk.isDirect());
-                    assertTrue(chunk.readableBytes() > 0 && chunk.readableBytes() <= chunkSize,
+                    assertTrue(
+                            chunk.readableBytes() > 0 && chunk.readableBytes() <= chunkSize,
                             chunk.readableBytes() + " bytes");
                     byte[] bytes = new byte[chunk.readableBytes()];
                     chunk.readBytes(bytes);
@@ -133,8 +147,8 @@ class BlobsResponseInputTest {
 
     /** An entry whose every byte depends on {@code seed} and its index: a misplaced byte shows. */
     static BlobEntry entry(int seed) {
-        return new BlobEntry(pattern(131_072, seed), pattern(48, seed + 100), pattern(48, seed + 200),
-                pattern(6_144, seed + 300));
+        return new BlobEntry(
+                pattern(131_072, seed), pattern(48, seed + 100), pattern(48, seed + 200), pattern(6_144, seed + 300));
     }
 
     private static byte[] pattern(int size, int seed) {

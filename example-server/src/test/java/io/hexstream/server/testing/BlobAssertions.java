@@ -22,7 +22,8 @@ public final class BlobAssertions {
         assertEquals(BlobSizes.CELLS_PER_EXT_BLOB, actual.get("proofs").size());
         for (int i = 0; i < BlobSizes.CELLS_PER_EXT_BLOB; i++) {
             byte[] proof = HexDecoder.decode(actual.get("proofs").get(i).asText(), BlobSizes.PROOF_SIZE);
-            byte[] want = Arrays.copyOfRange(expected.cellProofs(), i * BlobSizes.PROOF_SIZE, (i + 1) * BlobSizes.PROOF_SIZE);
+            byte[] want =
+                    Arrays.copyOfRange(expected.cellProofs(), i * BlobSizes.PROOF_SIZE, (i + 1) * BlobSizes.PROOF_SIZE);
             assertArrayEquals(want, proof, "cell proof " + i);
         }
     }
@@ -31,7 +32,8 @@ public final class BlobAssertions {
     public static void assertBlobAndProofV1(BlobEntry expected, JsonNode actual) {
         assertEquals(List.of("blob", "proof"), fieldNames(actual));
         assertArrayEquals(expected.blob(), HexDecoder.decode(actual.get("blob").asText()));
-        assertArrayEquals(expected.blobProof(), HexDecoder.decode(actual.get("proof").asText(), BlobSizes.PROOF_SIZE));
+        assertArrayEquals(
+                expected.blobProof(), HexDecoder.decode(actual.get("proof").asText(), BlobSizes.PROOF_SIZE));
     }
 
     public static List<String> fieldNames(JsonNode node) {

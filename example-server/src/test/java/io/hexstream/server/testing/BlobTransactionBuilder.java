@@ -17,14 +17,16 @@ import org.web3j.rlp.RlpString;
 import org.web3j.rlp.RlpType;
 
 /**
- * Signed type-3 transactions in network form (EIP-4844: one blob proof per blob; EIP-7594: wrapper
- * version 1 and 128 cell proofs per blob), built field by field so that a test can break exactly one
- * thing: any sidecar list, the versioned hashes (signed as given), the wrapper version or the signature.
- * Chain id 1, a fixed key; the nonce tells transactions over the same blobs apart.
+ * Signed type-3 transactions in network form (EIP-4844: one blob proof per blob; EIP-7594: wrapper version 1 and 128
+ * cell proofs per blob), built field by field so that a test can break exactly one thing: any sidecar list, the
+ * versioned hashes (signed as given), the wrapper version or the signature. Chain id 1, a fixed key; the nonce tells
+ * transactions over the same blobs apart.
  */
 public final class BlobTransactionBuilder {
     /** The sender's key, fixed so that signatures (RFC 6979) and hashes are the same on every run. */
-    public static final ECKeyPair KEY = ECKeyPair.create(new BigInteger("4c0883a69102937d6231471b5dbb6204fe512961708279f3c9f1c3b5f5b7d1e1", 16));
+    public static final ECKeyPair KEY =
+            ECKeyPair.create(new BigInteger("4c0883a69102937d6231471b5dbb6204fe512961708279f3c9f1c3b5f5b7d1e1", 16));
+
     private static final byte[] TO = HexDecoder.decode("0x" + "b1".repeat(20));
     private static final long GWEI = 1_000_000_000L;
 
@@ -48,7 +50,8 @@ public final class BlobTransactionBuilder {
             versionedHashes.add(entry.versionedHash().toBytes());
             if (cellProofs) {
                 for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
-                    proofs.add(Arrays.copyOfRange(entry.cellProofs(), p * BlobSizes.PROOF_SIZE, (p + 1) * BlobSizes.PROOF_SIZE));
+                    proofs.add(Arrays.copyOfRange(
+                            entry.cellProofs(), p * BlobSizes.PROOF_SIZE, (p + 1) * BlobSizes.PROOF_SIZE));
                 }
             } else {
                 proofs.add(entry.blobProof());
@@ -123,9 +126,8 @@ public final class BlobTransactionBuilder {
     }
 
     /**
-     * The valid signature with one bit of {@code r} flipped, the lowest bit for which no sender can be
-     * recovered (web3j). (Most other one-bit changes recover some other sender, a valid signature of
-     * someone else.)
+     * The valid signature with one bit of {@code r} flipped, the lowest bit for which no sender can be recovered
+     * (web3j). (Most other one-bit changes recover some other sender, a valid signature of someone else.)
      */
     public Signature unrecoverableSignature() {
         Signature valid = validSignature();
@@ -134,7 +136,8 @@ public final class BlobTransactionBuilder {
             BigInteger r = valid.r().flipBit(bit);
             BigInteger key;
             try {
-                key = Sign.recoverFromSignature(valid.yParity().intValue(), new ECDSASignature(r, valid.s()), signingHash);
+                key = Sign.recoverFromSignature(
+                        valid.yParity().intValue(), new ECDSASignature(r, valid.s()), signingHash);
             } catch (IllegalArgumentException e) { // r is not the x of a curve point
                 key = null;
             }
@@ -165,16 +168,32 @@ public final class BlobTransactionBuilder {
 
     /** A signed EIP-1559 (type 2) transaction, which is not a blob transaction. */
     public static byte[] dynamicFeeTransaction(long nonce) {
-        List<RlpType> fields = new ArrayList<>(List.of(RlpString.create(1), RlpString.create(nonce),
-                RlpString.create(GWEI), RlpString.create(100 * GWEI), RlpString.create(21_000), RlpString.create(TO),
-                RlpString.create(0), RlpString.create(new byte[0]), new RlpList()));
+        List<RlpType> fields = new ArrayList<>(List.of(
+                RlpString.create(1),
+                RlpString.create(nonce),
+                RlpString.create(GWEI),
+                RlpString.create(100 * GWEI),
+                RlpString.create(21_000),
+                RlpString.create(TO),
+                RlpString.create(0),
+                RlpString.create(new byte[0]),
+                new RlpList()));
         return typed(2, new RlpList(withSignature(fields, sign(2, fields))));
     }
 
     private List<RlpType> unsignedBody() {
-        return new ArrayList<>(List.of(RlpString.create(1), RlpString.create(nonce), RlpString.create(GWEI),
-                RlpString.create(100 * GWEI), RlpString.create(21_000), RlpString.create(TO), RlpString.create(0),
-                RlpString.create(new byte[0]), new RlpList(), RlpString.create(GWEI), strings(versionedHashes)));
+        return new ArrayList<>(List.of(
+                RlpString.create(1),
+                RlpString.create(nonce),
+                RlpString.create(GWEI),
+                RlpString.create(100 * GWEI),
+                RlpString.create(21_000),
+                RlpString.create(TO),
+                RlpString.create(0),
+                RlpString.create(new byte[0]),
+                new RlpList(),
+                RlpString.create(GWEI),
+                strings(versionedHashes)));
     }
 
     private List<RlpType> body() {
@@ -193,7 +212,9 @@ public final class BlobTransactionBuilder {
     /** Signs {@code keccak256(type ‖ rlp(unsigned))} with {@link #KEY}. */
     private static Signature sign(int type, List<RlpType> unsigned) {
         Sign.SignatureData data = Sign.signMessage(Hash.sha3(typed(type, new RlpList(unsigned))), KEY, false);
-        return new Signature(BigInteger.valueOf(data.getV()[0] - 27), new BigInteger(1, data.getR()),
+        return new Signature(
+                BigInteger.valueOf(data.getV()[0] - 27),
+                new BigInteger(1, data.getR()),
                 new BigInteger(1, data.getS()));
     }
 

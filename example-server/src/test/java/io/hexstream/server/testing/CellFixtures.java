@@ -7,7 +7,10 @@ import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.kzg.Kzg;
 import java.util.Arrays;
 
-/** Cells of blobs as the tests expect them, straight from c-kzg ({@code computeCells}), and V4's {@code indices_bitarray}. */
+/**
+ * Cells of blobs as the tests expect them, straight from c-kzg ({@code computeCells}), and V4's
+ * {@code indices_bitarray}.
+ */
 public final class CellFixtures {
     private CellFixtures() {}
 
@@ -19,11 +22,14 @@ public final class CellFixtures {
 
     /** {@code entry} with its extension cells (cells 64 to 127 of {@link #allCells}). */
     public static BlobEntry withExtensionCells(BlobEntry entry) {
-        return entry.withExtensionCells(Arrays.copyOfRange(allCells(entry.blob()), BlobSizes.BLOB_SIZE,
-                BlobSizes.BLOB_SIZE + BlobSizes.EXTENSION_CELLS_SIZE));
+        return entry.withExtensionCells(Arrays.copyOfRange(
+                allCells(entry.blob()), BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE + BlobSizes.EXTENSION_CELLS_SIZE));
     }
 
-    /** The {@code indices_bitarray} of {@code cells}: 16 bytes, cell {@code i} as bit {@code i % 8} of byte {@code i / 8}, {@code "0x…"}. */
+    /**
+     * The {@code indices_bitarray} of {@code cells}: 16 bytes, cell {@code i} as bit {@code i % 8} of byte {@code i /
+     * 8}, {@code "0x…"}.
+     */
     public static String bitarray(int... cells) {
         byte[] bits = new byte[16];
         for (int cell : cells) {

@@ -15,8 +15,8 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * A JSON-RPC client of one endpoint over loopback HTTP: a fresh JWT on every request (none for an
- * unauthenticated port), JSON text in, the reply's bytes or parsed JSON out.
+ * A JSON-RPC client of one endpoint over loopback HTTP: a fresh JWT on every request (none for an unauthenticated
+ * port), JSON text in, the reply's bytes or parsed JSON out.
  */
 public class EngineClient {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -47,7 +47,8 @@ public class EngineClient {
 
     /** POSTs {@code json}, with a valid token unless the port is unauthenticated. */
     public HttpResponse<byte[]> post(String json) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json));
         if (tokens != null) {
             request.header("Authorization", "Bearer " + token());
@@ -70,7 +71,8 @@ public class EngineClient {
 
     /** {@code eth_sendRawTransaction} of {@code raw}: the reply's text, exactly as sent. */
     public String sendRawTransaction(byte[] raw) {
-        HttpResponse<byte[]> response = post(request(1, "eth_sendRawTransaction", "[\"" + Hex.encodeToString(raw, true) + "\"]"));
+        HttpResponse<byte[]> response =
+                post(request(1, "eth_sendRawTransaction", "[\"" + Hex.encodeToString(raw, true) + "\"]"));
         if (response.statusCode() != 200) {
             throw new AssertionError("HTTP " + response.statusCode());
         }
@@ -108,13 +110,14 @@ public class EngineClient {
     }
 
     /**
-     * The exact text of an error reply; {@code message} as JSON text (escaped). A {@code -32000} error
-     * also carries {@code data.err}: the message after {@code "Server error: "}.
+     * The exact text of an error reply; {@code message} as JSON text (escaped). A {@code -32000} error also carries
+     * {@code data.err}: the message after {@code "Server error: "}.
      */
     public static String errorReply(Object id, int code, String message) {
-        String data = code == -32000 ? ",\"data\":{\"err\":\"" + message.substring("Server error: ".length()) + "\"}" : "";
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":" + code + ",\"message\":\"" + message
-                + "\"" + data + "}}";
+        String data =
+                code == -32000 ? ",\"data\":{\"err\":\"" + message.substring("Server error: ".length()) + "\"}" : "";
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":" + code + ",\"message\":\"" + message + "\""
+                + data + "}}";
     }
 
     /** {@code [["0x…", …]]} for the given hashes. */

@@ -8,7 +8,6 @@ import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.pool.DurableBlobPool;
-import io.hexstream.server.rpc.ResponseRenderer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,11 +20,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * An example server on a free loopback port, and a client of it. By default over a pool of
- * {@link #GENERATED} real-KZG blobs that are generated once into {@code target/test-blobs} and reused by
- * every test class and run, each server over a copy of its own (a data dir is locked by the server using
- * it); {@link #startEmpty} gives a server over an empty pool of its own, with an unauthenticated port too.
- * Close it to stop the server.
+ * An example server on a free loopback port, and a client of it. By default over a pool of {@link #GENERATED} real-KZG
+ * blobs that are generated once into {@code target/test-blobs} and reused by every test class and run, each server over
+ * a copy of its own (a data dir is locked by the server using it); {@link #startEmpty} gives a server over an empty
+ * pool of its own, with an unauthenticated port too. Close it to stop the server.
  */
 public final class EngineServerFixture extends EngineClient implements AutoCloseable {
     public static final int GENERATED = 6;
@@ -40,7 +38,9 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     private final Path scratch;
 
     private EngineServerFixture(ExampleServer server, Clock clock, Path dataDir, Path scratch) {
-        super(server.engineAddress().getPort(), new JwtAuthenticator(server.secret().bytes(), clock));
+        super(
+                server.engineAddress().getPort(),
+                new JwtAuthenticator(server.secret().bytes(), clock));
         this.server = server;
         this.dataDir = dataDir;
         this.scratch = scratch;
@@ -63,19 +63,25 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** As {@link #start(Fork, Path)}, its blocking work done through {@code seams}. */
     public static EngineServerFixture start(Fork fork, Path dataDir, Seams seams) {
-        return start(dataDir, List.of("--fork", fork.name(), "--generate", Integer.toString(GENERATED)),
-                Clock.systemUTC(), scratch(), seams);
+        return start(
+                dataDir,
+                List.of("--fork", fork.name(), "--generate", Integer.toString(GENERATED)),
+                Clock.systemUTC(),
+                scratch(),
+                seams);
     }
 
     /**
-     * A server over a copy of the shared pool with the command-line {@code options} ({@code Main}'s
-     * defaults otherwise), e.g. {@code "--max-connections", "2"}.
+     * A server over a copy of the shared pool with the command-line {@code options} ({@code Main}'s defaults
+     * otherwise), e.g. {@code "--max-connections", "2"}.
      */
     public static EngineServerFixture start(Fork fork, String... options) {
         return startOverSharedPool(fork, Clock.systemUTC(), List.of(options));
     }
 
-    /** A server over a copy of the shared pool that closes connections waiting {@code idleTimeout} for a whole request. */
+    /**
+     * A server over a copy of the shared pool that closes connections waiting {@code idleTimeout} for a whole request.
+     */
     public static EngineServerFixture start(Fork fork, Duration idleTimeout) {
         return start(fork, "--idle-timeout", Long.toString(idleTimeout.toSeconds()));
     }
@@ -94,8 +100,12 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** As {@link #startEmpty(Fork, Path)}, its blocking work done through {@code seams}. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams) {
-        return start(dataDir, List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"),
-                Clock.systemUTC(), scratch(), seams);
+        return start(
+                dataDir,
+                List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"),
+                Clock.systemUTC(),
+                scratch(),
+                seams);
     }
 
     private static EngineServerFixture startOverSharedPool(Fork fork, Clock clock, List<String> options) {
@@ -107,16 +117,25 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     }
 
     /**
-     * Starts over {@code dataDir} with the command-line {@code options} on a free loopback port with the
-     * secret {@link #SECRET} and the hashes file in {@code scratch}, which {@link #close()} deletes.
+     * Starts over {@code dataDir} with the command-line {@code options} on a free loopback port with the secret
+     * {@link #SECRET} and the hashes file in {@code scratch}, which {@link #close()} deletes.
      */
-    private static EngineServerFixture start(Path dataDir, List<String> options, Clock clock, Path scratch,
-            Seams seams) {
+    private static EngineServerFixture start(
+            Path dataDir, List<String> options, Clock clock, Path scratch, Seams seams) {
         try {
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             List<String> args = new ArrayList<>(options);
-            args.addAll(List.of("--data-dir", dataDir.toString(), "--host", "127.0.0.1", "--port", "0",
-                    "--jwt-secret", secret.toString(), "--hashes-out", scratch.resolve("hashes.txt").toString()));
+            args.addAll(List.of(
+                    "--data-dir",
+                    dataDir.toString(),
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--jwt-secret",
+                    secret.toString(),
+                    "--hashes-out",
+                    scratch.resolve("hashes.txt").toString()));
             ExampleServer server = ExampleServer.builder(ServerOptions.parse(args.toArray(String[]::new)))
                     .clock(clock)
                     .seams(seams)
@@ -141,8 +160,8 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     }
 
     /**
-     * Copies the shared pool's {@link #GENERATED} blobs (generating them first if need be) into
-     * {@code dataDir}'s store; returns their versioned hashes in pool order.
+     * Copies the shared pool's {@link #GENERATED} blobs (generating them first if need be) into {@code dataDir}'s
+     * store; returns their versioned hashes in pool order.
      */
     public static List<VersionedHash> copySharedPool(Path dataDir) {
         List<VersionedHash> hashes = sharedPool();
@@ -162,8 +181,12 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     /** The shared pool's hashes, once a server over {@code target/test-blobs} has topped it up and stopped. */
     private static synchronized List<VersionedHash> sharedPool() {
         if (sharedHashes == null) {
-            try (EngineServerFixture shared = start(SHARED_DATA, List.of("--generate", Integer.toString(GENERATED)),
-                    Clock.systemUTC(), scratch())) {
+            try (EngineServerFixture shared = start(
+                    SHARED_DATA,
+                    List.of("--generate", Integer.toString(GENERATED)),
+                    Clock.systemUTC(),
+                    scratch(),
+                    Seams.SYSTEM)) {
                 sharedHashes = List.copyOf(shared.hashes());
             }
         }
@@ -199,8 +222,8 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     }
 
     /**
-     * What the pool holds, in memory and on disk: item keys, versioned hashes, file names, in order.
-     * Equal before and after a request that changed nothing.
+     * What the pool holds, in memory and on disk: item keys, versioned hashes, file names, in order. Equal before and
+     * after a request that changed nothing.
      */
     public List<List<String>> poolState() {
         return poolState(server.pool(), dataDir);
@@ -209,7 +232,9 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     /** {@link #poolState()} of {@code pool} stored under {@code dataDir}. */
     public static List<List<String>> poolState(DurableBlobPool pool, Path dataDir) {
         try (Stream<Path> files = Files.list(dataDir.resolve("blobs"))) {
-            return List.of(pool.itemKeys(), pool.hashes().stream().map(VersionedHash::toString).toList(),
+            return List.of(
+                    pool.itemKeys(),
+                    pool.hashes().stream().map(VersionedHash::toString).toList(),
                     files.map(p -> p.getFileName().toString()).sorted().toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

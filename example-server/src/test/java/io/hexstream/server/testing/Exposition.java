@@ -8,21 +8,20 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * A strict parser of the Prometheus text exposition format 0.0.4 and of OpenMetrics 1.0 text, after
- * their specifications (the exposition formats page; the OpenMetrics ABNF): no Java parser of either is
- * published (the Prometheus Java client only writes them; the reference parser is Go's
- * {@code expfmt}). It refuses what Prometheus would: a sample without its family's {@code TYPE}, a
- * family given twice or interleaved with another, a metric or label name outside the grammar, a
- * badly escaped label value, a duplicate series, a value that is not a float, a histogram whose buckets
- * are not cumulative or whose {@code +Inf} bucket differs from its count, and, in OpenMetrics, a
- * missing {@code # EOF}. Every family must have a {@code HELP} too (our rule, the issue's).
+ * A strict parser of the Prometheus text exposition format 0.0.4 and of OpenMetrics 1.0 text, after their
+ * specifications (the exposition formats page; the OpenMetrics ABNF): no Java parser of either is published (the
+ * Prometheus Java client only writes them; the reference parser is Go's {@code expfmt}). It refuses what Prometheus
+ * would: a sample without its family's {@code TYPE}, a family given twice or interleaved with another, a metric or
+ * label name outside the grammar, a badly escaped label value, a duplicate series, a value that is not a float, a
+ * histogram whose buckets are not cumulative or whose {@code +Inf} bucket differs from its count, and, in OpenMetrics,
+ * a missing {@code # EOF}. Every family must have a {@code HELP} too (our rule, the issue's).
  */
 public final class Exposition {
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
     private static final List<String> TYPES = List.of("counter", "gauge", "histogram", "summary", "untyped");
-    private static final List<String> OPENMETRICS_TYPES = List.of("counter", "gauge", "histogram", "gaugehistogram",
-            "summary", "stateset", "info", "unknown");
+    private static final List<String> OPENMETRICS_TYPES =
+            List.of("counter", "gauge", "histogram", "gaugehistogram", "summary", "stateset", "info", "unknown");
 
     /** One family: its type, help and samples by series ({@code name{label="value",...}}, labels sorted). */
     public record Family(String name, String type, String help, Map<String, Double> samples) {}
@@ -47,7 +46,10 @@ public final class Exposition {
         return families;
     }
 
-    /** The value of {@code series}, e.g. {@code hexstream_rpc_requests_total{method="x",outcome="ok"}} (labels sorted); 0 if absent. */
+    /**
+     * The value of {@code series}, e.g. {@code hexstream_rpc_requests_total{method="x",outcome="ok"}} (labels sorted);
+     * 0 if absent.
+     */
     public double value(String series) {
         for (Family family : families.values()) {
             Double value = family.samples().get(series);
@@ -128,8 +130,13 @@ public final class Exposition {
     }
 
     /** The family {@code name} (a new one, or the current one given its TYPE); a family seen before is refused. */
-    private static Family family(Map<String, Family> families, Map<String, String> helps, Family current, String name,
-            String type, String where) {
+    private static Family family(
+            Map<String, Family> families,
+            Map<String, String> helps,
+            Family current,
+            String name,
+            String type,
+            String where) {
         if (current != null && current.name().equals(name)) {
             if (type != null) {
                 if (current.type() != null || !current.samples().isEmpty()) {
@@ -190,10 +197,16 @@ public final class Exposition {
             return false;
         }
         return switch (family.type()) {
-            case "histogram" -> sample.equals(base + "_bucket") || sample.equals(base + "_sum") || sample.equals(base + "_count")
-                    || sample.equals(base + "_created");
-            case "summary" -> sample.equals(base) || sample.equals(base + "_sum") || sample.equals(base + "_count")
-                    || sample.equals(base + "_created");
+            case "histogram" ->
+                sample.equals(base + "_bucket")
+                        || sample.equals(base + "_sum")
+                        || sample.equals(base + "_count")
+                        || sample.equals(base + "_created");
+            case "summary" ->
+                sample.equals(base)
+                        || sample.equals(base + "_sum")
+                        || sample.equals(base + "_count")
+                        || sample.equals(base + "_created");
             case "counter" -> sample.equals(base) || sample.equals(base + "_total") || sample.equals(base + "_created");
             case "info" -> sample.equals(base + "_info");
             default -> sample.equals(base);
@@ -224,12 +237,13 @@ public final class Exposition {
                 char c = line.charAt(j);
                 if (c == '\\') {
                     char next = j + 1 < line.length() ? line.charAt(++j) : 0;
-                    value.append(switch (next) {
-                        case '\\' -> '\\';
-                        case '"' -> '"';
-                        case 'n' -> '\n';
-                        default -> throw new IllegalArgumentException("bad escape in a label value, " + where);
-                    });
+                    value.append(
+                            switch (next) {
+                                case '\\' -> '\\';
+                                case '"' -> '"';
+                                case 'n' -> '\n';
+                                default -> throw new IllegalArgumentException("bad escape in a label value, " + where);
+                            });
                 } else {
                     value.append(c);
                 }
@@ -279,12 +293,13 @@ public final class Exposition {
             char c = help.charAt(i);
             if (c == '\\') {
                 char next = i + 1 < help.length() ? help.charAt(++i) : 0;
-                out.append(switch (next) {
-                    case '\\' -> '\\';
-                    case 'n' -> '\n';
-                    case '"' -> '"';
-                    default -> throw new IllegalArgumentException("bad escape in HELP, " + where);
-                });
+                out.append(
+                        switch (next) {
+                            case '\\' -> '\\';
+                            case 'n' -> '\n';
+                            case '"' -> '"';
+                            default -> throw new IllegalArgumentException("bad escape in HELP, " + where);
+                        });
             } else {
                 out.append(c);
             }
@@ -304,7 +319,10 @@ public final class Exposition {
                 if (!le.find()) {
                     throw new IllegalArgumentException(series + ": a bucket without le");
                 }
-                String others = labels.replace(le.group(0), "").replace("{,", "{").replace(",,", ",").replace(",}", "}");
+                String others = labels.replace(le.group(0), "")
+                        .replace("{,", "{")
+                        .replace(",,", ",")
+                        .replace(",}", "}");
                 buckets.computeIfAbsent(others.equals("{}") ? "" : others, k -> new TreeMap<>())
                         .put(number(le.group(1), series), sample.getValue());
             } else if (series.startsWith(family.name() + "_count")) {
@@ -320,8 +338,8 @@ public final class Exposition {
             }
             Double inf = series.getValue().get(Double.POSITIVE_INFINITY);
             if (inf == null || !inf.equals(counts.get(series.getKey()))) {
-                throw new IllegalArgumentException(family.name() + series.getKey() + ": +Inf bucket " + inf + " is not the count "
-                        + counts.get(series.getKey()));
+                throw new IllegalArgumentException(family.name() + series.getKey() + ": +Inf bucket " + inf
+                        + " is not the count " + counts.get(series.getKey()));
             }
         }
     }

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A small durable pool for fuzz targets: two made-up blobs (random bytes and proofs, not KZG; fixed
- * commitments of {@code 0x11…} and {@code 0x22…}, so their versioned hashes, which the seed corpora use,
- * are the same on every run), stored under a data dir, with the ingestion path in front of it.
+ * A small durable pool for fuzz targets: two made-up blobs (random bytes and proofs, not KZG; fixed commitments of
+ * {@code 0x11…} and {@code 0x22…}, so their versioned hashes, which the seed corpora use, are the same on every run),
+ * stored under a data dir, with the ingestion path in front of it.
  */
 public final class FuzzPool {
     /** Pool capacity in blobs: room for a few transactions besides the two. */
@@ -46,7 +46,8 @@ public final class FuzzPool {
             Arrays.fill(commitment, (byte) b);
             pool.add(PoolItem.generated(new BlobEntry(blob, commitment, blobProof, cellProofs)));
         }
-        return new FuzzPool(pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX, false, ServerMetrics.NONE));
+        return new FuzzPool(
+                pool, dataDir, new TransactionIngest(pool, BlobSizes.MAX_BLOBS_PER_TX, false, ServerMetrics.NONE));
     }
 
     public DurableBlobPool pool() {

@@ -15,10 +15,10 @@ import java.security.MessageDigest;
 import java.time.Duration;
 
 /**
- * One HTTP/1.1 connection to a loopback port over a plain socket, for what {@link EngineClient}'s
- * {@code HttpClient} hides: pipelining, sending a request a byte at a time, reading part of a response
- * and hanging up (with FIN or RST), or not reading at all. Responses are read as they arrive: the head,
- * then the body in pieces, hashed or dropped, never parsed. Close it to close the socket.
+ * One HTTP/1.1 connection to a loopback port over a plain socket, for what {@link EngineClient}'s {@code HttpClient}
+ * hides: pipelining, sending a request a byte at a time, reading part of a response and hanging up (with FIN or RST),
+ * or not reading at all. Responses are read as they arrive: the head, then the body in pieces, hashed or dropped, never
+ * parsed. Close it to close the socket.
  */
 public final class HttpConnection implements AutoCloseable {
     /** Bytes read at a time from a body; allocated on the first body read, so idle connections cost little heap. */
@@ -61,7 +61,8 @@ public final class HttpConnection implements AutoCloseable {
     /** The bytes of a keep-alive {@code POST /} of {@code json}, with {@code token} as bearer unless {@code null}. */
     public static byte[] post(String token, String json) {
         byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        String head = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+        String head = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
                 + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
         byte[] request = new byte[head.length() + body.length];
         System.arraycopy(head.getBytes(US_ASCII), 0, request, 0, head.length());
@@ -130,7 +131,8 @@ public final class HttpConnection implements AutoCloseable {
         while (left > 0) {
             int n = in.read(sink, 0, (int) Math.min(sink.length, left));
             if (n < 0) {
-                throw new EOFException("connection closed with " + left + " of " + head.contentLength() + " body bytes to go");
+                throw new EOFException(
+                        "connection closed with " + left + " of " + head.contentLength() + " body bytes to go");
             }
             sha256.update(sink, 0, n);
             left -= n;
@@ -138,7 +140,9 @@ public final class HttpConnection implements AutoCloseable {
         return new Digested(head, head.contentLength(), sha256.digest());
     }
 
-    /** Reads and drops up to {@code n} bytes (head and body alike); returns how many came before the end of the stream. */
+    /**
+     * Reads and drops up to {@code n} bytes (head and body alike); returns how many came before the end of the stream.
+     */
     public long discard(long n) throws IOException {
         byte[] sink = sink();
         long read = 0;
@@ -153,8 +157,8 @@ public final class HttpConnection implements AutoCloseable {
     }
 
     /**
-     * Whether the server closes the connection within {@code timeout}, reading (and dropping) whatever it
-     * still sends; false if it is still open then.
+     * Whether the server closes the connection within {@code timeout}, reading (and dropping) whatever it still sends;
+     * false if it is still open then.
      */
     public boolean closedByServerWithin(Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();

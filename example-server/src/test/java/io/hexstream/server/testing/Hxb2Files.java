@@ -11,9 +11,9 @@ import java.util.zip.CRC32C;
 
 /**
  * Store files in the format before extension cells, {@code HXB2}, written as the server wrote them then:
- * {@code "HXB2"}, the origin byte, the transaction hash (transactions only), the blob count (2 bytes),
- * per blob the flags (bit 0 blob proof, bit 1 cell proofs), blob, commitment, blob proof, cell proofs;
- * last a CRC32C (4 bytes, big-endian). The extension cells of the entries are not written.
+ * {@code "HXB2"}, the origin byte, the transaction hash (transactions only), the blob count (2 bytes), per blob the
+ * flags (bit 0 blob proof, bit 1 cell proofs), blob, commitment, blob proof, cell proofs; last a CRC32C (4 bytes,
+ * big-endian). The extension cells of the entries are not written.
  */
 public final class Hxb2Files {
     private Hxb2Files() {}
@@ -22,7 +22,9 @@ public final class Hxb2Files {
     public static Path write(Path dataDir, int sequence, PoolItem item) {
         int size = 4 + 1 + (item.isTransaction() ? 32 : 0) + 2 + 4;
         for (BlobEntry entry : item.entries()) {
-            size += 1 + entry.blob().length + entry.commitment().length
+            size += 1
+                    + entry.blob().length
+                    + entry.commitment().length
                     + (entry.blobProof() != null ? entry.blobProof().length : 0)
                     + (entry.cellProofs() != null ? entry.cellProofs().length : 0);
         }

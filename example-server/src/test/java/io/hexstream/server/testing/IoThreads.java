@@ -9,8 +9,8 @@ public final class IoThreads {
     private IoThreads() {}
 
     /**
-     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}) of every server in
-     * this JVM (JDK per-thread allocation counters).
+     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}) of every server in this JVM
+     * (JDK per-thread allocation counters).
      */
     public static long allocatedBytes() {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

@@ -26,8 +26,8 @@ public final class Latencies {
     }
 
     /**
-     * The {@code p}-th percentile ({@code 0 < p <= 100}) by the nearest-rank method: the smallest
-     * duration that at least {@code p} % of all are at or below, nanoseconds.
+     * The {@code p}-th percentile ({@code 0 < p <= 100}) by the nearest-rank method: the smallest duration that at
+     * least {@code p} % of all are at or below, nanoseconds.
      */
     public long percentile(double p) {
         if (count == 0) {

@@ -14,26 +14,27 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Prometheus project's own parsers, from its Python client: {@code prometheus_client.parser} for the
- * text format 0.0.4 and {@code prometheus_client.openmetrics.parser} (the reference parser of the
- * OpenMetrics test suite) for OpenMetrics 1.0, run by {@code python3} on an exposition through
- * {@code src/test/python/parse_exposition.py}. The build unpacks the client into
- * {@code target/prometheus-client} before the tests ({@code src/test/prometheus-client/fetch.sh}); without
- * it, or without {@code python3}, every call fails. No family or series is read twice: the script
- * refuses that too.
+ * The Prometheus project's own parsers, from its Python client: {@code prometheus_client.parser} for the text format
+ * 0.0.4 and {@code prometheus_client.openmetrics.parser} (the reference parser of the OpenMetrics test suite) for
+ * OpenMetrics 1.0, run by {@code python3} on an exposition through {@code src/test/python/parse_exposition.py}. The
+ * build unpacks the client into {@code target/prometheus-client} before the tests
+ * ({@code src/test/prometheus-client/fetch.sh}); without it, or without {@code python3}, every call fails. No family or
+ * series is read twice: the script refuses that too.
  */
 public final class PrometheusClientParser {
     private static final Path CLIENT = Path.of("target", "prometheus-client", "usr", "lib", "python3", "dist-packages");
     private static final Path SCRIPT = Path.of("src", "test", "python", "parse_exposition.py");
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
     private static final long TIMEOUT_SECONDS = 60;
 
     private PrometheusClientParser() {}
 
     /**
-     * The text format 0.0.4 as {@code prometheus_client.parser} reads it, by family name (a counter's
-     * without {@code _total}, as the client names it); each family's series written as
-     * {@link Exposition} writes them, labels sorted.
+     * The text format 0.0.4 as {@code prometheus_client.parser} reads it, by family name (a counter's without
+     * {@code _total}, as the client names it); each family's series written as {@link Exposition} writes them, labels
+     * sorted.
      */
     public static Map<String, Exposition.Family> prometheus(String text) {
         return parse("prometheus", text);
@@ -62,8 +63,11 @@ public final class PrometheusClientParser {
             Path errors = Files.createTempFile("exposition", ".err");
             try {
                 Files.writeString(input, text, StandardCharsets.UTF_8);
-                Process python = new ProcessBuilder("python3", "-I", SCRIPT.toString(), CLIENT.toString(), form,
-                        input.toString()).redirectOutput(output.toFile()).redirectError(errors.toFile()).start();
+                Process python = new ProcessBuilder(
+                                "python3", "-I", SCRIPT.toString(), CLIENT.toString(), form, input.toString())
+                        .redirectOutput(output.toFile())
+                        .redirectError(errors.toFile())
+                        .start();
                 if (!python.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                     python.destroyForcibly();
                     throw new AssertionError("python3 did not finish parsing in " + TIMEOUT_SECONDS + " s");
@@ -90,10 +94,18 @@ public final class PrometheusClientParser {
         Map<String, Exposition.Family> families = new TreeMap<>();
         json.fields().forEachRemaining(family -> {
             Map<String, Double> samples = new TreeMap<>();
-            family.getValue().get("samples").fields()
-                    .forEachRemaining(sample -> samples.put(sample.getKey(), sample.getValue().doubleValue()));
-            families.put(family.getKey(), new Exposition.Family(family.getKey(), family.getValue().get("type").asText(),
-                    family.getValue().get("help").asText(), samples));
+            family.getValue()
+                    .get("samples")
+                    .fields()
+                    .forEachRemaining(sample ->
+                            samples.put(sample.getKey(), sample.getValue().doubleValue()));
+            families.put(
+                    family.getKey(),
+                    new Exposition.Family(
+                            family.getKey(),
+                            family.getValue().get("type").asText(),
+                            family.getValue().get("help").asText(),
+                            samples));
         });
         return families;
     }

@@ -10,12 +10,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The standard ingest steps ({@link IngestWork#STANDARD}), each recorded as it starts, with the thread
- * it runs on as the step itself sees it.
+ * The standard ingest steps ({@link IngestWork#STANDARD}), each recorded as it starts, with the thread it runs on as
+ * the step itself sees it.
  */
 public final class RecordingIngestWork implements IngestWork {
     /** The steps: decoding, and the three that run KZG. */
-    public enum Step { DECODE, VERIFY, EXTENSION_CELLS, CELL_PROOFS }
+    public enum Step {
+        DECODE,
+        VERIFY,
+        EXTENSION_CELLS,
+        CELL_PROOFS
+    }
 
     /** One step and the name of the thread it ran on. */
     public record Call(Step step, String thread) {}

@@ -7,13 +7,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The platform's {@link StoreFiles} ({@link StoreFiles#SYSTEM}), each operation recorded in order with
- * the file names it was given and the thread it ran on; one kind of operation can be made to fail
- * ({@link #failing}) with an {@link IOException}, before it runs.
+ * The platform's {@link StoreFiles} ({@link StoreFiles#SYSTEM}), each operation recorded in order with the file names
+ * it was given and the thread it ran on; one kind of operation can be made to fail ({@link #failing}) with an
+ * {@link IOException}, before it runs.
  */
 public final class RecordingStoreFiles implements StoreFiles {
     /** The operations, as {@link Call#op()} names them. */
-    public enum Op { WRITE, FORCE, RENAME, FORCE_DIRECTORY, DELETE }
+    public enum Op {
+        WRITE,
+        FORCE,
+        RENAME,
+        FORCE_DIRECTORY,
+        DELETE
+    }
 
     /** One operation: what, on which file names ({@code to} only for a rename), on which thread. */
     public record Call(Op op, String file, String to, String thread) {
@@ -45,7 +51,10 @@ public final class RecordingStoreFiles implements StoreFiles {
     }
 
     private synchronized void record(Op op, Path file, Path to) throws IOException {
-        calls.add(new Call(op, file.getFileName().toString(), to == null ? null : to.getFileName().toString(),
+        calls.add(new Call(
+                op,
+                file.getFileName().toString(),
+                to == null ? null : to.getFileName().toString(),
                 Thread.currentThread().getName()));
         if (op == failing) {
             throw new IOException("injected " + op + " failure");

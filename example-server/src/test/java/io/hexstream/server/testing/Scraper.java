@@ -12,9 +12,11 @@ import java.time.Duration;
 /** A Prometheus scraper of a server's {@code --metrics-port}. */
 public final class Scraper {
     /** What Prometheus 2.x sends, OpenMetrics first. */
-    public static final String OPENMETRICS_ACCEPT = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+    public static final String OPENMETRICS_ACCEPT =
+            "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI uri;
 
     public Scraper(InetSocketAddress address) {
@@ -23,7 +25,8 @@ public final class Scraper {
 
     /** GET /metrics with {@code accept} (or none); the whole response. */
     public HttpResponse<String> get(String accept) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET();
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET();
         if (accept != null) {
             request.header("Accept", accept);
         }
@@ -47,8 +50,8 @@ public final class Scraper {
     }
 
     /**
-     * The exposition once no response is in flight (every response written is in the metrics: the server
-     * counts a response before it stops counting it in flight); at most 10 s.
+     * The exposition once no response is in flight (every response written is in the metrics: the server counts a
+     * response before it stops counting it in flight); at most 10 s.
      */
     public Exposition settled() {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

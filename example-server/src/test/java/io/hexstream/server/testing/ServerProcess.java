@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The example server ({@code io.hexstream.server.Main}) in a JVM of its own, on this test's class path,
- * over a data dir with no generated blobs, logging to a file: what a crash test needs to kill with
- * SIGKILL, what a load test needs to hold to its own heap and direct memory limits, and what a start-up
- * test needs to stop with SIGTERM or to see fail ({@link #run}). Close it to kill it if it still runs.
+ * The example server ({@code io.hexstream.server.Main}) in a JVM of its own, on this test's class path, over a data dir
+ * with no generated blobs, logging to a file: what a crash test needs to kill with SIGKILL, what a load test needs to
+ * hold to its own heap and direct memory limits, and what a start-up test needs to stop with SIGTERM or to see fail
+ * ({@link #run}). Close it to kill it if it still runs.
  */
 public final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 60_000;
@@ -26,6 +26,7 @@ public final class ServerProcess implements AutoCloseable {
     private final Path log;
     /** Where its stderr goes, or {@code null} if into {@link #log}. */
     private final Path stderr;
+
     private final EngineClient client;
 
     private ServerProcess(Process process, Path log, Path stderr, EngineClient client) {
@@ -56,17 +57,20 @@ public final class ServerProcess implements AutoCloseable {
     /**
      * Starts {@code Main} with {@code args} (which give {@code --port port}, and {@code --jwt-secret} or
      * {@code --data-dir} so that {@code secret} is its secret file) in a JVM of its own, its log in
-     * {@code dir/name.out} and its stderr in {@code dir/name.err}; returns once it has started, with a
-     * client holding that secret.
+     * {@code dir/name.out} and its stderr in {@code dir/name.err}; returns once it has started, with a client holding
+     * that secret.
      */
     public static ServerProcess serve(Path dir, String name, int port, Path secret, String... args)
             throws IOException, InterruptedException {
-        Process process = launch(List.of(), List.of("-Xmx256m"), List.of(args), dir.resolve(name + ".out"),
-                dir.resolve(name + ".err"));
+        Process process = launch(
+                List.of(), List.of("-Xmx256m"), List.of(args), dir.resolve(name + ".out"), dir.resolve(name + ".err"));
         ServerProcess server = new ServerProcess(process, dir.resolve(name + ".out"), dir.resolve(name + ".err"), null);
         try {
             server.awaitListening(port);
-            return new ServerProcess(process, server.log, server.stderr,
+            return new ServerProcess(
+                    process,
+                    server.log,
+                    server.stderr,
                     EngineClient.authenticated(port, JwtSecret.read(secret).bytes()));
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             server.close();
@@ -82,8 +86,8 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code --fork osaka} over {@code dataDir} with the JWT secret {@link EngineServerFixture#SECRET}
-     * in a JVM with a 256 MiB heap, and returns once it listens.
+     * Starts {@code --fork osaka} over {@code dataDir} with the JWT secret {@link EngineServerFixture#SECRET} in a JVM
+     * with a 256 MiB heap, and returns once it listens.
      *
      * @param log where its stdout and stderr go (replaced)
      */
@@ -95,25 +99,39 @@ public final class ServerProcess implements AutoCloseable {
      * As {@link #start(Path, Path)}, in a JVM with {@code jvmOptions} (heap and direct memory limits, modules);
      * paranoid leak detection is always on, so that a leak shows as a {@code LEAK} line in its log.
      */
-    public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions) throws IOException, InterruptedException {
+    public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         return start(dataDir, log, jvmOptions, List.of());
     }
 
     /**
-     * As {@link #start(Path, Path, List)}, the JVM run by the command {@code wrapper} (e.g. {@code strace -f
-     * -o FILE}; empty: none), of which it is then the child: {@link #stop} and {@link #kill} signal the JVM, and
-     * wait for the wrapper to end.
+     * As {@link #start(Path, Path, List)}, the JVM run by the command {@code wrapper} (e.g. {@code strace -f -o FILE};
+     * empty: none), of which it is then the child: {@link #stop} and {@link #kill} signal the JVM, and wait for the
+     * wrapper to end.
      */
     public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions, List<String> wrapper)
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path secret = Files.writeString(dataDir.resolve("test-jwt.hex"), EngineServerFixture.SECRET);
         int port = freePort();
-        Process process = launch(wrapper, jvmOptions, List.of("--port", Integer.toString(port), "--data-dir",
-                dataDir.toString(),
-                "--jwt-secret", secret.toString(), "--generate", "0", "--fork", "osaka"), log, null);
-        ServerProcess server = new ServerProcess(process, log, null,
-                EngineClient.authenticated(port, HexDecoder.decode(EngineServerFixture.SECRET)));
+        Process process = launch(
+                wrapper,
+                jvmOptions,
+                List.of(
+                        "--port",
+                        Integer.toString(port),
+                        "--data-dir",
+                        dataDir.toString(),
+                        "--jwt-secret",
+                        secret.toString(),
+                        "--generate",
+                        "0",
+                        "--fork",
+                        "osaka"),
+                log,
+                null);
+        ServerProcess server = new ServerProcess(
+                process, log, null, EngineClient.authenticated(port, HexDecoder.decode(EngineServerFixture.SECRET)));
         try {
             server.awaitListening(port);
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
@@ -133,7 +151,11 @@ public final class ServerProcess implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         // KZG's native library: JDK 22 and later warn on stderr about System.load without this (JDK 17 takes it too).
-        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-Dio.netty.leakDetection.level=paranoid", "-cp", System.getProperty("java.class.path"),
+        command.addAll(List.of(
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dio.netty.leakDetection.level=paranoid",
+                "-cp",
+                System.getProperty("java.class.path"),
                 "io.hexstream.server.Main"));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
@@ -159,8 +181,8 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * The process's peak resident set ({@code VmHWM} in {@code /proc/<pid>/status}, Linux), bytes; -1 where
-     * the system does not say.
+     * The process's peak resident set ({@code VmHWM} in {@code /proc/<pid>/status}, Linux), bytes; -1 where the system
+     * does not say.
      */
     public long peakResidentBytes() {
         Path status = Path.of("/proc", Long.toString(process.pid()), "status");

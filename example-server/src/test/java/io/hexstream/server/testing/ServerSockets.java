@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The server side of loopback connections as the kernel lists them ({@code /proc/net/tcp} and
- * {@code tcp6}, Linux): how a test knows that a server in this JVM has closed every connection its
- * clients hung up, so that nothing of theirs can still be reachable when it looks for leaks.
+ * The server side of loopback connections as the kernel lists them ({@code /proc/net/tcp} and {@code tcp6}, Linux): how
+ * a test knows that a server in this JVM has closed every connection its clients hung up, so that nothing of theirs can
+ * still be reachable when it looks for leaks.
  */
 public final class ServerSockets {
     private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
@@ -43,8 +43,8 @@ public final class ServerSockets {
     }
 
     /**
-     * Waits until at most {@code expected} connections to {@code port} are open on the server's side;
-     * returns how many are, which is more than {@code expected} only if {@code timeout} ran out.
+     * Waits until at most {@code expected} connections to {@code port} are open on the server's side; returns how many
+     * are, which is more than {@code expected} only if {@code timeout} ran out.
      */
     public static int awaitAtMost(int port, int expected, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

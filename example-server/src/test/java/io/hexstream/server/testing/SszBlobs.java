@@ -14,12 +14,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A client of the blob routes for tests (execution-apis #793, {@code refactor-ssz.md}, "{@code POST /blobs/v1}"
- * … "{@code /v4}"): request bodies, requests, and a strict decoder of the four response containers written
- * from the SSZ specification (consensus-specs {@code ssz/simple-serialize.md}: offsets {@code uint32}
- * little-endian, a container's first offset equal to its fixed part, offsets ascending and in bounds, a
- * {@code Boolean} {@code 0x00} or {@code 0x01}, list lengths within their limits) and the document's
- * {@code Optional[T]} = {@code List[T, 1]}, independent of the server's code.
+ * A client of the blob routes for tests (execution-apis #793, {@code refactor-ssz.md}, "{@code POST /blobs/v1}" …
+ * "{@code /v4}"): request bodies, requests, and a strict decoder of the four response containers written from the SSZ
+ * specification (consensus-specs {@code ssz/simple-serialize.md}: offsets {@code uint32} little-endian, a container's
+ * first offset equal to its fixed part, offsets ascending and in bounds, a {@code Boolean} {@code 0x00} or
+ * {@code 0x01}, list lengths within their limits) and the document's {@code Optional[T]} = {@code List[T, 1]},
+ * independent of the server's code.
  */
 public final class SszBlobs {
     public static final int BLOB = 131_072;
@@ -32,8 +32,8 @@ public final class SszBlobs {
     private SszBlobs() {}
 
     /**
-     * One decoded {@code BlobVNEntry}: {@code available}, the blob (V1 to V3), the proofs (V1: the one
-     * proof; V2, V3: the list), V4's 128 cell slots and 128 proof slots ({@code null} for {@code []}).
+     * One decoded {@code BlobVNEntry}: {@code available}, the blob (V1 to V3), the proofs (V1: the one proof; V2, V3:
+     * the list), V4's 128 cell slots and 128 proof slots ({@code null} for {@code []}).
      */
     public record Entry(boolean available, byte[] blob, List<byte[]> proofs, List<byte[]> cells) {}
 
@@ -58,11 +58,16 @@ public final class SszBlobs {
         return out.toByteArray();
     }
 
-    /** {@code POST path} of {@code body} as {@code application/octet-stream}, with a fresh token from {@code client}. */
+    /**
+     * {@code POST path} of {@code body} as {@code application/octet-stream}, with a fresh token from {@code client}.
+     */
     public static HttpResponse<byte[]> post(EngineClient client, String path, byte[] body) {
-        return client.send(HttpRequest.newBuilder(URI.create(client.uri().toString().replaceAll("/$", "") + path))
-                .header("Content-Type", "application/octet-stream").header("Authorization", "Bearer " + client.token())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        return client.send(
+                HttpRequest.newBuilder(URI.create(client.uri().toString().replaceAll("/$", "") + path))
+                        .header("Content-Type", "application/octet-stream")
+                        .header("Authorization", "Bearer " + client.token())
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build());
     }
 
     /** The bytes of a keep-alive {@code POST path} of {@code body}, {@code token} as bearer unless {@code null}. */
@@ -86,7 +91,9 @@ public final class SszBlobs {
         return out;
     }
 
-    /** {@code BlobsV2Response} or {@code BlobsV3Response}: {@code BlobV2Entry{available, BlobAndProofV2{blob, proofs}}}. */
+    /**
+     * {@code BlobsV2Response} or {@code BlobsV3Response}: {@code BlobV2Entry{available, BlobAndProofV2{blob, proofs}}}.
+     */
     public static List<Entry> decodeV2(byte[] body) {
         List<Entry> out = new ArrayList<>();
         for (byte[] element : variableList(container(body, VARIABLE).get(0), MAX_ENTRIES)) {
@@ -99,16 +106,16 @@ public final class SszBlobs {
 
     /**
      * {@code BlobsV4Response}: {@code BlobV4Entry{available, BlobCellsAndProofs{blob_cells: List[Optional[
-     * ByteVector[2048]], 128], proofs: List[Optional[Bytes48], 128]}}}; cells and proofs by slot, {@code null}
-     * for an empty {@code Optional}.
+     * ByteVector[2048]], 128], proofs: List[Optional[Bytes48], 128]}}}; cells and proofs by slot, {@code null} for an
+     * empty {@code Optional}.
      */
     public static List<Entry> decodeV4(byte[] body) {
         List<Entry> out = new ArrayList<>();
         for (byte[] element : variableList(container(body, VARIABLE).get(0), MAX_ENTRIES)) {
             List<byte[]> entry = container(element, 1, VARIABLE);
             List<byte[]> contents = container(entry.get(1), VARIABLE, VARIABLE);
-            out.add(new Entry(bool(entry.get(0)), null, optionals(contents.get(1), PROOF),
-                    optionals(contents.get(0), CELL)));
+            out.add(new Entry(
+                    bool(entry.get(0)), null, optionals(contents.get(1), PROOF), optionals(contents.get(0), CELL)));
         }
         return out;
     }
@@ -124,8 +131,8 @@ public final class SszBlobs {
     }
 
     /**
-     * The fields of a container whose fields are {@code sizes} bytes each, {@link #VARIABLE} for a
-     * variable-size one (its 4-byte offset in the fixed part, its bytes up to the next offset or the end).
+     * The fields of a container whose fields are {@code sizes} bytes each, {@link #VARIABLE} for a variable-size one
+     * (its 4-byte offset in the fixed part, its bytes up to the next offset or the end).
      */
     private static List<byte[]> container(byte[] bytes, int... sizes) {
         int fixed = 0;
@@ -141,7 +148,8 @@ public final class SszBlobs {
             }
             at += size == VARIABLE ? 4 : size;
         }
-        expect(offsets.isEmpty() ? bytes.length == fixed : offsets.get(0) == fixed,
+        expect(
+                offsets.isEmpty() ? bytes.length == fixed : offsets.get(0) == fixed,
                 "first offset, fixed part " + fixed);
         List<byte[]> fields = new ArrayList<>();
         at = 0;
@@ -164,8 +172,9 @@ public final class SszBlobs {
 
     /** A list of {@code size}-byte elements, at most {@code limit}. */
     private static List<byte[]> fixedList(byte[] bytes, int size, int limit) {
-        expect(bytes.length % size == 0 && bytes.length / size <= limit, "list of " + bytes.length + " bytes, "
-                + size + "-byte elements, at most " + limit);
+        expect(
+                bytes.length % size == 0 && bytes.length / size <= limit,
+                "list of " + bytes.length + " bytes, " + size + "-byte elements, at most " + limit);
         List<byte[]> out = new ArrayList<>();
         for (int at = 0; at < bytes.length; at += size) {
             out.add(Arrays.copyOfRange(bytes, at, at + size));

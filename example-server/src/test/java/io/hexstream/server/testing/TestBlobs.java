@@ -12,10 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Distinct real-KZG blobs, each with its commitment, blob proof and 128 cell proofs, to build
- * transactions from: generated once (about half a second a blob per core) into
- * {@code target/test-tx-blobs} with the server's own durable pool, and reused by every test class and run.
- * None of them is in {@link EngineServerFixture}'s generated pool.
+ * Distinct real-KZG blobs, each with its commitment, blob proof and 128 cell proofs, to build transactions from:
+ * generated once (about half a second a blob per core) into {@code target/test-tx-blobs} with the server's own durable
+ * pool, and reused by every test class and run. None of them is in {@link EngineServerFixture}'s generated pool.
  */
 public final class TestBlobs {
     private static final Path CACHE = Path.of("target", "test-tx-blobs");

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.web3j.crypto.Keys;
 
 /**
- * Decoding and verifying, without a server: the hash, the sender, the proofs each form's entries carry,
- * and (EIP-7594) the extension cells the verification computed.
+ * Decoding and verifying, without a server: the hash, the sender, the proofs each form's entries carry, and (EIP-7594)
+ * the extension cells the verification computed.
  */
 class BlobTransactionVerifierTest {
     private static final String SENDER = "0x" + Keys.getAddress(BlobTransactionBuilder.KEY.getPublicKey());
@@ -25,19 +25,26 @@ class BlobTransactionVerifierTest {
     void aTransactionDecodesToItsHashSenderAndProofs(BlobTransaction.Form form) throws Exception {
         List<BlobEntry> blobs = TestBlobs.first(2);
         boolean cells = form == BlobTransaction.Form.EIP_7594;
-        BlobTransactionBuilder built = (cells ? BlobTransactionBuilder.withCellProofs(blobs)
-                : BlobTransactionBuilder.withBlobProofs(blobs)).nonce(7);
+        BlobTransactionBuilder built = (cells
+                        ? BlobTransactionBuilder.withCellProofs(blobs)
+                        : BlobTransactionBuilder.withBlobProofs(blobs))
+                .nonce(7);
         BlobTransaction tx = BlobTransactionDecoder.decode(built.build());
         assertEquals(form, tx.form());
         assertArrayEquals(built.hash(), tx.hash());
         BlobTransactionVerifier.Verified verified = BlobTransactionVerifier.verify(tx, ServerMetrics.NONE);
         assertEquals(SENDER, verified.sender());
         for (int i = 0; i < blobs.size(); i++) {
-            assertArrayEquals(cells ? Kzg.extensionCells(blobs.get(i).blob()) : null,
-                    verified.entries().get(i).extensionCells(), "the cells the cell-proof check computed, kept");
+            assertArrayEquals(
+                    cells ? Kzg.extensionCells(blobs.get(i).blob()) : null,
+                    verified.entries().get(i).extensionCells(),
+                    "the cells the cell-proof check computed, kept");
             assertArrayEquals(blobs.get(i).commitment(), tx.entries().get(i).commitment());
-            assertArrayEquals(cells ? null : blobs.get(i).blobProof(), tx.entries().get(i).blobProof());
-            assertArrayEquals(cells ? blobs.get(i).cellProofs() : null, tx.entries().get(i).cellProofs());
+            assertArrayEquals(
+                    cells ? null : blobs.get(i).blobProof(), tx.entries().get(i).blobProof());
+            assertArrayEquals(
+                    cells ? blobs.get(i).cellProofs() : null,
+                    tx.entries().get(i).cellProofs());
         }
     }
 }

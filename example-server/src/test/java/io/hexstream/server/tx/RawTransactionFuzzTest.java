@@ -14,12 +14,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Jazzer target for raw transactions: the input is what {@code eth_sendRawTransaction} decodes from
- * its hex. Invariants: {@link BlobTransactionDecoder} and {@link TransactionIngest} (over a
- * {@link FuzzPool}) throw nothing but {@link TransactionRefusedException}, whose message names the
- * failed check ({@code "RLP: …"} exactly when undecodable), both for the same reason when the decoder
- * refuses; and a refused input leaves the pool, in memory and on disk, as it was. Seeds (small
- * transactions of the right shape with sidecars far too small, and near misses) in
+ * Jazzer target for raw transactions: the input is what {@code eth_sendRawTransaction} decodes from its hex.
+ * Invariants: {@link BlobTransactionDecoder} and {@link TransactionIngest} (over a {@link FuzzPool}) throw nothing but
+ * {@link TransactionRefusedException}, whose message names the failed check ({@code "RLP: …"} exactly when
+ * undecodable), both for the same reason when the decoder refuses; and a refused input leaves the pool, in memory and
+ * on disk, as it was. Seeds (small transactions of the right shape with sidecars far too small, and near misses) in
  * {@code RawTransactionFuzzTestInputs/}; the build fuzzes it for 60 s (the {@code fuzz} profile).
  */
 class RawTransactionFuzzTest {
@@ -27,6 +26,7 @@ class RawTransactionFuzzTest {
 
     @TempDir
     static Path data;
+
     private static FuzzPool pool;
 
     @BeforeAll
@@ -44,7 +44,8 @@ class RawTransactionFuzzTest {
             assertWellFormed(e);
             decoding = e;
         }
-        TransactionRefusedException ingesting = assertThrows(TransactionRefusedException.class, () -> pool.ingest().accept(raw));
+        TransactionRefusedException ingesting = assertThrows(
+                TransactionRefusedException.class, () -> pool.ingest().accept(raw));
         assertWellFormed(ingesting);
         if (decoding != null) {
             assertEquals(decoding.getMessage(), ingesting.getMessage());

@@ -51,26 +51,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Besu's path for {@code engine_getBlobsV2}, end to end, as the peer to beat: Vert.x HTTP over Netty
- * with the JWT checked on every request ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonRpcHttpService.java}),
- * the request body read as a Jackson tree, the method run on a worker thread (Vert.x's blocking
- * handlers: a pool of 20, its default), a {@code String} per blob and proof by the {@code char[]}
- * method, the blobs in a {@code parallelStream} and within each its proofs in another (in the common
- * fork-join pool), as {@code .../internal/methods/engine/EngineGetBlobsV2.java} does, and the reply serialised by
- * Jackson's {@code ObjectWriter.writeValue} into {@link BesuResponseStream}
- * ({@code .../jsonrpc/JsonRpcObjectExecutor.java}, {@code .../jsonrpc/JsonResponseStreamer.java}):
- * each ~8 KB flush copied into its own heap buffer and written, from the worker thread, as one chunk
- * of a chunked response. Each write is handed to the event loop as Vert.x's
- * {@code ConnectionBase.writeToChannel} does from another thread: queued as a task, written there, and
- * flushed only when no write of the connection is still queued (so a worker that serialises faster
- * than the loop writes gets its flushes coalesced); Netty copies each heap chunk into a direct buffer
- * on the way. Like Besu, it does not wait for the channel to turn writable. Single
- * {@code engine_getBlobsV2} or {@code engine_getBlobsV4} requests only (V4: a {@code String} per
- * selected cell and proof, {@code .../internal/methods/engine/EngineGetBlobsV4.java} and
+ * Besu's path for {@code engine_getBlobsV2}, end to end, as the peer to beat: Vert.x HTTP over Netty with the JWT
+ * checked on every request
+ * ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonRpcHttpService.java}), the request
+ * body read as a Jackson tree, the method run on a worker thread (Vert.x's blocking handlers: a pool of 20, its
+ * default), a {@code String} per blob and proof by the {@code char[]} method, the blobs in a {@code parallelStream} and
+ * within each its proofs in another (in the common fork-join pool), as
+ * {@code .../internal/methods/engine/EngineGetBlobsV2.java} does, and the reply serialised by Jackson's
+ * {@code ObjectWriter.writeValue} into {@link BesuResponseStream} ({@code .../jsonrpc/JsonRpcObjectExecutor.java},
+ * {@code .../jsonrpc/JsonResponseStreamer.java}): each ~8 KB flush copied into its own heap buffer and written, from
+ * the worker thread, as one chunk of a chunked response. Each write is handed to the event loop as Vert.x's
+ * {@code ConnectionBase.writeToChannel} does from another thread: queued as a task, written there, and flushed only
+ * when no write of the connection is still queued (so a worker that serialises faster than the loop writes gets its
+ * flushes coalesced); Netty copies each heap chunk into a direct buffer on the way. Like Besu, it does not wait for the
+ * channel to turn writable. Single {@code engine_getBlobsV2} or {@code engine_getBlobsV4} requests only (V4: a
+ * {@code String} per selected cell and proof, {@code .../internal/methods/engine/EngineGetBlobsV4.java} and
  * {@code .../internal/results/BlobCellsAndProofsV1.java}).
  *
- * <p>Its threads are named {@code hexstream-io-besu*}, so that the end-to-end benchmark counts the
- * heap they allocate as it counts the product's I/O threads'.
+ * <p>Its threads are named {@code hexstream-io-besu*}, so that the end-to-end benchmark counts the heap they allocate
+ * as it counts the product's I/O threads'.
  */
 final class BesuLikeServer implements AutoCloseable {
     /** Vert.x's default worker pool size, where Besu runs its JSON-RPC methods. */
@@ -88,19 +87,23 @@ final class BesuLikeServer implements AutoCloseable {
 
     /** Serves {@code pool} on a free loopback port, with JWTs checked against {@code secret}. */
     static BesuLikeServer start(DurableBlobPool pool, byte[] secret) throws InterruptedException {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0,
-                new DefaultThreadFactory(EngineServer.IO_THREADS + "-besu", true), NioIoHandler.newFactory());
-        ExecutorService workers = Executors.newFixedThreadPool(WORKERS,
-                new DefaultThreadFactory(EngineServer.IO_THREADS + "-besu-worker", true));
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(
+                0, new DefaultThreadFactory(EngineServer.IO_THREADS + "-besu", true), NioIoHandler.newFactory());
+        ExecutorService workers = Executors.newFixedThreadPool(
+                WORKERS, new DefaultThreadFactory(EngineServer.IO_THREADS + "-besu-worker", true));
         Handler handler = new Handler(pool, new JwtAuthenticator(secret, Clock.systemUTC()), workers);
-        Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        Channel channel = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(16 << 20), handler);
                     }
                 })
-                .bind("127.0.0.1", 0).sync().channel();
+                .bind("127.0.0.1", 0)
+                .sync()
+                .channel();
         return new BesuLikeServer(group, workers, channel);
     }
 
@@ -134,8 +137,8 @@ final class BesuLikeServer implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             if (authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) != null) {
-                DefaultFullHttpResponse refused = new DefaultFullHttpResponse(request.protocolVersion(),
-                        HttpResponseStatus.UNAUTHORIZED, Unpooled.EMPTY_BUFFER);
+                DefaultFullHttpResponse refused = new DefaultFullHttpResponse(
+                        request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, Unpooled.EMPTY_BUFFER);
                 HttpUtil.setContentLength(refused, 0);
                 ctx.writeAndFlush(refused).addListener(ChannelFutureListener.CLOSE);
                 return;
@@ -155,16 +158,19 @@ final class BesuLikeServer implements AutoCloseable {
                     keys[i] = VersionedHash.decode(hashes.get(i).asText());
                 }
                 Object result = tree.get("method").asText().equals("engine_getBlobsV4")
-                        ? cellsAndProofs(pool.getAll(keys), CellIndices.decode(tree.get("params").get(1).asText()))
+                        ? cellsAndProofs(
+                                pool.getAll(keys),
+                                CellIndices.decode(tree.get("params").get(1).asText()))
                         : blobsAndProofs(pool.getAll(keys));
-                HttpResponse head = new DefaultHttpResponse(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
-                        HttpResponseStatus.OK);
+                HttpResponse head = new DefaultHttpResponse(
+                        io.netty.handler.codec.http.HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
                 head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
                 HttpUtil.setTransferEncodingChunked(head, true);
                 HttpUtil.setKeepAlive(head, keepAlive);
                 VertxWrites writes = new VertxWrites(channel);
                 writes.write(head, false, false);
-                WRITER.writeValue(new BesuResponseStream(chunk -> writes.write(new DefaultHttpContent(chunk), false, false)),
+                WRITER.writeValue(
+                        new BesuResponseStream(chunk -> writes.write(new DefaultHttpContent(chunk), false, false)),
                         new JacksonStrings.Response("2.0", tree.get("id").toString(), result));
                 writes.write(LastHttpContent.EMPTY_LAST_CONTENT, true, !keepAlive);
             } catch (IOException | RuntimeException e) {
@@ -173,8 +179,8 @@ final class BesuLikeServer implements AutoCloseable {
         }
 
         /**
-         * {@code engine_getBlobsV2}: a {@code BlobAndProofV2} of Strings per blob, {@code null} if any is missing;
-         * the blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}), as Besu's
+         * {@code engine_getBlobsV2}: a {@code BlobAndProofV2} of Strings per blob, {@code null} if any is missing; the
+         * blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}), as Besu's
          * {@code syncResponse} does once it has found them all.
          */
         private static List<JacksonStrings.BlobAndProofV2> blobsAndProofs(BlobEntry[] entries) {
@@ -183,19 +189,26 @@ final class BesuLikeServer implements AutoCloseable {
                     return null;
                 }
             }
-            return Arrays.stream(entries).parallel().map(entry -> JacksonStrings.blobAndProof(entry.blob(),
-                    entry.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)).toList();
+            return Arrays.stream(entries)
+                    .parallel()
+                    .map(entry -> JacksonStrings.blobAndProof(
+                            entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB))
+                    .toList();
         }
 
         /**
          * {@code engine_getBlobsV4} ({@code .../internal/methods/engine/EngineGetBlobsV4.java}): a
          * {@code BlobCellsAndProofsV1} of Strings per blob, {@code null} where missing or without cell proofs.
          */
-        private static List<JacksonCellStrings.BlobCellsAndProofsV1> cellsAndProofs(BlobEntry[] entries, CellIndices cells) {
+        private static List<JacksonCellStrings.BlobCellsAndProofsV1> cellsAndProofs(
+                BlobEntry[] entries, CellIndices cells) {
             List<JacksonCellStrings.BlobCellsAndProofsV1> result = new ArrayList<>(entries.length);
             for (BlobEntry entry : entries) {
-                result.add(entry == null || entry.cellProofs() == null ? null : JacksonCellStrings.cellsAndProofs(
-                        entry.blob(), entry.extensionCells(), entry.cellProofs(), cells.cellList()));
+                result.add(
+                        entry == null || entry.cellProofs() == null
+                                ? null
+                                : JacksonCellStrings.cellsAndProofs(
+                                        entry.blob(), entry.extensionCells(), entry.cellProofs(), cells.cellList()));
             }
             return result;
         }
@@ -207,13 +220,14 @@ final class BesuLikeServer implements AutoCloseable {
     }
 
     /**
-     * Writes from a thread that is not the channel's event loop, as Vert.x 4's
-     * {@code ConnectionBase.queueForWrite}: each message a task on the loop, flushed when it is the last
-     * one queued (or when {@code flush} forces it); {@code close} closes the connection once it is written.
+     * Writes from a thread that is not the channel's event loop, as Vert.x 4's {@code ConnectionBase.queueForWrite}:
+     * each message a task on the loop, flushed when it is the last one queued (or when {@code flush} forces it);
+     * {@code close} closes the connection once it is written.
      */
     private static final class VertxWrites {
         private final Channel channel;
-        private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+        private final java.util.concurrent.atomic.AtomicInteger queued =
+                new java.util.concurrent.atomic.AtomicInteger();
 
         VertxWrites(Channel channel) {
             this.channel = channel;
@@ -222,7 +236,8 @@ final class BesuLikeServer implements AutoCloseable {
         void write(Object message, boolean flush, boolean close) {
             queued.incrementAndGet();
             channel.eventLoop().execute(() -> {
-                ChannelFuture written = queued.decrementAndGet() == 0 || flush ? channel.writeAndFlush(message)
+                ChannelFuture written = queued.decrementAndGet() == 0 || flush
+                        ? channel.writeAndFlush(message)
                         : channel.write(message);
                 if (close) {
                     written.addListener(ChannelFutureListener.CLOSE);

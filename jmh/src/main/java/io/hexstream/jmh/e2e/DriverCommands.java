@@ -7,11 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.LongSupplier;
 
 /**
- * A server JVM's side of {@link ServerJvm}: answers the driver's commands on standard input, one a
- * line, until the input ends: {@code heap} (bytes allocated so far by the server's threads, as
- * {@code allocatedHeap} counts them), {@code cpu} (CPU nanoseconds its threads have run so far,
- * {@link MemoryProbe#serverThreadsCpuNanos()}), {@code reset} (a new direct-memory peak from now), {@code peak}
- * (the peak since then).
+ * A server JVM's side of {@link ServerJvm}: answers the driver's commands on standard input, one a line, until the
+ * input ends: {@code heap} (bytes allocated so far by the server's threads, as {@code allocatedHeap} counts them),
+ * {@code cpu} (CPU nanoseconds its threads have run so far, {@link MemoryProbe#serverThreadsCpuNanos()}), {@code reset}
+ * (a new direct-memory peak from now), {@code peak} (the peak since then).
  */
 final class DriverCommands {
     private DriverCommands() {}

@@ -13,10 +13,9 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The pool every end-to-end server serves: {@value EndToEndBenchmark#POOL_BLOBS} real-KZG blobs the
- * example server generates once into a data dir (then reuses), the versioned hashes it lists in
- * {@code hashes.txt}, and tokens signed with the data dir's JWT secret. Every blob is stored with its
- * extension cells.
+ * The pool every end-to-end server serves: {@value EndToEndBenchmark#POOL_BLOBS} real-KZG blobs the example server
+ * generates once into a data dir (then reuses), the versioned hashes it lists in {@code hashes.txt}, and tokens signed
+ * with the data dir's JWT secret. Every blob is stored with its extension cells.
  *
  * @param tokens signs the clients' bearer tokens
  * @param hashes the pool's versioned hashes, in the order they were generated
@@ -24,8 +23,8 @@ import java.util.List;
 record E2ePool(JwtAuthenticator tokens, List<VersionedHash> hashes) {
     /** The pool of {@code dataDir}, generated there first if it holds fewer blobs (its log beside it). */
     static E2ePool prepare(Path dataDir) throws IOException {
-        try (ServerJvm generator = ServerJvm.start("prerendered", false, dataDir,
-                dataDir.toAbsolutePath().resolve("server.log"))) {
+        try (ServerJvm generator = ServerJvm.start(
+                "prerendered", false, dataDir, dataDir.toAbsolutePath().resolve("server.log"))) {
             generator.ask("heap");
         }
         // Items stored before extension cells were (HXB2 files) get them here, once, so that every server's
@@ -34,10 +33,12 @@ record E2ePool(JwtAuthenticator tokens, List<VersionedHash> hashes) {
         for (String key : stored.itemsWithoutExtensionCells()) {
             stored.completeExtensionCells(key, Kzg::extensionCells);
         }
-        JwtAuthenticator tokens = new JwtAuthenticator(JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(),
-                Clock.systemUTC());
+        JwtAuthenticator tokens = new JwtAuthenticator(
+                JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes(), Clock.systemUTC());
         List<VersionedHash> hashes = Files.readAllLines(dataDir.resolve("hashes.txt")).stream()
-                .map(VersionedHash::decode).toList().subList(0, EndToEndBenchmark.POOL_BLOBS);
+                .map(VersionedHash::decode)
+                .toList()
+                .subList(0, EndToEndBenchmark.POOL_BLOBS);
         return new E2ePool(tokens, hashes);
     }
 }

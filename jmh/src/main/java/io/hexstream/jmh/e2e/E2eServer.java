@@ -3,9 +3,9 @@ package io.hexstream.jmh.e2e;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.ServerOptions;
-import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ResponseRenderer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,15 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its
- * JIT, heap and threads to itself): {@code E2eServer MODE DATA_DIR} serves the pool of {@code DATA_DIR}
- * (topped up to {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints
- * {@code ready PORT KERNEL}, then answers the driver's commands ({@link DriverCommands}, the heap
- * counted on the server's I/O threads); end of input stops it. Modes:
- * {@code hexstream} (the product, hex cache off: every response encoded), {@code hexstream-cache} (the
- * product answering from its hex cache, 64 MiB, which holds the whole pool), {@code ssz} (the product,
- * asked by {@link SszMode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped
- * once a second by a {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
+ * One server of the end-to-end benchmark, in a JVM of its own (so that each kernel, each peer, has its JIT, heap and
+ * threads to itself): {@code E2eServer MODE DATA_DIR} serves the pool of {@code DATA_DIR} (topped up to
+ * {@value EndToEndBenchmark#POOL_BLOBS} blobs) on a free loopback port, prints {@code ready PORT KERNEL}, then answers
+ * the driver's commands ({@link DriverCommands}, the heap counted on the server's I/O threads); end of input stops it.
+ * Modes: {@code hexstream} (the product, hex cache off: every response encoded), {@code hexstream-cache} (the product
+ * answering from its hex cache, 64 MiB, which holds the whole pool), {@code ssz} (the product, asked by
+ * {@link SszMode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped once a second by a
+ * {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code sendfile} ({@link SendfileRenderer}: the floor's bytes from files in {@code DATA_DIR}, sent as file regions),
  * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
  * ({@link BesuLikeServer}).
@@ -45,22 +44,33 @@ public final class E2eServer {
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
         int hexCacheMib = mode.equals("hexstream-cache") ? HEX_CACHE_MIB : 0;
-        List<String> options = new ArrayList<>(List.of("--port", "0", "--data-dir", dataDir.toString(), "--generate",
-                Integer.toString(EndToEndBenchmark.POOL_BLOBS), "--fork", "osaka", "--hex-cache-mib",
+        List<String> options = new ArrayList<>(List.of(
+                "--port",
+                "0",
+                "--data-dir",
+                dataDir.toString(),
+                "--generate",
+                Integer.toString(EndToEndBenchmark.POOL_BLOBS),
+                "--fork",
+                "osaka",
+                "--hex-cache-mib",
                 Integer.toString(hexCacheMib)));
         if (metrics) {
             options.addAll(List.of("--metrics-port", "0"));
         }
         try (ExampleServer server = ExampleServer.builder(ServerOptions.parse(options.toArray(String[]::new)))
-                .renderer(writer -> renderer != null ? renderer : ResponseRenderer.streaming(writer)).start();
+                        .renderer(writer -> renderer != null ? renderer : ResponseRenderer.streaming(writer))
+                        .start();
                 MemoryProbe memory = new MemoryProbe();
-                AutoCloseable scrapes = metrics ? new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {})
+                AutoCloseable scrapes = metrics
+                        ? new PeriodicScrape(server.metricsAddress(), Duration.ofSeconds(1), body -> {})
                         : () -> {}) {
             AutoCloseable besu = null;
             InetSocketAddress address = server.engineAddress();
             if (mode.equals("besuStreaming")) {
                 BesuLikeServer peer = BesuLikeServer.start(
-                        DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE), server.secret().bytes());
+                        DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE),
+                        server.secret().bytes());
                 besu = peer;
                 address = peer.address();
             }

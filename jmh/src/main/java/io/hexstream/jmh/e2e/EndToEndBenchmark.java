@@ -24,31 +24,26 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * {@code engine_getBlobsV2}, and with {@code --shapes} {@code engine_getBlobsV4} ({@link RequestShape}:
- * 8 or 128 cells a blob), end to end over loopback. Each server runs in a JVM of its own
- * ({@link E2eServer}) on the same pool of {@value #POOL_BLOBS} real-KZG blobs (generated once into the
- * data dir, then reused; each server serves its own copy, {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable kernel),
- * {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}; both with the hex
- * cache off, so every response is encoded), {@code hexstream-cache} (the product answering from its hex
- * cache, which holds the whole pool's digits),
- * {@code hexstream-vector-metrics} ({@code hexstream-vector} with metrics on, scraped once a second: {@link MetricsRatio}
- * sets its cells beside {@code hexstream-vector}'s),
- * {@code prerendered} (the exact bytes rendered once, written from one direct buffer: the transport
- * floor), {@code besuStreaming} (Besu's path, {@link BesuLikeServer}: Strings streamed through Jackson
- * as chunked HTTP), {@code hexstream-ssz-v2} (the product asked over binary SSZ, {@code POST /engine/v1/blobs/v2}:
- * the same blobs and proofs as {@code BlobsV2Response}, half the bytes, checked on its own; shape {@code v2}
- * only), {@code hexstream-ssz-v4x8} ({@code POST /engine/v1/blobs/v4} of the {@code v4x8} cells; shape
- * {@code v4x8} only) and, if
- * asked for, {@code sendfile} ({@code prerendered}'s bytes from a file per request shape, sent with
- * {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and {@code jacksonStringsWholeBody}
- * (the same Strings serialised whole).
- * Clients read whole responses on keep-alive connections or on a fresh connection per request (the
- * connect counted). Before timing, one 128-blob response of each server is parsed and checked against
- * the pool, and all servers must answer the same bytes. Per cell: time to last byte, throughput, heap
- * allocated by the server's threads per request, CPU time of the server's threads per request, the
- * server's peak direct memory, and the p50 as a
- * multiple of {@code prerendered}'s and as a speed-up over {@code besuStreaming}'s. Writes
- * {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
+ * {@code engine_getBlobsV2}, and with {@code --shapes} {@code engine_getBlobsV4} ({@link RequestShape}: 8 or 128 cells
+ * a blob), end to end over loopback. Each server runs in a JVM of its own ({@link E2eServer}) on the same pool of
+ * {@value #POOL_BLOBS} real-KZG blobs (generated once into the data dir, then reused; each server serves its own copy,
+ * {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable
+ * kernel), {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}; both with the hex
+ * cache off, so every response is encoded), {@code hexstream-cache} (the product answering from its hex cache, which
+ * holds the whole pool's digits), {@code hexstream-vector-metrics} ({@code hexstream-vector} with metrics on, scraped
+ * once a second: {@link MetricsRatio} sets its cells beside {@code hexstream-vector}'s), {@code prerendered} (the exact
+ * bytes rendered once, written from one direct buffer: the transport floor), {@code besuStreaming} (Besu's path,
+ * {@link BesuLikeServer}: Strings streamed through Jackson as chunked HTTP), {@code hexstream-ssz-v2} (the product
+ * asked over binary SSZ, {@code POST /engine/v1/blobs/v2}: the same blobs and proofs as {@code BlobsV2Response}, half
+ * the bytes, checked on its own; shape {@code v2} only), {@code hexstream-ssz-v4x8} ({@code POST /engine/v1/blobs/v4}
+ * of the {@code v4x8} cells; shape {@code v4x8} only) and, if asked for, {@code sendfile} ({@code prerendered}'s bytes
+ * from a file per request shape, sent with {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and
+ * {@code jacksonStringsWholeBody} (the same Strings serialised whole). Clients read whole responses on keep-alive
+ * connections or on a fresh connection per request (the connect counted). Before timing, one 128-blob response of each
+ * server is parsed and checked against the pool, and all servers must answer the same bytes. Per cell: time to last
+ * byte, throughput, heap allocated by the server's threads per request, CPU time of the server's threads per request,
+ * the server's peak direct memory, and the p50 as a multiple of {@code prerendered}'s and as a speed-up over
+ * {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.EndToEndBenchmark \
@@ -65,6 +60,7 @@ public final class EndToEndBenchmark {
     static final Path DATA_DIR = Path.of("target", "hexstream-data-e2e");
     /** Blobs in the benchmark's pool: the most one request may ask for. */
     static final int POOL_BLOBS = 128;
+
     static final int[] BLOBS = {1, 9, 21, 72, 128};
     static final int[] CLIENTS = {1, 4, 16};
     static final List<String> CONNECTIONS = List.of("per-request", "keep-alive");
@@ -82,8 +78,10 @@ public final class EndToEndBenchmark {
     /** A server: its name in the tables, its {@link E2eServer} mode, and whether its JVM has the Vector API. */
     record Server(String name, String mode, boolean vector) {}
 
-    static final List<Server> SERVERS = List.of(new Server("hexstream-portable", "hexstream", false),
-            new Server("hexstream-vector", "hexstream", true), new Server("hexstream-cache", "hexstream-cache", false),
+    static final List<Server> SERVERS = List.of(
+            new Server("hexstream-portable", "hexstream", false),
+            new Server("hexstream-vector", "hexstream", true),
+            new Server("hexstream-cache", "hexstream-cache", false),
             new Server(FLOOR, "prerendered", false),
             new Server(SENDFILE, "sendfile", false),
             new Server(PEER, "besuStreaming", false),
@@ -93,22 +91,47 @@ public final class EndToEndBenchmark {
             new Server(SSZ_V4X8, "ssz", false));
 
     /** One cell of the matrix. */
-    record Cell(String server, String kernel, String connections, int blobs, int clients, double p50Millis,
-            double p99Millis, double responsesPerSecond, double megabytesPerSecond, long heapPerRequest, long peakDirect,
-            String shape, long cpuNanosPerRequest) {}
+    record Cell(
+            String server,
+            String kernel,
+            String connections,
+            int blobs,
+            int clients,
+            double p50Millis,
+            double p99Millis,
+            double responsesPerSecond,
+            double megabytesPerSecond,
+            long heapPerRequest,
+            long peakDirect,
+            String shape,
+            long cpuNanosPerRequest) {}
 
     private EndToEndBenchmark() {}
 
     /** The options (see the class comment), each default once. */
-    record Options(Path out, Path dataDir, double seconds, List<String> servers, List<String> connections,
-            int[] blobCounts, int[] clientCounts, List<RequestShape> shapes) {
+    record Options(
+            Path out,
+            Path dataDir,
+            double seconds,
+            List<String> servers,
+            List<String> connections,
+            int[] blobCounts,
+            int[] clientCounts,
+            List<RequestShape> shapes) {
 
         static Options parse(String[] args) {
             Path out = OUT;
             Path dataDir = DATA_DIR;
             double seconds = 3;
-            List<String> servers = List.of("hexstream-portable", "hexstream-vector", "hexstream-cache", FLOOR, PEER,
-                    MetricsRatio.ON, SSZ, SSZ_V4X8);
+            List<String> servers = List.of(
+                    "hexstream-portable",
+                    "hexstream-vector",
+                    "hexstream-cache",
+                    FLOOR,
+                    PEER,
+                    MetricsRatio.ON,
+                    SSZ,
+                    SSZ_V4X8);
             List<String> connections = CONNECTIONS;
             int[] blobCounts = BLOBS;
             int[] clientCounts = CLIENTS;
@@ -122,7 +145,10 @@ public final class EndToEndBenchmark {
                     case "--connections" -> connections = List.of(args[++i].split(","));
                     case "--blobs" -> blobCounts = counts(args[++i]);
                     case "--clients" -> clientCounts = counts(args[++i]);
-                    case "--shapes" -> shapes = Arrays.stream(args[++i].split(",")).map(RequestShape::named).toList();
+                    case "--shapes" ->
+                        shapes = Arrays.stream(args[++i].split(","))
+                                .map(RequestShape::named)
+                                .toList();
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
@@ -162,12 +188,12 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Starts each server asked for (in {@link #SERVERS}' order) on its own copy of the pool, into
-     * {@code jvms} as it starts, and verifies one response of each shape it serves, its body's SHA-256
-     * into {@code digests} (the SSZ server's is checked on its own).
+     * Starts each server asked for (in {@link #SERVERS}' order) on its own copy of the pool, into {@code jvms} as it
+     * starts, and verifies one response of each shape it serves, its body's SHA-256 into {@code digests} (the SSZ
+     * server's is checked on its own).
      */
-    private static void startAndVerify(Options options, E2ePool pool, Map<Server, ServerJvm> jvms,
-            Map<String, byte[]> digests) throws Exception {
+    private static void startAndVerify(
+            Options options, E2ePool pool, Map<Server, ServerJvm> jvms, Map<String, byte[]> digests) throws Exception {
         Path dataDir = options.dataDir();
         for (Server server : SERVERS) {
             if (!options.servers().contains(server.name())
@@ -175,8 +201,8 @@ public final class EndToEndBenchmark {
                 continue;
             }
             Path copy = copyPool(dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
-            ServerJvm jvm = ServerJvm.start(server.mode(), server.vector(), copy,
-                    copy.toAbsolutePath().resolve("server.log"));
+            ServerJvm jvm = ServerJvm.start(
+                    server.mode(), server.vector(), copy, copy.toAbsolutePath().resolve("server.log"));
             jvms.put(server, jvm);
             for (RequestShape shape : options.shapes()) {
                 if (!serves(server, shape)) {
@@ -185,7 +211,8 @@ public final class EndToEndBenchmark {
                 if (sszShape(server.name()) != null) {
                     SszMode.verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape);
                 } else {
-                    digests.put(server.name() + " " + shape.name(),
+                    digests.put(
+                            server.name() + " " + shape.name(),
                             verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape));
                 }
             }
@@ -203,9 +230,15 @@ public final class EndToEndBenchmark {
                             if (!serves(server.getKey(), shape)) {
                                 continue;
                             }
-                            Cell cell = run(server.getKey().name(), server.getValue(), pool.tokens(),
-                                    pool.hashes().subList(0, blobs), clients, connection.equals("per-request"),
-                                    options.seconds(), shape);
+                            Cell cell = run(
+                                    server.getKey().name(),
+                                    server.getValue(),
+                                    pool.tokens(),
+                                    pool.hashes().subList(0, blobs),
+                                    clients,
+                                    connection.equals("per-request"),
+                                    options.seconds(),
+                                    shape);
                             System.out.println(cell);
                             cells.add(cell);
                         }
@@ -224,8 +257,8 @@ public final class EndToEndBenchmark {
                 if (digest.getKey().endsWith(" " + shape.name())) {
                     first = first == null ? digest.getValue() : first;
                     if (!Arrays.equals(digest.getValue(), first)) {
-                        throw new IllegalStateException("the servers answered " + shape.name()
-                                + " with different bytes: " + digests.keySet());
+                        throw new IllegalStateException(
+                                "the servers answered " + shape.name() + " with different bytes: " + digests.keySet());
                     }
                 }
             }
@@ -264,12 +297,14 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Whether {@code server} runs {@code shape}: the whole-body Strings baseline asks for getBlobsV2 only,
-     * each SSZ server for its own shape only.
+     * Whether {@code server} runs {@code shape}: the whole-body Strings baseline asks for getBlobsV2 only, each SSZ
+     * server for its own shape only.
      */
     private static boolean serves(Server server, RequestShape shape) {
         String ssz = sszShape(server.name());
-        return ssz != null ? ssz.equals(shape.name()) : !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
+        return ssz != null
+                ? ssz.equals(shape.name())
+                : !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
     }
 
     /** The shape an SSZ server runs, or {@code null} for a JSON server. */
@@ -278,11 +313,12 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Untimed: one 128-blob response parsed with Jackson, each blob and its last proof checked against
-     * the pool on disk; returns the body's SHA-256 (every server must answer the same bytes).
+     * Untimed: one 128-blob response parsed with Jackson, each blob and its last proof checked against the pool on
+     * disk; returns the body's SHA-256 (every server must answer the same bytes).
      */
-    static byte[] verify(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir,
-            RequestShape shape) throws Exception {
+    static byte[] verify(
+            ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir, RequestShape shape)
+            throws Exception {
         DurableBlobPool pool = DurableBlobPool.open(dataDir, POOL_BLOBS, ServerMetrics.NONE);
         if (shape.v4()) {
             return verifyCells(server, tokens, hashes, pool, shape);
@@ -292,9 +328,14 @@ public final class EndToEndBenchmark {
             JsonNode result = new ObjectMapper().readTree(body).get("result");
             for (int i = 0; i < hashes.size(); i++) {
                 BlobEntry entry = pool.get(hashes.get(i));
-                if (!Arrays.equals(entry.blob(), HexDecoder.decode(result.get(i).get("blob").asText()))
-                        || !result.get(i).get("proofs").get(127).asText().equals("0x" + HexFormat.of()
-                                .formatHex(entry.cellProofs(), 127 * 48, 128 * 48))) {
+                if (!Arrays.equals(
+                                entry.blob(),
+                                HexDecoder.decode(result.get(i).get("blob").asText()))
+                        || !result.get(i)
+                                .get("proofs")
+                                .get(127)
+                                .asText()
+                                .equals("0x" + HexFormat.of().formatHex(entry.cellProofs(), 127 * 48, 128 * 48))) {
                     throw new IllegalStateException("blob " + i + " is not what the pool holds");
                 }
             }
@@ -304,11 +345,16 @@ public final class EndToEndBenchmark {
 
     /**
      * {@link #verify} for a V4 shape: every asked-for cell of the 128 blobs checked against the pool
-     * ({@link RequestShape#servesEveryCell}), waiting up to {@value #CELLS_WAIT_SECONDS} s for a server
-     * still computing the extension cells of the pool it loaded; returns the body's SHA-256.
+     * ({@link RequestShape#servesEveryCell}), waiting up to {@value #CELLS_WAIT_SECONDS} s for a server still computing
+     * the extension cells of the pool it loaded; returns the body's SHA-256.
      */
-    private static byte[] verifyCells(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
-            DurableBlobPool pool, RequestShape shape) throws Exception {
+    private static byte[] verifyCells(
+            ServerJvm server,
+            JwtAuthenticator tokens,
+            List<VersionedHash> hashes,
+            DurableBlobPool pool,
+            RequestShape shape)
+            throws Exception {
         List<BlobEntry> entries = hashes.stream().map(pool::get).toList();
         long deadline = System.nanoTime() + CELLS_WAIT_SECONDS * 1_000_000_000L;
         try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
@@ -318,7 +364,8 @@ public final class EndToEndBenchmark {
                     return MessageDigest.getInstance("SHA-256").digest(body);
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(shape.name() + ": the server answers null for cells 64 to 127 after "
+                    throw new IllegalStateException(shape.name()
+                            + ": the server answers null for cells 64 to 127 after "
                             + CELLS_WAIT_SECONDS + " s: its pool has no extension cells (they are computed when a blob"
                             + " enters the pool)");
                 }
@@ -327,9 +374,18 @@ public final class EndToEndBenchmark {
         }
     }
 
-    static Cell run(String name, ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes,
-            int clients, boolean perRequest, double seconds, RequestShape shape) throws Exception {
-        byte[] request = sszShape(name) != null ? SszMode.request(tokens.token(), hashes, shape, perRequest)
+    static Cell run(
+            String name,
+            ServerJvm server,
+            JwtAuthenticator tokens,
+            List<VersionedHash> hashes,
+            int clients,
+            boolean perRequest,
+            double seconds,
+            RequestShape shape)
+            throws Exception {
+        byte[] request = sszShape(name) != null
+                ? SszMode.request(tokens.token(), hashes, shape, perRequest)
                 : LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<LoopbackClient> connections = new ArrayList<>();
@@ -346,11 +402,25 @@ public final class EndToEndBenchmark {
             double wall = (System.nanoTime() - start) / 1e9;
             long cpu = server.ask("cpu") - cpuBefore;
             long heap = server.ask("heap") - heapBefore;
-            long[] latencies = perClient.stream().flatMapToLong(s -> Arrays.stream(s.latencies())).sorted().toArray();
+            long[] latencies = perClient.stream()
+                    .flatMapToLong(s -> Arrays.stream(s.latencies()))
+                    .sorted()
+                    .toArray();
             long bytes = perClient.stream().mapToLong(Samples::bytes).sum();
-            return new Cell(name, server.kernel(), perRequest ? "per-request" : "keep-alive", hashes.size(), clients,
-                    percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6, latencies.length / wall,
-                    bytes / wall / 1e6, heap / latencies.length, server.ask("peak"), shape.name(), cpu / latencies.length);
+            return new Cell(
+                    name,
+                    server.kernel(),
+                    perRequest ? "per-request" : "keep-alive",
+                    hashes.size(),
+                    clients,
+                    percentile(latencies, 0.50) / 1e6,
+                    percentile(latencies, 0.99) / 1e6,
+                    latencies.length / wall,
+                    bytes / wall / 1e6,
+                    heap / latencies.length,
+                    server.ask("peak"),
+                    shape.name(),
+                    cpu / latencies.length);
         } finally {
             for (LoopbackClient connection : connections) {
                 connection.close();
@@ -363,8 +433,8 @@ public final class EndToEndBenchmark {
     record Samples(long[] latencies, long bytes) {}
 
     /** Every client sends requests back to back for {@code seconds} (at least one each). */
-    private static List<Samples> drive(ExecutorService pool, List<LoopbackClient> connections, byte[] request,
-            double seconds) throws Exception {
+    private static List<Samples> drive(
+            ExecutorService pool, List<LoopbackClient> connections, byte[] request, double seconds) throws Exception {
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         List<Future<Samples>> futures = new ArrayList<>();
         for (LoopbackClient connection : connections) {

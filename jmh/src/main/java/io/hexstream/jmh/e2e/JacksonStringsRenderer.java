@@ -25,10 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code jacksonStringsWholeBody} server: blobs and proofs made Strings by the {@code char[]}
- * method as Besu's {@code EngineGetBlobsV2.java} does, but serialised by Jackson into one byte array and
- * written whole. Heavier than Besu, which streams ({@link BesuLikeServer} is the peer the ratios are
- * taken against); kept, off by default, to show what streaming saves. Single V2 replies only.
+ * The {@code jacksonStringsWholeBody} server: blobs and proofs made Strings by the {@code char[]} method as Besu's
+ * {@code EngineGetBlobsV2.java} does, but serialised by Jackson into one byte array and written whole. Heavier than
+ * Besu, which streams ({@link BesuLikeServer} is the peer the ratios are taken against); kept, off by default, to show
+ * what streaming saves. Single V2 replies only.
  */
 final class JacksonStringsRenderer implements ResponseRenderer {
     private final ObjectMapper mapper = new ObjectMapper();
@@ -42,7 +42,9 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     private FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
         RpcReply reply = replies.replies().get(0);
         replies.release(); // the reply as the server built it, to count the response cap: not what is sent here
-        if (replies.batch() || replies.replies().size() != 1 || !(reply.result() instanceof BlobsResult v2)
+        if (replies.batch()
+                || replies.replies().size() != 1
+                || !(reply.result() instanceof BlobsResult v2)
                 || v2.shape() != BlobAndProofV2.SHAPE) {
             throw new IllegalArgumentException("the baseline renders one getBlobsV2 result");
         }
@@ -50,13 +52,19 @@ final class JacksonStringsRenderer implements ResponseRenderer {
         if (v2.entries() != null) {
             result = new ArrayList<>(v2.entries().size());
             for (BlobEntry entry : v2.entries()) {
-                result.add(entry == null ? null : JacksonStrings.blobAndProof(entry.blob(), entry.cellProofs(),
-                        BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB));
+                result.add(
+                        entry == null
+                                ? null
+                                : JacksonStrings.blobAndProof(
+                                        entry.blob(),
+                                        entry.cellProofs(),
+                                        BlobSizes.PROOF_SIZE,
+                                        BlobSizes.CELLS_PER_EXT_BLOB));
             }
         }
         try {
-            byte[] json = mapper.writeValueAsBytes(new JacksonStrings.Response("2.0",
-                    new String(reply.id(), StandardCharsets.UTF_8), result));
+            byte[] json = mapper.writeValueAsBytes(
+                    new JacksonStrings.Response("2.0", new String(reply.id(), StandardCharsets.UTF_8), result));
             return fullResponse(version, keepAlive, json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
@@ -64,7 +72,8 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     }
 
     static FullHttpResponse fullResponse(HttpVersion version, boolean keepAlive, byte[] json) {
-        FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.OK, Unpooled.wrappedBuffer(json));
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(version, HttpResponseStatus.OK, Unpooled.wrappedBuffer(json));
         return withHeaders(keepAlive, response);
     }
 

@@ -11,11 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A client that sends a request and reads the whole response, body included (by
- * {@code Content-Length}, or chunk by chunk when the server streams {@code Transfer-Encoding: chunked}),
- * into a reused buffer: no JSON parsing, nothing kept. Keep-alive: one connection for every request;
- * per request: a fresh connection for each, closed by the server after its response
- * ({@code Connection: close}), the connect counted in the time.
+ * A client that sends a request and reads the whole response, body included (by {@code Content-Length}, or chunk by
+ * chunk when the server streams {@code Transfer-Encoding: chunked}), into a reused buffer: no JSON parsing, nothing
+ * kept. Keep-alive: one connection for every request; per request: a fresh connection for each, closed by the server
+ * after its response ({@code Connection: close}), the connect counted in the time.
  */
 final class LoopbackClient implements AutoCloseable {
     private final InetSocketAddress server;
@@ -42,8 +41,9 @@ final class LoopbackClient implements AutoCloseable {
     /** A {@code POST path} of {@code body} (any bytes) as {@code contentType}, with a bearer token. */
     static byte[] request(String token, String path, String contentType, byte[] body, boolean close) {
         byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer " + token
-                + "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + body.length
-                + (close ? "\r\nConnection: close" : "") + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                        + "\r\nContent-Type: " + contentType + "\r\nContent-Length: " + body.length
+                        + (close ? "\r\nConnection: close" : "") + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
         byte[] request = Arrays.copyOf(head, head.length + body.length);
         System.arraycopy(body, 0, request, head.length, body.length);
         return request;

@@ -13,15 +13,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * What Prometheus does to a server: {@code GET /metrics} at a fixed interval (asking for OpenMetrics, as
- * Prometheus does), on a daemon thread of its own, each body handed to a consumer; a failed scrape (or
- * a consumer's exception) is printed on standard error and the next one goes ahead. Close it to stop.
+ * What Prometheus does to a server: {@code GET /metrics} at a fixed interval (asking for OpenMetrics, as Prometheus
+ * does), on a daemon thread of its own, each body handed to a consumer; a failed scrape (or a consumer's exception) is
+ * printed on standard error and the next one goes ahead. Close it to stop.
  */
 final class PeriodicScrape implements AutoCloseable {
     /** Prometheus' {@code Accept}: OpenMetrics first. */
     static final String ACCEPT = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "scraper");
         thread.setDaemon(true);
@@ -31,12 +32,15 @@ final class PeriodicScrape implements AutoCloseable {
     private final Consumer<String> bodies;
 
     /**
-     * Scrapes {@code metrics} every {@code interval} (from the end of one scrape to the start of the next, so
-     * that a slow one does not bunch the next ones), the first at once, and hands each body to {@code bodies}.
+     * Scrapes {@code metrics} every {@code interval} (from the end of one scrape to the start of the next, so that a
+     * slow one does not bunch the next ones), the first at once, and hands each body to {@code bodies}.
      */
     PeriodicScrape(InetSocketAddress metrics, Duration interval, Consumer<String> bodies) {
         this.request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics.getPort() + "/metrics"))
-                .header("Accept", ACCEPT).timeout(Duration.ofSeconds(10)).GET().build();
+                .header("Accept", ACCEPT)
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build();
         this.bodies = bodies;
         timer.scheduleWithFixedDelay(this::scrape, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }

@@ -18,12 +18,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The transport floor: the exact response bytes, rendered once per request shape (getBlobsV2 of a
- * blob count, getBlobsV4 of a blob count and cell count: each a reply of its own length) the first time
- * it is seen (during warm-up, before timing), then written from one direct buffer with
- * {@code retainedDuplicate()}: no encoding at all on the timed path (the reply, built as the server
- * builds it to count the response cap, is released unwritten). {@link SendfileRenderer} serves the
- * same bytes from files.
+ * The transport floor: the exact response bytes, rendered once per request shape (getBlobsV2 of a blob count,
+ * getBlobsV4 of a blob count and cell count: each a reply of its own length) the first time it is seen (during warm-up,
+ * before timing), then written from one direct buffer with {@code retainedDuplicate()}: no encoding at all on the timed
+ * path (the reply, built as the server builds it to count the response cap, is released unwritten).
+ * {@link SendfileRenderer} serves the same bytes from files.
  */
 final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     private final Map<Long, ByteBuf> rendered = new ConcurrentHashMap<>();
@@ -33,15 +32,19 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     public void render(Replies replies, Responder responder) {
         ResponseSummary summary = replies.summary();
         ByteBuf bytes = rendered(rendered, replies, r -> render(writer, r), ByteBuf::release);
-        responder.respond(JacksonStringsRenderer.withHeaders(responder.keepAlive(), new DefaultFullHttpResponse(
-                responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())), bytes.readableBytes(),
+        responder.respond(
+                JacksonStringsRenderer.withHeaders(
+                        responder.keepAlive(),
+                        new DefaultFullHttpResponse(
+                                responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())),
+                bytes.readableBytes(),
                 summary);
     }
 
     /**
-     * What {@code cache} holds for {@code replies}' shape, rendered by {@code render} (which takes the
-     * replies over) the first time; the replies released otherwise. A shape is the one reply's exact
-     * length: the driver's requests of one method, blob count and cell count, and one id.
+     * What {@code cache} holds for {@code replies}' shape, rendered by {@code render} (which takes the replies over)
+     * the first time; the replies released otherwise. A shape is the one reply's exact length: the driver's requests of
+     * one method, blob count and cell count, and one id.
      */
     static <T> T rendered(Map<Long, T> cache, Replies replies, Function<Replies, T> render, Consumer<T> discard) {
         Long shape = replies.replies().get(0).length();
@@ -60,8 +63,8 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     }
 
     /**
-     * {@code replies}' exact body, as {@code writer} streams it, in one new direct buffer (the caller's to
-     * release); takes the replies over.
+     * {@code replies}' exact body, as {@code writer} streams it, in one new direct buffer (the caller's to release);
+     * takes the replies over.
      */
     static ByteBuf render(ResponseWriter writer, Replies replies) {
         JsonBody body = writer.body(replies);

@@ -23,76 +23,147 @@ final class Report {
 
     static String markdown(List<EndToEndBenchmark.Cell> cells, String jdk, double seconds, double totalSeconds) {
         boolean v2Only = cells.stream().allMatch(c -> c.shape().equals(RequestShape.V2.name()));
-        return markdown("engine_getBlobs" + (v2Only ? "V2" : "V2/V4") + " end to end over loopback",
-                EndToEndBenchmark.FLOOR, EndToEndBenchmark.PEER, cells, jdk, seconds, totalSeconds);
+        return markdown(
+                "engine_getBlobs" + (v2Only ? "V2" : "V2/V4") + " end to end over loopback",
+                EndToEndBenchmark.FLOOR,
+                EndToEndBenchmark.PEER,
+                cells,
+                jdk,
+                seconds,
+                totalSeconds);
     }
 
     /**
-     * The table of {@code cells} under {@code title}, with each p50 as a multiple of {@code floor}'s in
-     * the same cell (no such column when {@code floor} is {@code null}) and as a speed-up over
-     * {@code peer}'s.
+     * The table of {@code cells} under {@code title}, with each p50 as a multiple of {@code floor}'s in the same cell
+     * (no such column when {@code floor} is {@code null}) and as a speed-up over {@code peer}'s.
      */
-    static String markdown(String title, String floor, String peer, List<EndToEndBenchmark.Cell> cells, String jdk,
-            double seconds, double totalSeconds) {
+    static String markdown(
+            String title,
+            String floor,
+            String peer,
+            List<EndToEndBenchmark.Cell> cells,
+            String jdk,
+            double seconds,
+            double totalSeconds) {
         StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "### %s — JDK %s, %d CPUs, %.0f s per cell, whole run %.0f s%n%n", title,
-                jdk, Runtime.getRuntime().availableProcessors(), seconds, totalSeconds));
+        md.append(String.format(
+                Locale.ROOT,
+                "### %s — JDK %s, %d CPUs, %.0f s per cell, whole run %.0f s%n%n",
+                title,
+                jdk,
+                Runtime.getRuntime().availableProcessors(),
+                seconds,
+                totalSeconds));
         md.append(floor == null ? "" : "p50 ÷ floor: the p50 as a multiple of `" + floor + "`'s in the same cell; ")
                 .append("× peer: how many times faster than `" + peer + "` (its p50 ÷ this p50).\n\n");
         md.append("| server | kernel | connections | request | blobs | clients | p50 ms | p99 ms |")
                 .append(floor == null ? "" : " p50 ÷ floor |")
-                .append(" × peer | responses/s | MB/s | server heap / request | server CPU / request | peak direct MiB |\n")
-                .append("|---|---|---|---|---:|---:|---:|---:|").append(floor == null ? "" : "---:|")
+                .append(
+                        " × peer | responses/s | MB/s | server heap / request | server CPU / request | peak direct MiB |\n")
+                .append("|---|---|---|---|---:|---:|---:|---:|")
+                .append(floor == null ? "" : "---:|")
                 .append("---:|---:|---:|---:|---:|---:|\n");
         for (EndToEndBenchmark.Cell c : cells) {
-            md.append("| `").append(c.server()).append("` | ").append(c.kernel()).append(" | ").append(c.connections())
-                    .append(" | ").append(c.shape()).append(" | ").append(c.blobs()).append(" | ").append(c.clients())
-                    .append(" | ").append(format(c.p50Millis())).append(" | ").append(format(c.p99Millis()));
+            md.append("| `")
+                    .append(c.server())
+                    .append("` | ")
+                    .append(c.kernel())
+                    .append(" | ")
+                    .append(c.connections())
+                    .append(" | ")
+                    .append(c.shape())
+                    .append(" | ")
+                    .append(c.blobs())
+                    .append(" | ")
+                    .append(c.clients())
+                    .append(" | ")
+                    .append(format(c.p50Millis()))
+                    .append(" | ")
+                    .append(format(c.p99Millis()));
             if (floor != null) {
                 md.append(" | ").append(ratio(same(cells, c, floor).map(f -> c.p50Millis() / f.p50Millis())));
             }
-            md.append(" | ").append(ratio(same(cells, c, peer).map(p -> p.p50Millis() / c.p50Millis())))
-                    .append(" | ").append(format(c.responsesPerSecond())).append(" | ")
-                    .append(format(c.megabytesPerSecond())).append(" | ").append(bytes(c.heapPerRequest()))
-                    .append(" | ").append(cpu(c.cpuNanosPerRequest()))
-                    .append(" | ").append(format(c.peakDirect() / 1048576.0)).append(" |\n");
+            md.append(" | ")
+                    .append(ratio(same(cells, c, peer).map(p -> p.p50Millis() / c.p50Millis())))
+                    .append(" | ")
+                    .append(format(c.responsesPerSecond()))
+                    .append(" | ")
+                    .append(format(c.megabytesPerSecond()))
+                    .append(" | ")
+                    .append(bytes(c.heapPerRequest()))
+                    .append(" | ")
+                    .append(cpu(c.cpuNanosPerRequest()))
+                    .append(" | ")
+                    .append(format(c.peakDirect() / 1048576.0))
+                    .append(" |\n");
         }
         return md.toString();
     }
 
     /** The cell of {@code server} with the same connections, request shape, blobs and clients as {@code cell}. */
-    static Optional<EndToEndBenchmark.Cell> same(List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell,
-            String server) {
-        return cells.stream().filter(c -> c.server().equals(server) && c.connections().equals(cell.connections())
-                && c.shape().equals(cell.shape()) && c.blobs() == cell.blobs() && c.clients() == cell.clients()).findFirst();
+    static Optional<EndToEndBenchmark.Cell> same(
+            List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell, String server) {
+        return cells.stream()
+                .filter(c -> c.server().equals(server)
+                        && c.connections().equals(cell.connections())
+                        && c.shape().equals(cell.shape())
+                        && c.blobs() == cell.blobs()
+                        && c.clients() == cell.clients())
+                .findFirst();
     }
 
     private static String ratio(Optional<Double> value) {
         return value.map(v -> String.format(Locale.ROOT, "%.2f", v)).orElse("–");
     }
 
-    /** getBlobsV2's p50 and heap per request against blobs per request, one client, a connection per request if measured. */
+    /**
+     * getBlobsV2's p50 and heap per request against blobs per request, one client, a connection per request if
+     * measured.
+     */
     static void charts(List<EndToEndBenchmark.Cell> cells, String jdk, Path p50, Path heap) throws IOException {
-        String connections = cells.stream().anyMatch(c -> c.connections().equals("per-request")) ? "per-request"
-                : "keep-alive";
-        save(chart(cells, connections, "getBlobsV2 p50 time to last byte, 1 client, " + connections + " (JDK " + jdk + ")",
-                "ms (log)", EndToEndBenchmark.Cell::p50Millis), p50);
-        save(chart(cells, connections, "Server heap allocated per request, 1 client, " + connections + " (JDK " + jdk + ")",
-                "bytes (log)", c -> Math.max(1, c.heapPerRequest())), heap);
+        String connections =
+                cells.stream().anyMatch(c -> c.connections().equals("per-request")) ? "per-request" : "keep-alive";
+        save(
+                chart(
+                        cells,
+                        connections,
+                        "getBlobsV2 p50 time to last byte, 1 client, " + connections + " (JDK " + jdk + ")",
+                        "ms (log)",
+                        EndToEndBenchmark.Cell::p50Millis),
+                p50);
+        save(
+                chart(
+                        cells,
+                        connections,
+                        "Server heap allocated per request, 1 client, " + connections + " (JDK " + jdk + ")",
+                        "bytes (log)",
+                        c -> Math.max(1, c.heapPerRequest())),
+                heap);
     }
 
-    private static XYChart chart(List<EndToEndBenchmark.Cell> cells, String connections, String title, String yTitle,
+    private static XYChart chart(
+            List<EndToEndBenchmark.Cell> cells,
+            String connections,
+            String title,
+            String yTitle,
             ToDoubleFunction<EndToEndBenchmark.Cell> y) {
         // Log scales: the servers differ by orders of magnitude, and a linear axis flattens the fast ones.
         XYChart chart = chart(title, "blobs per request", yTitle, true);
         Set<String> servers = new LinkedHashSet<>();
         cells.forEach(c -> servers.add(c.server()));
         for (String server : servers) {
-            List<EndToEndBenchmark.Cell> series = cells.stream().filter(c -> c.server().equals(server)
-                    && c.clients() == 1 && c.connections().equals(connections) && c.shape().equals(RequestShape.V2.name()))
+            List<EndToEndBenchmark.Cell> series = cells.stream()
+                    .filter(c -> c.server().equals(server)
+                            && c.clients() == 1
+                            && c.connections().equals(connections)
+                            && c.shape().equals(RequestShape.V2.name()))
                     .toList();
             if (!series.isEmpty()) {
-                chart.addSeries(server, series.stream().mapToDouble(EndToEndBenchmark.Cell::blobs).toArray(),
+                chart.addSeries(
+                        server,
+                        series.stream()
+                                .mapToDouble(EndToEndBenchmark.Cell::blobs)
+                                .toArray(),
                         series.stream().mapToDouble(y).toArray());
             }
         }
@@ -101,7 +172,12 @@ final class Report {
 
     /** An empty chart of the house style (900 × 540), its y axis logarithmic or not; add series, then save it. */
     static XYChart chart(String title, String xTitle, String yTitle, boolean logarithmic) {
-        XYChart chart = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle)
+        XYChart chart = new XYChartBuilder()
+                .width(900)
+                .height(540)
+                .title(title)
+                .xAxisTitle(xTitle)
+                .yAxisTitle(yTitle)
                 .build();
         chart.getStyler().setYAxisLogarithmic(logarithmic);
         return chart;
@@ -109,9 +185,12 @@ final class Report {
 
     /** {@code charts} one above the other, as one PNG. */
     static void saveStacked(List<XYChart> charts, Path file) throws IOException {
-        List<BufferedImage> images = charts.stream().map(BitmapEncoder::getBufferedImage).toList();
-        BufferedImage stacked = new BufferedImage(images.stream().mapToInt(BufferedImage::getWidth).max().orElse(1),
-                images.stream().mapToInt(BufferedImage::getHeight).sum(), BufferedImage.TYPE_INT_RGB);
+        List<BufferedImage> images =
+                charts.stream().map(BitmapEncoder::getBufferedImage).toList();
+        BufferedImage stacked = new BufferedImage(
+                images.stream().mapToInt(BufferedImage::getWidth).max().orElse(1),
+                images.stream().mapToInt(BufferedImage::getHeight).sum(),
+                BufferedImage.TYPE_INT_RGB);
         Graphics2D graphics = stacked.createGraphics();
         int y = 0;
         for (BufferedImage image : images) {

@@ -27,25 +27,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The {@code sendfile} server: {@link PrerenderedRenderer}'s exact bytes, rendered once per request shape
- * the first time it is seen, but written to a file (in {@code dir}, deleted on {@link #close}) and sent
- * as one {@link DefaultFileRegion} of the whole file: {@code FileChannel.transferTo}, on Linux
- * {@code sendfile(2)}, page cache to socket with no copy through user space. It asks whether digits cached
- * in files beat the direct-memory write of {@code prerendered}.
+ * The {@code sendfile} server: {@link PrerenderedRenderer}'s exact bytes, rendered once per request shape the first
+ * time it is seen, but written to a file (in {@code dir}, deleted on {@link #close}) and sent as one
+ * {@link DefaultFileRegion} of the whole file: {@code FileChannel.transferTo}, on Linux {@code sendfile(2)}, page cache
+ * to socket with no copy through user space. It asks whether digits cached in files beat the direct-memory write of
+ * {@code prerendered}.
  *
- * <p>The response is a {@link ChunkedInput} (so the pipeline's {@code ChunkedWriteHandler} writes it,
- * and no main code changes): its chunks are the head ({@code Content-Length} exact, no chunked
- * encoding), the file region, then {@link LastHttpContent#EMPTY_LAST_CONTENT}; {@code HttpObjectEncoder}
- * passes the region through as is. Each shape's file stays open, one {@link FileChannel} shared by all
- * its regions (positional transfers: no per-request {@code open}/{@code close}); a region, made only when
- * {@code ChunkedWriteHandler} asks for it and then owned by the pipeline, is released by the transport
- * when sent or failed, and that release leaves the shared channel open. {@link #close} reports to
- * standard error how many regions were made and released.
+ * <p>The response is a {@link ChunkedInput} (so the pipeline's {@code ChunkedWriteHandler} writes it, and no main code
+ * changes): its chunks are the head ({@code Content-Length} exact, no chunked encoding), the file region, then
+ * {@link LastHttpContent#EMPTY_LAST_CONTENT}; {@code HttpObjectEncoder} passes the region through as is. Each shape's
+ * file stays open, one {@link FileChannel} shared by all its regions (positional transfers: no per-request
+ * {@code open}/{@code close}); a region, made only when {@code ChunkedWriteHandler} asks for it and then owned by the
+ * pipeline, is released by the transport when sent or failed, and that release leaves the shared channel open.
+ * {@link #close} reports to standard error how many regions were made and released.
  *
- * <p>Over NIO (the server's transport) the head is one {@code write} and the body {@code sendfile} calls
- * as the socket drains, where {@code prerendered} sends head and body in one gathering write. The whole
- * body is one write for the server's {@code StalledWriteTimeout}: a reader must take all of it (35 MB
- * at 128 blobs) within the write timeout, not one 256 KiB chunk of it; no matter over loopback.
+ * <p>Over NIO (the server's transport) the head is one {@code write} and the body {@code sendfile} calls as the socket
+ * drains, where {@code prerendered} sends head and body in one gathering write. The whole body is one write for the
+ * server's {@code StalledWriteTimeout}: a reader must take all of it (35 MB at 128 blobs) within the write timeout, not
+ * one 256 KiB chunk of it; no matter over loopback.
  */
 final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     private final Path dir;
@@ -65,9 +64,15 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     public void render(Replies replies, Responder responder) {
         ResponseSummary summary = replies.summary();
         Rendered file = PrerenderedRenderer.rendered(files, replies, this::write, SendfileRenderer::delete);
-        responder.respond(new Response(JacksonStringsRenderer.withHeaders(responder.keepAlive(),
-                new DefaultHttpResponse(responder.version(), HttpResponseStatus.OK), file.length()), file),
-                file.length(), summary);
+        responder.respond(
+                new Response(
+                        JacksonStringsRenderer.withHeaders(
+                                responder.keepAlive(),
+                                new DefaultHttpResponse(responder.version(), HttpResponseStatus.OK),
+                                file.length()),
+                        file),
+                file.length(),
+                summary);
     }
 
     private Rendered write(Replies replies) {
@@ -113,9 +118,9 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     }
 
     /**
-     * One response: head, file region, end. Holds nothing until the region is read (and that is then the
-     * pipeline's), so closing it ({@code ChunkedWriteHandler} does at the end, on failure and on
-     * disconnect) or releasing it unwritten ({@code EngineApiHandler} does on disconnect) frees nothing.
+     * One response: head, file region, end. Holds nothing until the region is read (and that is then the pipeline's),
+     * so closing it ({@code ChunkedWriteHandler} does at the end, on failure and on disconnect) or releasing it
+     * unwritten ({@code EngineApiHandler} does on disconnect) frees nothing.
      */
     private final class Response extends AbstractReferenceCounted implements ChunkedInput<Object> {
         private static final int HEAD = 0;

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class
- * path, {@code -Xmx4g}, and {@code --add-modules jdk.incubator.vector} for the SIMD kernel; its log goes
- * to the file given (standard error beside it, {@code .err}).
+ * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class path,
+ * {@code -Xmx4g}, and {@code --add-modules jdk.incubator.vector} for the SIMD kernel; its log goes to the file given
+ * (standard error beside it, {@code .err}).
  */
 final class ServerJvm implements AutoCloseable {
     private final Process process;
@@ -37,21 +37,28 @@ final class ServerJvm implements AutoCloseable {
 
     /** A server JVM running {@code main} ({@code main MODE DATA_DIR}, answering as {@link E2eServer} does). */
     static ServerJvm start(Class<?> main, String mode, boolean vector, Path dataDir, Path log) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx4g"));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx4g"));
         if (vector) {
             command.add("--add-modules=jdk.incubator.vector");
         }
-        command.addAll(List.of("-Dorg.slf4j.simpleLogger.logFile=" + log, "-cp", System.getProperty("java.class.path"),
-                main.getName(), mode, dataDir.toString()));
-        Process process = new ProcessBuilder(command).redirectError(log.resolveSibling(log.getFileName() + ".err").toFile())
+        command.addAll(List.of(
+                "-Dorg.slf4j.simpleLogger.logFile=" + log,
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName(),
+                mode,
+                dataDir.toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectError(log.resolveSibling(log.getFileName() + ".err").toFile())
                 .start();
-        BufferedReader replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+        BufferedReader replies =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
         for (String line; (line = replies.readLine()) != null; ) {
             if (line.startsWith("ready ")) {
                 String[] words = line.split(" ");
-                return new ServerJvm(process, replies, new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])),
-                        words[2]);
+                return new ServerJvm(
+                        process, replies, new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])), words[2]);
             }
         }
         throw new IOException("the " + mode + " server exited with " + waitFor(process) + "; see " + log);

@@ -15,18 +15,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The end-to-end benchmark's binary SSZ modes (execution-apis #793, {@code refactor-ssz.md}): for shape
- * {@code v2}, {@code POST /engine/v1/blobs/v2} of a {@code BlobsV2Request}, answered as
- * {@code BlobsV2Response} (4 + 137,229 bytes a blob against JSON's 275,096); for a V4 shape,
- * {@code POST /engine/v1/blobs/v4} of a {@code BlobsV4Request}, answered as {@code BlobsV4Response} (128
- * slots a list, the asked-for cells in theirs). Their bytes differ from the JSON servers', so they are
- * checked on their own.
+ * The end-to-end benchmark's binary SSZ modes (execution-apis #793, {@code refactor-ssz.md}): for shape {@code v2},
+ * {@code POST /engine/v1/blobs/v2} of a {@code BlobsV2Request}, answered as {@code BlobsV2Response} (4 + 137,229 bytes
+ * a blob against JSON's 275,096); for a V4 shape, {@code POST /engine/v1/blobs/v4} of a {@code BlobsV4Request},
+ * answered as {@code BlobsV4Response} (128 slots a list, the asked-for cells in theirs). Their bytes differ from the
+ * JSON servers', so they are checked on their own.
  */
 final class SszMode {
     private static final int BLOB = BlobSizes.BLOB_SIZE;
     private static final int PROOFS = BlobSizes.CELL_PROOFS_SIZE;
     /** {@code BlobV2Entry}: available, offset, blob, offset, 128 proofs. */
     private static final int V2_ENTRY = 1 + 4 + BLOB + 4 + PROOFS;
+
     private static final int SLOTS = BlobSizes.CELLS_PER_EXT_BLOB;
 
     private SszMode() {}
@@ -54,12 +54,13 @@ final class SszMode {
     }
 
     /**
-     * Untimed: one answer for {@code hashes}, every offset, blob, cell and cell proof checked against the
-     * pool on disk; for V4, waiting up to {@value EndToEndBenchmark#CELLS_WAIT_SECONDS} s for the server to
-     * have computed its extension cells.
+     * Untimed: one answer for {@code hashes}, every offset, blob, cell and cell proof checked against the pool on disk;
+     * for V4, waiting up to {@value EndToEndBenchmark#CELLS_WAIT_SECONDS} s for the server to have computed its
+     * extension cells.
      */
-    static void verify(ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir,
-            RequestShape shape) throws Exception {
+    static void verify(
+            ServerJvm server, JwtAuthenticator tokens, List<VersionedHash> hashes, Path dataDir, RequestShape shape)
+            throws Exception {
         DurableBlobPool pool = DurableBlobPool.open(dataDir, EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE);
         long deadline = System.nanoTime() + EndToEndBenchmark.CELLS_WAIT_SECONDS * 1_000_000_000L;
         try (LoopbackClient client = new LoopbackClient(server.address(), false)) {
@@ -72,8 +73,9 @@ final class SszMode {
                 if (verifyV4(body, hashes, pool, shape.cells())) {
                     return;
                 }
-                check(System.nanoTime() < deadline, "cells from 64 on missing after "
-                        + EndToEndBenchmark.CELLS_WAIT_SECONDS + " s");
+                check(
+                        System.nanoTime() < deadline,
+                        "cells from 64 on missing after " + EndToEndBenchmark.CELLS_WAIT_SECONDS + " s");
                 Thread.sleep(1000);
             }
         }
@@ -85,16 +87,25 @@ final class SszMode {
         check(body.length == 4 + n * (4 + V2_ENTRY) && in.getInt(0) == 4, "length " + body.length);
         for (int i = 0; i < n; i++) {
             int at = 4 + in.getInt(4 + 4 * i);
-            check(at == 4 + 4 * n + i * V2_ENTRY && body[at] == 1 && in.getInt(at + 1) == 5
-                    && in.getInt(at + 5 + BLOB) == BLOB + 4, "offsets of blob " + i);
+            check(
+                    at == 4 + 4 * n + i * V2_ENTRY
+                            && body[at] == 1
+                            && in.getInt(at + 1) == 5
+                            && in.getInt(at + 5 + BLOB) == BLOB + 4,
+                    "offsets of blob " + i);
             BlobEntry entry = pool.get(hashes.get(i));
-            check(Arrays.equals(entry.blob(), Arrays.copyOfRange(body, at + 5, at + 5 + BLOB))
-                    && Arrays.equals(entry.cellProofs(), Arrays.copyOfRange(body, at + 9 + BLOB, at + V2_ENTRY)),
+            check(
+                    Arrays.equals(entry.blob(), Arrays.copyOfRange(body, at + 5, at + 5 + BLOB))
+                            && Arrays.equals(
+                                    entry.cellProofs(), Arrays.copyOfRange(body, at + 9 + BLOB, at + V2_ENTRY)),
                     "blob " + i + " is not what the pool holds");
         }
     }
 
-    /** Whether every asked-for cell is there (cells 0 to 63 and every proof checked); {@code false} if one from 64 on is not. */
+    /**
+     * Whether every asked-for cell is there (cells 0 to 63 and every proof checked); {@code false} if one from 64 on is
+     * not.
+     */
     private static boolean verifyV4(byte[] body, List<VersionedHash> hashes, DurableBlobPool pool, int[] cells) {
         ByteBuffer in = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);
         int n = hashes.size();
@@ -112,10 +123,18 @@ final class SszMode {
                     return false;
                 }
                 int proofFrom = proofList + in.getInt(proofList + 4 * cell);
-                check(cellTo - cellFrom == BlobSizes.CELL_SIZE && Arrays.equals(Arrays.copyOfRange(body, proofFrom,
-                        proofFrom + 48), Arrays.copyOfRange(entry.cellProofs(), cell * 48, cell * 48 + 48))
-                        && (cell >= BlobSizes.CELLS_IN_BLOB || Arrays.equals(Arrays.copyOfRange(body, cellFrom, cellTo),
-                                Arrays.copyOfRange(entry.blob(), cell * BlobSizes.CELL_SIZE, (cell + 1) * BlobSizes.CELL_SIZE))),
+                check(
+                        cellTo - cellFrom == BlobSizes.CELL_SIZE
+                                && Arrays.equals(
+                                        Arrays.copyOfRange(body, proofFrom, proofFrom + 48),
+                                        Arrays.copyOfRange(entry.cellProofs(), cell * 48, cell * 48 + 48))
+                                && (cell >= BlobSizes.CELLS_IN_BLOB
+                                        || Arrays.equals(
+                                                Arrays.copyOfRange(body, cellFrom, cellTo),
+                                                Arrays.copyOfRange(
+                                                        entry.blob(),
+                                                        cell * BlobSizes.CELL_SIZE,
+                                                        (cell + 1) * BlobSizes.CELL_SIZE))),
                         "cell " + cell + " of blob " + i + " is not what the pool holds");
             }
         }

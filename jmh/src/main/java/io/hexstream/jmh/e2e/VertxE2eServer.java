@@ -9,14 +9,12 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One Vert.x server of {@link VertxEndToEndBenchmark}, in a JVM of its own:
- * {@code VertxE2eServer MODE DATA_DIR} serves the pool of {@code DATA_DIR} with a Vert.x
- * {@code HttpServer} (default options: NIO, event loops and the 20 workers Vert.x gives by default)
- * on a free loopback port, behind {@link VertxEngineFront}; prints {@code ready PORT KERNEL}, then
- * answers the driver's {@link DriverCommands}, the heap counted on every Vert.x thread and on the
- * common fork-join pool (where Besu's {@code parallelStream} runs); end of input stops it. Modes:
- * {@code vertxHexstream} ({@link VertxHexstreamResponder}), {@code vertxBesuLike}
- * ({@link VertxBesuResponder}).
+ * One Vert.x server of {@link VertxEndToEndBenchmark}, in a JVM of its own: {@code VertxE2eServer MODE DATA_DIR} serves
+ * the pool of {@code DATA_DIR} with a Vert.x {@code HttpServer} (default options: NIO, event loops and the 20 workers
+ * Vert.x gives by default) on a free loopback port, behind {@link VertxEngineFront}; prints {@code ready PORT KERNEL},
+ * then answers the driver's {@link DriverCommands}, the heap counted on every Vert.x thread and on the common fork-join
+ * pool (where Besu's {@code parallelStream} runs); end of input stops it. Modes: {@code vertxHexstream}
+ * ({@link VertxHexstreamResponder}), {@code vertxBesuLike} ({@link VertxBesuResponder}).
  */
 public final class VertxE2eServer {
     private VertxE2eServer() {}
@@ -28,12 +26,15 @@ public final class VertxE2eServer {
             case "vertxBesuLike" -> new VertxBesuResponder();
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         };
-        DurableBlobPool pool = DurableBlobPool.open(Path.of(args[1]), EndToEndBenchmark.POOL_BLOBS,
-                ServerMetrics.NONE);
+        DurableBlobPool pool = DurableBlobPool.open(Path.of(args[1]), EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE);
         Vertx vertx = Vertx.vertx();
         try (MemoryProbe memory = new MemoryProbe()) {
-            HttpServer server = vertx.createHttpServer().requestHandler(new VertxEngineFront(vertx, pool, responder))
-                    .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            HttpServer server = vertx.createHttpServer()
+                    .requestHandler(new VertxEngineFront(vertx, pool, responder))
+                    .listen(0, "127.0.0.1")
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
             System.out.println("ready " + server.actualPort() + " " + Hex.kernel());
             DriverCommands.serve(memory, VertxE2eServer::serverThreadsAllocatedBytes);
         } finally {
@@ -43,7 +44,7 @@ public final class VertxE2eServer {
 
     /** Heap allocated so far by the Vert.x threads (event loops, workers) and the common fork-join pool. */
     static long serverThreadsAllocatedBytes() {
-        return MemoryProbe.allocatedBytes(name -> name.startsWith("vert.x-")
-                || name.startsWith("ForkJoinPool.commonPool-worker-"));
+        return MemoryProbe.allocatedBytes(
+                name -> name.startsWith("vert.x-") || name.startsWith("ForkJoinPool.commonPool-worker-"));
     }
 }

@@ -15,17 +15,16 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code engine_getBlobsV2} end to end over loopback in a Besu-style stack: two Vert.x HTTP servers,
- * each in a JVM of its own ({@link VertxE2eServer}), on the same pool as {@link EndToEndBenchmark}
- * ({@link E2ePool}, each server serving its own copy), with the same front ({@link VertxEngineFront}:
- * the body parsed as Besu's JSON-RPC handlers do, the method on a Vert.x worker; no JWT in either),
- * differing only in the reply: {@code vertxHexstream} (a {@code JsonBody} written by
- * {@code VertxJsonBodyWriter}; {@code vertxHexstream-vector} the same with the Vector API) and {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes
- * of each ~8 KB flush). Before timing, a 128-blob response of each is checked against the pool and all
- * must answer the same bytes. Per cell, as {@link EndToEndBenchmark}: p50/p99 time to last byte,
- * heap allocated by the server's threads per response, peak direct memory, and the p50 speed-up over
- * {@code vertxBesuLike}; then the issue's acceptance at 128 blobs (≥ 5× faster, ≤ 256 KiB of heap per
- * response). Writes {@code vertx-e2e.md}.
+ * {@code engine_getBlobsV2} end to end over loopback in a Besu-style stack: two Vert.x HTTP servers, each in a JVM of
+ * its own ({@link VertxE2eServer}), on the same pool as {@link EndToEndBenchmark} ({@link E2ePool}, each server serving
+ * its own copy), with the same front ({@link VertxEngineFront}: the body parsed as Besu's JSON-RPC handlers do, the
+ * method on a Vert.x worker; no JWT in either), differing only in the reply: {@code vertxHexstream} (a {@code JsonBody}
+ * written by {@code VertxJsonBodyWriter}; {@code vertxHexstream-vector} the same with the Vector API) and
+ * {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes of each ~8 KB flush). Before timing, a 128-blob
+ * response of each is checked against the pool and all must answer the same bytes. Per cell, as
+ * {@link EndToEndBenchmark}: p50/p99 time to last byte, heap allocated by the server's threads per response, peak
+ * direct memory, and the p50 speed-up over {@code vertxBesuLike}; then the issue's acceptance at 128 blobs (≥ 5×
+ * faster, ≤ 256 KiB of heap per response). Writes {@code vertx-e2e.md}.
  *
  * <pre>
  * mvn -B -q -pl jmh -am package -DskipTests &amp;&amp; java -cp jmh/target/hexstream-jmh.jar io.hexstream.jmh.e2e.VertxEndToEndBenchmark \
@@ -37,8 +36,10 @@ public final class VertxEndToEndBenchmark {
     static final String HEXSTREAM = "vertxHexstream";
     static final String PEER = "vertxBesuLike";
     /** Both hexstream servers, on the portable kernel and with the Vector API, then the peer. */
-    static final List<EndToEndBenchmark.Server> SERVERS = List.of(new EndToEndBenchmark.Server(HEXSTREAM, HEXSTREAM, false),
-            new EndToEndBenchmark.Server(HEXSTREAM + "-vector", HEXSTREAM, true), new EndToEndBenchmark.Server(PEER, PEER, false));
+    static final List<EndToEndBenchmark.Server> SERVERS = List.of(
+            new EndToEndBenchmark.Server(HEXSTREAM, HEXSTREAM, false),
+            new EndToEndBenchmark.Server(HEXSTREAM + "-vector", HEXSTREAM, true),
+            new EndToEndBenchmark.Server(PEER, PEER, false));
     /** The acceptance: at least this many times faster than the peer at 128 blobs... */
     static final double MIN_SPEED_UP = 5;
     /** ...allocating at most this much heap per response. */
@@ -47,8 +48,8 @@ public final class VertxEndToEndBenchmark {
     private VertxEndToEndBenchmark() {}
 
     /** The options (see the class comment), each default once. */
-    record Options(Path out, Path dataDir, double seconds, List<String> connections, int[] blobCounts,
-            int[] clientCounts) {
+    record Options(
+            Path out, Path dataDir, double seconds, List<String> connections, int[] blobCounts, int[] clientCounts) {
 
         static Options parse(String[] args) {
             Path out = EndToEndBenchmark.OUT;
@@ -88,29 +89,41 @@ public final class VertxEndToEndBenchmark {
                 jvm.close();
             }
         }
-        List<String> order = SERVERS.stream().map(EndToEndBenchmark.Server::name).toList();
+        List<String> order =
+                SERVERS.stream().map(EndToEndBenchmark.Server::name).toList();
         cells.sort(Comparator.comparingInt((EndToEndBenchmark.Cell c) -> order.indexOf(c.server())));
-        String markdown = Report.markdown("engine_getBlobsV2 end to end in Vert.x " + vertxVersion() + " over loopback",
-                null, PEER, cells, System.getProperty("java.version"), options.seconds(),
-                (System.nanoTime() - started) / 1e9) + "\n" + acceptance(cells);
+        String markdown = Report.markdown(
+                        "engine_getBlobsV2 end to end in Vert.x " + vertxVersion() + " over loopback",
+                        null,
+                        PEER,
+                        cells,
+                        System.getProperty("java.version"),
+                        options.seconds(),
+                        (System.nanoTime() - started) / 1e9)
+                + "\n" + acceptance(cells);
         Files.writeString(options.out().resolve("vertx-e2e.md"), markdown);
         System.out.println(markdown);
         System.out.println("written to " + options.out().resolve("vertx-e2e.md"));
     }
 
     /**
-     * Starts each of {@link #SERVERS} on its own copy of the pool, into {@code jvms} as it starts, checks
-     * a 128-blob response of each against the pool, and throws unless all answered the same bytes.
+     * Starts each of {@link #SERVERS} on its own copy of the pool, into {@code jvms} as it starts, checks a 128-blob
+     * response of each against the pool, and throws unless all answered the same bytes.
      */
     private static void startAndVerify(Path dataDir, E2ePool pool, Map<String, ServerJvm> jvms) throws Exception {
         Map<String, byte[]> digests = new LinkedHashMap<>();
         for (EndToEndBenchmark.Server server : SERVERS) {
-            Path copy = EndToEndBenchmark.copyPool(dataDir,
-                    dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
-            ServerJvm jvm = ServerJvm.start(VertxE2eServer.class, server.mode(), server.vector(), copy,
+            Path copy = EndToEndBenchmark.copyPool(
+                    dataDir, dataDir.resolveSibling(dataDir.getFileName() + "-" + server.name()));
+            ServerJvm jvm = ServerJvm.start(
+                    VertxE2eServer.class,
+                    server.mode(),
+                    server.vector(),
+                    copy,
                     copy.toAbsolutePath().resolve("server.log"));
             jvms.put(server.name(), jvm);
-            digests.put(server.name(),
+            digests.put(
+                    server.name(),
                     EndToEndBenchmark.verify(jvm, pool.tokens(), pool.hashes(), dataDir, RequestShape.V2));
         }
         for (byte[] digest : digests.values()) {
@@ -121,8 +134,8 @@ public final class VertxEndToEndBenchmark {
     }
 
     /**
-     * Runs every cell of the matrix; the cells of one combination run on each server in turn, so that
-     * drift falls on both alike. Prints each as it ends.
+     * Runs every cell of the matrix; the cells of one combination run on each server in turn, so that drift falls on
+     * both alike. Prints each as it ends.
      */
     private static List<EndToEndBenchmark.Cell> runCells(Options options, E2ePool pool, Map<String, ServerJvm> jvms)
             throws Exception {
@@ -132,9 +145,15 @@ public final class VertxEndToEndBenchmark {
             for (int blobs : options.blobCounts()) {
                 for (int clients : options.clientCounts()) {
                     for (var server : jvms.entrySet()) {
-                        EndToEndBenchmark.Cell cell = EndToEndBenchmark.run(server.getKey(), server.getValue(),
-                                pool.tokens(), hashes.subList(0, blobs), clients, connection.equals("per-request"),
-                                options.seconds(), RequestShape.V2);
+                        EndToEndBenchmark.Cell cell = EndToEndBenchmark.run(
+                                server.getKey(),
+                                server.getValue(),
+                                pool.tokens(),
+                                hashes.subList(0, blobs),
+                                clients,
+                                connection.equals("per-request"),
+                                options.seconds(),
+                                RequestShape.V2);
                         System.out.println(cell);
                         cells.add(cell);
                     }
@@ -146,18 +165,29 @@ public final class VertxEndToEndBenchmark {
 
     /** The acceptance, line by line, for every 128-blob cell of the hexstream servers. */
     static String acceptance(List<EndToEndBenchmark.Cell> cells) {
-        StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
+        StringBuilder md = new StringBuilder(String.format(
+                Locale.ROOT,
                 "Acceptance at 128 blobs: `%s` ≥ %.0f× faster than `%s` (p50), ≤ %s of heap per response.%n%n",
-                HEXSTREAM, MIN_SPEED_UP, PEER, Report.bytes(MAX_HEAP_PER_RESPONSE)));
+                HEXSTREAM,
+                MIN_SPEED_UP,
+                PEER,
+                Report.bytes(MAX_HEAP_PER_RESPONSE)));
         for (EndToEndBenchmark.Cell c : cells) {
             if (!c.server().startsWith(HEXSTREAM) || c.blobs() != 128) {
                 continue;
             }
             Report.same(cells, c, PEER).ifPresent(peer -> {
                 double speedUp = peer.p50Millis() / c.p50Millis();
-                md.append(String.format(Locale.ROOT, "- `%s`, %s, %d client(s): %.2f× (%s), %s per response (%s)%n",
-                        c.server(), c.connections(), c.clients(), speedUp, speedUp >= MIN_SPEED_UP ? "met" : "not met",
-                        Report.bytes(c.heapPerRequest()), c.heapPerRequest() <= MAX_HEAP_PER_RESPONSE ? "met" : "not met"));
+                md.append(String.format(
+                        Locale.ROOT,
+                        "- `%s`, %s, %d client(s): %.2f× (%s), %s per response (%s)%n",
+                        c.server(),
+                        c.connections(),
+                        c.clients(),
+                        speedUp,
+                        speedUp >= MIN_SPEED_UP ? "met" : "not met",
+                        Report.bytes(c.heapPerRequest()),
+                        c.heapPerRequest() <= MAX_HEAP_PER_RESPONSE ? "met" : "not met"));
             });
         }
         return md.toString();
@@ -165,7 +195,8 @@ public final class VertxEndToEndBenchmark {
 
     /** The Vert.x on the class path, as its jar states it. */
     private static String vertxVersion() throws IOException {
-        try (InputStream version = VertxEndToEndBenchmark.class.getResourceAsStream("/META-INF/vertx/vertx-version.txt")) {
+        try (InputStream version =
+                VertxEndToEndBenchmark.class.getResourceAsStream("/META-INF/vertx/vertx-version.txt")) {
             return version == null ? "4.5" : new String(version.readAllBytes(), StandardCharsets.US_ASCII).trim();
         }
     }

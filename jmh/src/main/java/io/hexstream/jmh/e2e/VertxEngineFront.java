@@ -15,21 +15,20 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The front both Vert.x servers of {@link VertxEndToEndBenchmark} share, modelled on Besu's Engine API
- * route ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/EngineJsonRpcService.java}):
- * the whole request body read ({@code BodyHandler}), parsed into a Vert.x {@link JsonObject}
- * ({@code .../api/handlers/JsonRpcParserHandler.java}: {@code ctx.body().asJsonObject()}), then the
- * method run on a worker thread, as the route's {@code blockingHandler(…, false)} runs
+ * The front both Vert.x servers of {@link VertxEndToEndBenchmark} share, modelled on Besu's Engine API route
+ * ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/EngineJsonRpcService.java}): the whole
+ * request body read ({@code BodyHandler}), parsed into a Vert.x {@link JsonObject}
+ * ({@code .../api/handlers/JsonRpcParserHandler.java}: {@code ctx.body().asJsonObject()}), then the method run on a
+ * worker thread, as the route's {@code blockingHandler(…, false)} runs
  * {@code .../api/handlers/JsonRpcExecutorHandler.java} and {@code .../api/handlers/JsonRpcObjectExecutor.java}
- * ({@code executeBlocking}, unordered): the versioned hashes decoded, the blobs looked up in the pool
- * ({@code null} for all if one is missing, as getBlobsV2 answers), and the reply handed to the
- * server's {@link Responder} on that worker. Lighter than Besu: no JWT check (neither server checks
- * one), no vertx-web router and its other handlers, no mapping of the request to a POJO, and no
- * second worker hop ({@code .../api/jsonrpc/internal/methods/ExecutionEngineJsonRpcMethod.java} runs
- * the method in a nested {@code executeBlocking} on a Vert.x of one worker,
- * {@code app/src/main/java/org/hyperledger/besu/RunnerBuilder.java}, while the first worker waits).
- * NIO for both servers (Besu prefers epoll when its native library is on the class path). Single
- * {@code engine_getBlobsV2} requests only; anything else closes the connection.
+ * ({@code executeBlocking}, unordered): the versioned hashes decoded, the blobs looked up in the pool ({@code null} for
+ * all if one is missing, as getBlobsV2 answers), and the reply handed to the server's {@link Responder} on that worker.
+ * Lighter than Besu: no JWT check (neither server checks one), no vertx-web router and its other handlers, no mapping
+ * of the request to a POJO, and no second worker hop
+ * ({@code .../api/jsonrpc/internal/methods/ExecutionEngineJsonRpcMethod.java} runs the method in a nested
+ * {@code executeBlocking} on a Vert.x of one worker, {@code app/src/main/java/org/hyperledger/besu/RunnerBuilder.java},
+ * while the first worker waits). NIO for both servers (Besu prefers epoll when its native library is on the class
+ * path). Single {@code engine_getBlobsV2} requests only; anything else closes the connection.
  */
 final class VertxEngineFront implements Handler<HttpServerRequest> {
     /** Writes the reply to one getBlobsV2 request, from a Vert.x worker thread. */
@@ -55,10 +54,15 @@ final class VertxEngineFront implements Handler<HttpServerRequest> {
 
     @Override
     public void handle(HttpServerRequest request) {
-        request.body().onSuccess(body -> vertx.executeBlocking(() -> {
-            respond(request, body);
-            return null;
-        }, false).onFailure(failure -> request.connection().close())).onFailure(failure -> request.connection().close());
+        request.body()
+                .onSuccess(body -> vertx.executeBlocking(
+                                () -> {
+                                    respond(request, body);
+                                    return null;
+                                },
+                                false)
+                        .onFailure(failure -> request.connection().close()))
+                .onFailure(failure -> request.connection().close());
     }
 
     /** On the worker: the method, then the reply. */
@@ -71,6 +75,7 @@ final class VertxEngineFront implements Handler<HttpServerRequest> {
         }
         BlobEntry[] entries = pool.getAll(hashes);
         boolean complete = Arrays.stream(entries).allMatch(entry -> entry != null && entry.cellProofs() != null);
-        responder.respond(request.response(), Json.encode(json.getValue("id")), complete ? Arrays.asList(entries) : null);
+        responder.respond(
+                request.response(), Json.encode(json.getValue("id")), complete ? Arrays.asList(entries) : null);
     }
 }

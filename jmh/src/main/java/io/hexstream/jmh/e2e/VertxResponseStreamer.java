@@ -8,13 +8,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The stream Besu's JSON-RPC replies are serialised into, as
- * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonResponseStreamer.java}:
- * the response made chunked on the first write; every write (each ~8 KB flush of Jackson's buffer)
- * copied into a new Vert.x heap {@code Buffer} of its length and written with
- * {@link HttpServerResponse#write(Buffer)}, without waiting for the write queue to drain; a failed
- * write stops the next one with an {@link IOException}; {@link #close()} ends the response. Not
- * {@code BesuResponseStream}: that one copies into Netty heap buffers, which Vert.x wraps once more per
- * write, so it would be heavier than Besu here.
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonResponseStreamer.java}: the response
+ * made chunked on the first write; every write (each ~8 KB flush of Jackson's buffer) copied into a new Vert.x heap
+ * {@code Buffer} of its length and written with {@link HttpServerResponse#write(Buffer)}, without waiting for the write
+ * queue to drain; a failed write stops the next one with an {@link IOException}; {@link #close()} ends the response.
+ * Not {@code BesuResponseStream}: that one copies into Netty heap buffers, which Vert.x wraps once more per write, so
+ * it would be heavier than Besu here.
  */
 final class VertxResponseStreamer extends OutputStream {
     private final HttpServerResponse response;
