@@ -87,6 +87,7 @@ public final class ExampleServer implements AutoCloseable {
         private final ServerOptions options;
         private Clock clock = Clock.systemUTC();
         private Function<ResponseWriter, ResponseRenderer> renderer = ResponseRenderer::streaming;
+        private Seams seams = Seams.SYSTEM;
 
         private Builder(ServerOptions options) {
             this.options = options;
@@ -108,11 +109,20 @@ public final class ExampleServer implements AutoCloseable {
         }
 
         /**
+         * Where the blocking work meets the platform: the store's file operations and the ingest's costly steps;
+         * {@link Seams#SYSTEM} unless set (tests record or fail them here).
+         */
+        public Builder seams(Seams seams) {
+            this.seams = seams;
+            return this;
+        }
+
+        /**
          * The quick start-up steps ({@link Startup}): locks the data dir, loads KZG, reads (or generates) the secret,
          * loads the stored pool and binds the ports; serving from then on. Undoes what it did if a step fails.
          */
         public ExampleServer open() throws StartupException, InterruptedException {
-            return Startup.open(options, renderer, clock);
+            return Startup.open(options, renderer, clock, seams);
         }
 
         /** {@link #open} then {@link ExampleServer#topUp}: returns once the pool holds its generated blobs. */

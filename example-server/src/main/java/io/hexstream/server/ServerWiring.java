@@ -24,6 +24,7 @@ import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.ssz.SszRoute;
+import io.hexstream.server.tx.IngestWork;
 import io.hexstream.server.tx.TransactionIngest;
 import io.netty.handler.codec.http.HttpMethod;
 import java.time.Clock;
@@ -44,6 +45,7 @@ import java.util.stream.Stream;
  * @param largeRequests parses and dispatches large request bodies off the event loops
  * @param scrapes where {@code GET /metrics} is scraped, off the event loops ({@link MetricsRoute}); {@code null}
  *     without {@code --metrics-port}
+ * @param ingestWork the ingest's costly steps (decoding, KZG), {@link IngestWork#STANDARD} but in tests
  */
 record ServerWiring(
         ServerOptions config,
@@ -54,7 +56,8 @@ record ServerWiring(
         Instrumentation instrumentation,
         ThreadPoolExecutor ingest,
         ExecutorService largeRequests,
-        ExecutorService scrapes) {
+        ExecutorService scrapes,
+        IngestWork ingestWork) {
 
     /**
      * Builds the methods and pipelines and binds the ports, in order: the Engine API's, the one without JWT, the
@@ -125,7 +128,8 @@ record ServerWiring(
                                 pool,
                                 config.maxBlobsPerTx,
                                 config.convertV0Sidecars && config.fork.atLeast(Fork.OSAKA),
-                                metrics),
+                                metrics,
+                                ingestWork),
                         metrics,
                         hexCache),
                 ingest,

@@ -10,6 +10,7 @@ import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.pool.PoolListener;
+import io.hexstream.server.pool.StoreFiles;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
@@ -50,7 +51,8 @@ final class Startup {
     private Startup() {}
 
     /** Runs the steps; the server serves from their end on. */
-    static ExampleServer open(ServerOptions options, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock)
+    static ExampleServer open(
+            ServerOptions options, Function<ResponseWriter, ResponseRenderer> renderer, Clock clock, Seams seams)
             throws StartupException, InterruptedException {
         DataDirLock lock = DataDirLock.acquire(options.dataDir());
         List<ExecutorService> executors = new ArrayList<>();
@@ -60,7 +62,7 @@ final class Startup {
             JwtSecret secret = loadSecret(options.secret);
             Instrumentation instrumentation = Instrumentation.of(options.metricsPort, options.accessLog);
             hexCache = openHexCache(options);
-            DurableBlobPool pool = openPool(options, instrumentation.metrics(), hexCache);
+            DurableBlobPool pool = openPool(options, instrumentation.metrics(), hexCache, seams.storeFiles());
             ThreadPoolExecutor ingest = BoundedExecutor.create(
                     "hexstream-ingest", options.ingestThreads, options.ingestThreads * INGEST_QUEUE_PER_THREAD);
             executors.add(ingest);
@@ -74,7 +76,16 @@ final class Startup {
                 executors.add(scrapes);
             }
             ListeningPorts ports = new ServerWiring(
-                            options, secret, clock, pool, hexCache, instrumentation, ingest, largeRequests, scrapes)
+                            options,
+                            secret,
+                            clock,
+                            pool,
+                            hexCache,
+                            instrumentation,
+                            ingest,
+                            largeRequests,
+                            scrapes,
+                            seams.ingestWork())
                     .bind(renderer);
             logPorts(options, ports);
             return new ExampleServer(options, lock, secret, pool, hexCache, executors, ingest, ports);
@@ -133,11 +144,15 @@ final class Startup {
     }
 
     /** The durable pool with the stored items loaded, oldest first, each told to {@code hexCache} if any. */
-    private static DurableBlobPool openPool(ServerOptions options, ServerMetrics metrics, HexCache hexCache)
-            throws StartupException {
+    private static DurableBlobPool openPool(
+            ServerOptions options, ServerMetrics metrics, HexCache hexCache, StoreFiles files) throws StartupException {
         try {
             return DurableBlobPool.open(
-                    options.dataDir(), options.poolMaxBlobs, metrics, hexCache != null ? hexCache : PoolListener.NONE);
+                    options.dataDir(),
+                    options.poolMaxBlobs,
+                    metrics,
+                    hexCache != null ? hexCache : PoolListener.NONE,
+                    files);
         } catch (IOException e) {
             throw new StartupException(
                     "--data-dir " + options.dataDir() + ": cannot load the pool: " + StartupErrors.reason(e), e);

@@ -1,6 +1,7 @@
 package io.hexstream.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
@@ -191,5 +192,91 @@ class AuthTest {
                 status("Bearer " + JWT.create().withClaim("iat", "1800000000").sign(KEY)));
         assertEquals(
                 401, status("Bearer " + JWT.create().withClaim("iat", "soon").sign(KEY)));
+    }
+
+    /** A token signed with the server's secret over exactly these base64url parts, as given. */
+    private static String signedParts(String header, String payload) {
+        byte[] signature =
+                KEY.sign(header.getBytes(StandardCharsets.US_ASCII), payload.getBytes(StandardCharsets.US_ASCII));
+        return "Bearer " + header + "." + payload + "."
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
+    }
+
+    /** {@code part} with its last character's lowest bit set: the same bytes to a lenient decoder, if unused. */
+    private static String strayBit(String part) {
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        int last = alphabet.indexOf(part.charAt(part.length() - 1));
+        return part.substring(0, part.length() - 1) + alphabet.charAt(last | 1);
+    }
+
+    /** Found by an audit: an iat of 1e400 was read as a double, Infinity, and threw past the check. */
+    @Test
+    void numbersBeyondAnyRangeAreRefusedWithTheReasonNeverAnException() {
+        long now = NOW.getEpochSecond();
+        for (String claim : new String[] {"iat", "exp", "nbf"}) {
+            String iat = claim.equals("iat") ? "" : "\"iat\":" + now + ",";
+            assertEquals(
+                    claim + " 1E+400 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":1e400}")));
+            assertEquals(
+                    claim + " -1E+400 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":-1e400}")));
+            assertEquals(
+                    claim + " 1E+999999999 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":1e999999999}")));
+            assertEquals(
+                    claim + " 1E-400 is not a whole number of seconds\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":1e-400}")));
+            assertEquals(
+                    claim + " -0.5 is not a whole number of seconds\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":-0.5}")));
+            assertEquals(
+                    claim + " 253402300800.0 is out of range (0 to 253402300799 s)\n",
+                    refusal(signed("{" + iat + "\"" + claim + "\":253402300800.0}")));
+        }
+        assertEquals(
+                "malformed token: the payload is not base64url-encoded JSON\n",
+                refusal(signed("{\"iat\":1" + "0".repeat(1000) + "}")),
+                "over Jackson's 1,000-digit bound");
+        assertEquals(200, status(signed("{\"iat\":" + now + ".000}")), "a whole number, however written");
+        assertEquals(200, status(signed("{\"iat\":" + (now / 100) + "e2}")));
+    }
+
+    /** Found by an audit: padding and stray bits were taken, so one token had many spellings. */
+    @Test
+    void everyPartIsCanonicalBase64Url() {
+        String header = base64("{\"alg\":\"HS256\",\"typ\":\"JWT\"}");
+        String payload = base64("{\"iat\":" + NOW.getEpochSecond() + "}");
+        String good = signedParts(header, payload);
+        assertEquals(200, status(good));
+        String[] parts = good.substring(7).split("\\.");
+        assertEquals(43, parts[2].length(), "32 bytes: 2 bits unused in the last character");
+        assertEquals(
+                "malformed token: the signature has non-zero bits after its last byte, not canonical base64url"
+                        + " (RFC 7515 §2)\n",
+                refusal("Bearer " + parts[0] + "." + parts[1] + "." + strayBit(parts[2])));
+        assertEquals(
+                "malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
+                refusal(good + "="));
+        assertEquals(
+                "malformed token: the header has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
+                refusal(signedParts(
+                        Base64.getUrlEncoder()
+                                .encodeToString( // 28 bytes: "==" at the end
+                                        "{\"alg\":\"HS256\", \"typ\":\"JWT\"}".getBytes(StandardCharsets.US_ASCII)),
+                        payload)));
+        String oddPayload = base64("{\"iat\":" + NOW.getEpochSecond() + ",\"x\":12}");
+        assertTrue(oddPayload.length() % 4 != 0, oddPayload);
+        assertEquals(200, status(signedParts(header, oddPayload)));
+        assertEquals(
+                "malformed token: the payload has non-zero bits after its last byte, not canonical base64url"
+                        + " (RFC 7515 §2)\n",
+                refusal(signedParts(header, strayBit(oddPayload))));
+        assertEquals(
+                "malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515 §2)\n",
+                refusal(signedParts(header.substring(0, 2) + "+" + header.substring(3), payload)));
+        assertEquals(
+                "malformed token: the payload is 5 characters long, which no base64url encoding is\n",
+                refusal(signedParts(header, "eyJhY")));
     }
 }

@@ -10,6 +10,8 @@ import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.BlobTransactionBuilder.Signature;
 import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.RecordingIngestWork;
+import io.hexstream.server.testing.RecordingStoreFiles;
 import io.hexstream.server.testing.TestBlobs;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -24,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every refusal of {@code eth_sendRawTransaction}, with its exact error, leaves the pool exactly as it was, in memory
- * and on disk: {@code -32602} for input that does not decode, {@code -32000} naming the failed check otherwise. The
- * pool holds one transaction throughout.
+ * and on disk: {@code -32602} for input that does not decode, {@code -32000} naming the failed check otherwise, or
+ * saying that the transaction could not be stored durably. The pool holds one transaction (two once the one refused for
+ * its disk is sent again).
  */
 class RefusalsTest {
     @TempDir
@@ -33,11 +36,13 @@ class RefusalsTest {
 
     private static EngineServerFixture server;
     private static List<BlobEntry> blobs;
+    private static final RecordingStoreFiles files = new RecordingStoreFiles();
+    private static final RecordingIngestWork work = new RecordingIngestWork();
 
     @BeforeAll
     static void start() {
         blobs = TestBlobs.first(2);
-        server = EngineServerFixture.startEmpty(Fork.OSAKA, data);
+        server = EngineServerFixture.startEmpty(Fork.OSAKA, data, new Seams(files, work));
         BlobTransactionBuilder pooled =
                 BlobTransactionBuilder.withCellProofs(blobs.subList(1, 2)).nonce(100);
         assertEquals(dataReply(1, pooled.hash()), server.sendRawTransaction(pooled.build()));
@@ -192,10 +197,42 @@ class RefusalsTest {
 
     @Test
     void moreThanSixBlobsAreRefusedBeforeAnyKzgWork() {
+        long verified = work.count(RecordingIngestWork.Step.VERIFY);
         assertRefused(
                 BlobTransactionBuilder.withCellProofs(TestBlobs.first(7)).build(),
                 -32000,
                 "Server error: counts: 7 blobs, at most 6 per transaction (MAX_BLOBS_PER_TX)");
+        assertEquals(verified, work.count(RecordingIngestWork.Step.VERIFY), "no KZG verification");
+    }
+
+    @Test
+    void aTransactionWhoseDirectoryFsyncFailsIsRefusedNotAcknowledged() {
+        BlobTransactionBuilder tx = cellProofs().nonce(7);
+        List<List<String>> before = server.poolState();
+        files.take();
+        files.failing(RecordingStoreFiles.Op.FORCE_DIRECTORY);
+        String reply;
+        try {
+            reply = server.sendRawTransaction(tx.build());
+        } finally {
+            files.failing(null);
+        }
+        RecordingStoreFiles.Call renamed = files.calls().stream()
+                .filter(call -> call.op() == RecordingStoreFiles.Op.RENAME)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                errorReply(
+                        1,
+                        -32000,
+                        "Server error: transaction not stored durably, not pooled: fsync of the"
+                                + " directory " + data.resolve("blobs") + " failed, so " + renamed.to()
+                                + " might not survive a crash:"
+                                + " injected FORCE_DIRECTORY failure"),
+                reply);
+        assertEquals(before, server.poolState(), "not pooled, its file removed");
+        assertEquals(dataReply(1, tx.hash()), server.sendRawTransaction(tx.build()), "taken once the disk works");
+        assertEquals(before.get(0).size() + 1, server.poolState().get(0).size());
     }
 
     @Test

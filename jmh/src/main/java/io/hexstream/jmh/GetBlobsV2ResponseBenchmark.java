@@ -9,10 +9,10 @@ import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,7 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code jacksonStrings}, the baseline: Besu's path, every blob and proof a {@code String} by the {@code char[]}
- *       method ({@code EngineGetBlobsV2}, {@code HexUtils.toFastHex}), serialised by Jackson's
+ *       method ({@code HexUtils.toFastHex}), the blobs in a {@code parallelStream} and within each its proofs in
+ *       another, as {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
+ *       {@code jsonrpc/internal/methods/engine/EngineGetBlobsV2.java} builds them, serialised by Jackson's
  *       {@code ObjectWriter.writeValue} into {@link BesuResponseStream} (Besu's {@code JsonResponseStreamer}: each ~8
  *       KB flush copied into a heap buffer, then into a pooled direct buffer as the transport does);
  *   <li>{@code jacksonStringsWholeBody}: the same Strings serialised whole by {@code writeValueAsBytes} (heavier than
@@ -86,12 +88,13 @@ public class GetBlobsV2ResponseBenchmark {
         return mapper.writeValueAsBytes(response());
     }
 
+    /** Besu's result: the blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}). */
     private JacksonStrings.Response response() {
-        List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(blobs);
-        for (int i = 0; i < blobs; i++) {
-            result.add(JacksonStrings.blobAndProof(
-                    blobBytes[i], proofBytes[i], BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB));
-        }
+        List<JacksonStrings.BlobAndProofV2> result = IntStream.range(0, blobs)
+                .parallel()
+                .mapToObj(i -> JacksonStrings.blobAndProof(
+                        blobBytes[i], proofBytes[i], BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB))
+                .toList();
         return new JacksonStrings.Response("2.0", "1", result);
     }
 

@@ -12,9 +12,11 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.tuweni.bytes.Bytes;
 import org.apache.tuweni.bytes.Bytes48;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,8 +38,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * each write copied into a heap buffer, then into a pooled direct one). Rows:
  *
  * <ul>
- *   <li>{@code besuToday}: String fields made by {@code toFastHex} ({@link BesuHex}), as {@code EngineGetBlobsV2}
- *       builds {@code BlobAndProofV2} today;
+ *   <li>{@code besuToday}: String fields made by {@code toFastHex} ({@link BesuHex}), the blobs in a
+ *       {@code parallelStream} and within each its proofs in another, as
+ *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
+ *       {@code jsonrpc/internal/methods/engine/EngineGetBlobsV2.java} builds {@code BlobAndProofV2} today;
  *   <li>{@code besuBytesJson}: tuweni {@code Bytes} fields with Besu's {@code BytesJson} serializer,
  *       {@code gen.writeString(value.toString())};
  *   <li>{@code hexModule}: the same {@code Bytes} fields with {@link HexModule};
@@ -121,14 +125,15 @@ public class JacksonModuleBenchmark {
 
     @Benchmark
     public long besuToday() throws IOException {
-        List<StringsResult> result = new ArrayList<>(blobs);
-        for (int i = 0; i < blobs; i++) {
-            List<String> proofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
-            for (byte[] proof : proofBytes[i]) {
-                proofs.add(BesuHex.toFastHex(proof, true));
-            }
-            result.add(new StringsResult(BesuHex.toFastHex(blobBytes[i], true), proofs));
-        }
+        List<StringsResult> result = IntStream.range(0, blobs)
+                .parallel()
+                .mapToObj(i -> new StringsResult(
+                        BesuHex.toFastHex(blobBytes[i], true),
+                        Arrays.stream(proofBytes[i])
+                                .parallel()
+                                .map(proof -> BesuHex.toFastHex(proof, true))
+                                .toList()))
+                .toList();
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
         plain.writeValue(stream, new Response("2.0", 1, result));
         return stream.written();

@@ -1,8 +1,8 @@
 package io.hexstream.jmh;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Besu's way to a getBlobsV2 response: every blob and cell proof made a {@code String} by the {@code char[]} method
@@ -21,12 +21,17 @@ public final class JacksonStrings {
     /** A JSON-RPC success response; {@code id} is the request's raw JSON token. */
     public record Response(String jsonrpc, @JsonRawValue String id, Object result) {}
 
-    /** One blob and its cell proofs ({@code count} × {@code size} bytes back to back) as Strings. */
+    /**
+     * One blob and its cell proofs ({@code count} × {@code size} bytes back to back) as Strings, the proofs in a
+     * parallel stream as {@code EngineGetBlobsV2.createBlobAndProofV2} makes them
+     * ({@code getKzgProof().parallelStream()}, in the common fork-join pool); callers make the blobs in a parallel
+     * stream too, as its {@code syncResponse} does.
+     */
     public static BlobAndProofV2 blobAndProof(byte[] blob, byte[] cellProofs, int size, int count) {
-        List<String> proofs = new ArrayList<>(count);
-        for (int p = 0; p < count; p++) {
-            proofs.add(BesuHex.toFastHex(cellProofs, p * size, size, true));
-        }
+        List<String> proofs = IntStream.range(0, count)
+                .parallel()
+                .mapToObj(p -> BesuHex.toFastHex(cellProofs, p * size, size, true))
+                .toList();
         return new BlobAndProofV2(BesuHex.toFastHex(blob, true), proofs);
     }
 }

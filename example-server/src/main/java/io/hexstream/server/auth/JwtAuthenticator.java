@@ -2,10 +2,12 @@ package io.hexstream.server.auth;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import java.io.IOException;
-import java.math.BigInteger;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -18,9 +20,12 @@ import java.util.Date;
  * HS256 signed with the shared secret ({@code none} and every other {@code alg} refused), with an {@code iat} claim
  * within ±60 seconds of now. {@code exp} and {@code nbf}, if present, must hold too (RFC 7519 §4.1.4, §4.1.5); other
  * claims are ignored. Each of these claims must be a NumericDate of whole seconds from 0 to 253,402,300,799
- * (9999-12-31T23:59:59Z); anything else (a string, a fraction, a negative or larger number) is refused with the reason,
- * never an exception. The token is taken apart here (its parts are read by Jackson, as java-jwt's own decoder throws on
- * a claim it cannot make a date of); the HMAC is java-jwt's, compared in constant time. Thread-safe.
+ * (9999-12-31T23:59:59Z); anything else (a string, a fraction, a negative or larger number, {@code 1e400}) is refused
+ * with the reason, never an exception: numbers are read exactly, as decimals, never as a {@code double}. Each part must
+ * be canonical base64url as RFC 7515 §2 defines it: the URL-safe alphabet only, no padding, no non-zero bits after the
+ * last byte (so that one token has one spelling). The token is taken apart here (java-jwt's own decoder throws on a
+ * claim it cannot make a date of, and takes padding and stray bits); the HMAC is java-jwt's, compared in constant time.
+ * Thread-safe.
  */
 public final class JwtAuthenticator implements Authenticator {
     /** How far {@code iat} may be from now, either way. */
@@ -28,7 +33,10 @@ public final class JwtAuthenticator implements Authenticator {
     /** The largest NumericDate taken, seconds: 9999-12-31T23:59:59Z. */
     public static final long MAX_NUMERIC_DATE = 253_402_300_799L;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+    private static final BigDecimal MAX_SECONDS = BigDecimal.valueOf(MAX_NUMERIC_DATE);
 
     private final Algorithm algorithm;
     private final Clock clock;
@@ -59,6 +67,16 @@ public final class JwtAuthenticator implements Authenticator {
                     Refusal.Reason.MALFORMED,
                     "malformed token: " + parts.length + " parts, a JWT has 3 separated by '.'");
         }
+        String notCanonical = notCanonical("header", parts[0]);
+        if (notCanonical == null) {
+            notCanonical = notCanonical("payload", parts[1]);
+        }
+        if (notCanonical == null) {
+            notCanonical = notCanonical("signature", parts[2]);
+        }
+        if (notCanonical != null) {
+            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the " + notCanonical);
+        }
         JsonNode header = json(parts[0]);
         if (header == null || !header.isObject()) {
             return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the header is not base64url-encoded JSON");
@@ -67,12 +85,7 @@ public final class JwtAuthenticator implements Authenticator {
         if (!algorithm.getName().equals(alg)) {
             return new Refusal(Refusal.Reason.ALGORITHM, "alg is " + alg + ", only HS256 is accepted");
         }
-        byte[] signature;
-        try {
-            signature = Base64.getUrlDecoder().decode(parts[2]);
-        } catch (IllegalArgumentException e) {
-            return new Refusal(Refusal.Reason.MALFORMED, "malformed token: the signature is not base64url");
-        }
+        byte[] signature = Base64.getUrlDecoder().decode(parts[2]);
         byte[] expected = algorithm.sign(
                 parts[0].getBytes(StandardCharsets.US_ASCII), parts[1].getBytes(StandardCharsets.US_ASCII));
         if (!MessageDigest.isEqual(expected, signature)) {
@@ -98,7 +111,7 @@ public final class JwtAuthenticator implements Authenticator {
         if (wrong != null) {
             return new Refusal(Refusal.Reason.IAT, wrong);
         }
-        long iat = iatNode.longValue();
+        long iat = iatNode.decimalValue().longValue();
         if (iat < now - IAT_WINDOW.toSeconds()) {
             return new Refusal(
                     Refusal.Reason.IAT,
@@ -115,10 +128,10 @@ public final class JwtAuthenticator implements Authenticator {
             if (wrong != null) {
                 return new Refusal(Refusal.Reason.EXP, wrong);
             }
-            if (exp.longValue() <= now) {
+            long expires = exp.decimalValue().longValue();
+            if (expires <= now) {
                 return new Refusal(
-                        Refusal.Reason.EXP,
-                        "exp is " + (now - exp.longValue()) + " s before now: the token has expired");
+                        Refusal.Reason.EXP, "exp is " + (now - expires) + " s before now: the token has expired");
             }
         }
         JsonNode nbf = claims.get("nbf");
@@ -127,35 +140,71 @@ public final class JwtAuthenticator implements Authenticator {
             if (wrong != null) {
                 return new Refusal(Refusal.Reason.NBF, wrong);
             }
-            if (nbf.longValue() > now) {
+            long notBefore = nbf.decimalValue().longValue();
+            if (notBefore > now) {
                 return new Refusal(
-                        Refusal.Reason.NBF,
-                        "nbf is " + (nbf.longValue() - now) + " s after now: the token is not valid yet");
+                        Refusal.Reason.NBF, "nbf is " + (notBefore - now) + " s after now: the token is not valid yet");
             }
         }
         return null;
     }
 
-    /** Why {@code value} is not a NumericDate of whole seconds in range, or {@code null} if it is. */
+    /**
+     * Why {@code value} is not a NumericDate of whole seconds in range, or {@code null} if it is. The number is exact
+     * ({@code BigDecimal}: {@code 1e400} stays {@code 1E+400}) and shown as {@code BigDecimal} writes it, exponent and
+     * all, so that neither the check nor the reason costs more than the number's text.
+     */
     private static String numericDateRefusal(String claim, JsonNode value) {
         if (!value.isNumber()) {
             return claim + " is not a number";
         }
-        if (!value.isIntegralNumber()) {
-            return claim + " " + value.decimalValue().toPlainString() + " is not a whole number of seconds";
+        BigDecimal seconds = value.decimalValue();
+        if (seconds.signum() != 0 && seconds.stripTrailingZeros().scale() > 0) {
+            return claim + " " + seconds + " is not a whole number of seconds";
         }
-        BigInteger seconds = value.bigIntegerValue();
-        if (seconds.signum() < 0 || seconds.compareTo(BigInteger.valueOf(MAX_NUMERIC_DATE)) > 0) {
+        if (seconds.signum() < 0 || seconds.compareTo(MAX_SECONDS) > 0) {
             return claim + " " + seconds + " is out of range (0 to " + MAX_NUMERIC_DATE + " s)";
         }
         return null;
     }
 
-    /** The JSON of a base64url part, or {@code null} if it is not that. */
+    /**
+     * Why {@code part} is not canonical base64url (RFC 7515 §2: RFC 4648 §5's alphabet, no {@code =} padding, and so no
+     * length of 1 modulo 4, zero bits after the last byte), beginning with {@code name}; or {@code null} if it is.
+     */
+    private static String notCanonical(String name, String part) {
+        for (int i = 0; i < part.length(); i++) {
+            char c = part.charAt(i);
+            if (c == '=') {
+                return name + " has padding '=', which base64url in a JWT omits (RFC 7515 §2)";
+            }
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return name + " has a character outside the base64url alphabet at " + i + " (RFC 7515 §2)";
+            }
+        }
+        if (part.length() % 4 == 1) {
+            return name + " is " + part.length() + " characters long, which no base64url encoding is";
+        }
+        int last = part.isEmpty() ? 0 : sextet(part.charAt(part.length() - 1));
+        int unused = part.length() % 4 == 2 ? 0b1111 : part.length() % 4 == 3 ? 0b11 : 0;
+        if ((last & unused) != 0) {
+            return name + " has non-zero bits after its last byte, not canonical base64url (RFC 7515 §2)";
+        }
+        return null;
+    }
+
+    /** The 6 bits a base64url character stands for. */
+    private static int sextet(char c) {
+        return c >= 'A' && c <= 'Z'
+                ? c - 'A'
+                : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52 : c == '-' ? 62 : 63;
+    }
+
+    /** The JSON of a canonical base64url part, or {@code null} if it is not JSON (or passes a parser bound). */
     private static JsonNode json(String part) {
         try {
             return JSON.readTree(Base64.getUrlDecoder().decode(part));
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException e) {
             return null;
         }
     }

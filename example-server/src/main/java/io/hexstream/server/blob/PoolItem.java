@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * What the pool adds and evicts as one, and what one store file holds: a generated blob, or a blob transaction
- * (EIP-4844 type 3) with the blobs it brought to the pool, those not pooled before it (possibly none: the transaction
- * is still known by its hash).
+ * (EIP-4844 type 3) with its blobs. A blob that several items hold (a replacement transaction carries the blobs of the
+ * one it replaces) stays pooled while any of them is.
  *
  * @param transactionHash 32 bytes, {@code keccak256(0x03 ‖ rlp(tx_payload_body))}, or {@code null} for a generated blob
  * @param entries the blobs, in the transaction's order; exactly one for a generated blob

@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code eth_sendRawTransaction} for blob transactions: params {@code ["0x…"]}, the signed type-3 transaction in
  * network form (EIP-4844 or EIP-7594); result its hash, {@code DATA} of 32 bytes. Errors: {@code -32602} for input that
- * is not hex or not a decodable transaction, {@code -32000} naming the failed check otherwise (the same text in
- * {@code data.err}), {@code -32603} if it cannot be written to disk. {@link #blocking() Blocks} (KZG, fsync): the
- * dispatcher runs it on the ingest executor.
+ * is not hex or not a decodable transaction, {@code -32000} naming the failed check otherwise, or saying it could not
+ * be stored durably (then it is not pooled: nothing is acknowledged that a crash could lose), the same text in
+ * {@code data.err}. {@link #blocking() Blocks} (KZG, fsync): the dispatcher runs it on the ingest executor.
  */
 public final class SendRawTransaction implements RpcMethod {
     private static final Logger LOG = LoggerFactory.getLogger(SendRawTransaction.class);
@@ -70,7 +70,8 @@ public final class SendRawTransaction implements RpcMethod {
             throw new RpcException(e.undecodable() ? RpcError.INVALID_PARAMS : RpcError.SERVER_ERROR, e.getMessage());
         } catch (IOException e) {
             LOG.error("could not store a transaction", e);
-            throw new RpcException(RpcError.INTERNAL_ERROR, "could not store the transaction: " + e.getMessage());
+            throw new RpcException(
+                    RpcError.SERVER_ERROR, "transaction not stored durably, not pooled: " + e.getMessage());
         }
     }
 }

@@ -8,25 +8,45 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * The blob pool: entries by versioned hash, at most {@code capacity} of them, added and evicted as {@link PoolItem}s (a
  * generated blob, or a transaction's blobs) in insertion order, the oldest item first; {@link DurableBlobPool} keeps it
- * on disk. A versioned hash is pooled once: an item brings only the entries not pooled before it, and evicting it
- * removes only those. Thread-safe: lookups and insertions take one lock for a few map operations, never for I/O. A
- * response holding an entry keeps its bytes alive after eviction.
+ * on disk. An item holds each of its blobs; a blob held by several items (a replacement transaction carries the blobs
+ * of the one it replaces) is pooled once, as one {@link BlobEntry} instance that every holder shares, and stays until
+ * its last holder is evicted. Thread-safe: lookups and insertions take one lock for a few map operations, never for
+ * I/O. A response holding an entry keeps its bytes alive after eviction.
  */
 public final class BlobPool {
     private final int capacity;
-    private final LinkedHashMap<VersionedHash, BlobEntry> entries = new LinkedHashMap<>();
-    private final LinkedHashMap<String, PoolItem> items = new LinkedHashMap<>();
-    private final Consumer<PoolItem> onEvict;
+    /** Each pooled blob, in the order it was first pooled, with how many item entries hold it. */
+    private final LinkedHashMap<VersionedHash, Held> entries = new LinkedHashMap<>();
 
-    /**
-     * A pool of at most {@code capacity} blobs that calls {@code onEvict} (outside the lock) for each item it drops.
-     */
-    public BlobPool(int capacity, Consumer<PoolItem> onEvict) {
+    private final LinkedHashMap<String, PoolItem> items = new LinkedHashMap<>();
+    private final Evictions onEvict;
+
+    /** Told, outside the pool's lock, of each item the pool drops. */
+    @FunctionalInterface
+    public interface Evictions {
+        /**
+         * {@code item} was evicted; {@code freed} are those of its entries that no other pooled item holds, now gone
+         * from the pool (each once).
+         */
+        void evicted(PoolItem item, List<BlobEntry> freed);
+    }
+
+    /** A pooled blob and the number of entries of pooled items that are it (an item may list a blob twice). */
+    private static final class Held {
+        BlobEntry entry;
+        int holders;
+
+        Held(BlobEntry entry) {
+            this.entry = entry;
+        }
+    }
+
+    /** A pool of at most {@code capacity} blobs that tells {@code onEvict} of each item it drops. */
+    public BlobPool(int capacity, Evictions onEvict) {
         if (capacity < 1) {
             throw new IllegalArgumentException("pool capacity must be at least 1, got " + capacity);
         }
@@ -35,36 +55,56 @@ public final class BlobPool {
     }
 
     /**
-     * Adds {@code item} unless an item with its key is pooled; its entries whose versioned hash is pooled already are
-     * left out. Then evicts the oldest items while more than {@code capacity} blobs are pooled. Returns whether it was
-     * added.
+     * Adds {@code item} unless an item with its key is pooled. Each of its entries whose versioned hash is pooled
+     * already is taken as the pooled instance (the item then holds that one; the pool holds no second copy). Then
+     * evicts the oldest items while more than {@code capacity} blobs are pooled; an evicted item's blobs stay while
+     * another item holds them. Returns whether it was added.
      */
     public boolean add(PoolItem item) {
         List<PoolItem> evicted = new ArrayList<>(0);
+        List<List<BlobEntry>> freed = new ArrayList<>(0);
         synchronized (entries) {
-            if (items.putIfAbsent(item.key(), item) != null) {
+            if (items.containsKey(item.key())) {
                 return false;
             }
+            List<BlobEntry> held = new ArrayList<>(item.entries().size());
             for (BlobEntry entry : item.entries()) {
-                entries.putIfAbsent(entry.versionedHash(), entry);
+                Held blob = entries.computeIfAbsent(entry.versionedHash(), hash -> new Held(entry));
+                blob.holders++;
+                held.add(blob.entry);
             }
+            items.put(item.key(), new PoolItem(item.transactionHash(), held));
             for (Iterator<PoolItem> oldest = items.values().iterator(); entries.size() > capacity; ) {
                 PoolItem dropped = oldest.next();
                 oldest.remove();
-                for (BlobEntry entry : dropped.entries()) {
-                    entries.remove(entry.versionedHash(), entry);
-                }
                 evicted.add(dropped);
+                freed.add(release(dropped));
             }
         }
-        evicted.forEach(onEvict);
+        for (int i = 0; i < evicted.size(); i++) {
+            onEvict.evicted(evicted.get(i), freed.get(i));
+        }
         return true;
+    }
+
+    /** Drops {@code item}'s hold on each of its blobs; returns those it held last, now removed. */
+    private List<BlobEntry> release(PoolItem item) {
+        List<BlobEntry> freed = new ArrayList<>(item.entries().size());
+        for (BlobEntry entry : item.entries()) {
+            Held blob = entries.get(entry.versionedHash());
+            if (--blob.holders == 0) {
+                entries.remove(entry.versionedHash());
+                freed.add(blob.entry);
+            }
+        }
+        return freed;
     }
 
     /**
      * Puts {@code complete} in the place of {@code stale}, the pooled item with the same key and the same blobs in the
      * same order (now with more of their parts, such as extension cells), atomically: a lookup sees the one or the
-     * other. Returns false, changing nothing, if {@code stale} is not pooled (evicted, or replaced already).
+     * other. A blob that another holder completed already keeps that holder's instance, which the item then holds.
+     * Returns false, changing nothing, if {@code stale} is not pooled (evicted, or replaced already).
      */
     public boolean replace(PoolItem stale, PoolItem complete) {
         if (!stale.key().equals(complete.key())
@@ -75,19 +115,25 @@ public final class BlobPool {
             if (items.get(stale.key()) != stale) {
                 return false;
             }
-            items.put(stale.key(), complete); // an existing key keeps its place in the order
+            List<BlobEntry> held = new ArrayList<>(complete.entries().size());
             for (int i = 0; i < stale.entries().size(); i++) {
                 BlobEntry old = stale.entries().get(i);
-                if (!old.versionedHash().equals(complete.entries().get(i).versionedHash())) {
+                BlobEntry now = complete.entries().get(i);
+                if (!old.versionedHash().equals(now.versionedHash())) {
                     throw new IllegalArgumentException("blob " + i + " of item " + stale.key() + " differs");
                 }
-                entries.replace(old.versionedHash(), old, complete.entries().get(i));
+                Held blob = entries.get(old.versionedHash());
+                if (blob.entry == old) {
+                    blob.entry = now;
+                }
+                held.add(blob.entry);
             }
+            items.put(stale.key(), new PoolItem(complete.transactionHash(), held)); // the key keeps its place
             return true;
         }
     }
 
-    /** The pooled item with this key ({@link PoolItem#key()}), or {@code null}. */
+    /** The pooled item with this key ({@link PoolItem#key()}), or {@code null}: it holds the pooled instances. */
     public PoolItem item(String key) {
         synchronized (entries) {
             return items.get(key);
@@ -144,7 +190,8 @@ public final class BlobPool {
     /** The entry for {@code hash}, or {@code null}. */
     public BlobEntry get(VersionedHash hash) {
         synchronized (entries) {
-            return entries.get(hash);
+            Held blob = entries.get(hash);
+            return blob == null ? null : blob.entry;
         }
     }
 
@@ -153,20 +200,21 @@ public final class BlobPool {
         BlobEntry[] found = new BlobEntry[hashes.length];
         synchronized (entries) {
             for (int i = 0; i < hashes.length; i++) {
-                found[i] = entries.get(hashes[i]);
+                Held blob = entries.get(hashes[i]);
+                found[i] = blob == null ? null : blob.entry;
             }
         }
         return found;
     }
 
-    /** The number of pooled blobs. */
+    /** The number of pooled blobs (each once, however many items hold it). */
     public int size() {
         synchronized (entries) {
             return entries.size();
         }
     }
 
-    /** The versioned hashes in insertion order (a snapshot). */
+    /** The versioned hashes in the order they were first pooled (a snapshot). */
     public List<VersionedHash> hashes() {
         synchronized (entries) {
             return new ArrayList<>(entries.keySet());

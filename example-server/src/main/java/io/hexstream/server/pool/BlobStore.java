@@ -7,11 +7,8 @@ import io.hexstream.server.metrics.ServerMetrics;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * 131,072, if present); last a CRC32C of everything before it (4 bytes, big-endian). {@code HXB2} files, the same
  * without bit 2 and the extension cells, still load: their entries come without extension cells, which
  * {@code CellBackfill} adds, rewriting the file as {@code HXB3} ({@link #rewrite}). A file is written to a temporary
- * name, forced to disk, then renamed into place (over the old file, for a rewrite), so a crash leaves either the whole
- * new file or the old one (a leftover temporary file is removed at the next start); a file that fails its checksum is
+ * name, forced to disk, then renamed into place (over the old file, for a rewrite) and the directory forced, each step
+ * through {@link StoreFiles}, so a crash leaves either the whole new file or the old one (a leftover temporary file is
+ * removed at the next start); a write returns only once all four steps succeeded. A file that fails its checksum is
  * skipped with a warning and never served.
  */
 final class BlobStore {
@@ -56,12 +54,19 @@ final class BlobStore {
     private final Path directory;
     private final AtomicLong sequence = new AtomicLong();
     private final ServerMetrics metrics;
+    private final StoreFiles fileSystem;
 
     /** An item read back, and the file it is in. */
     record Stored(PoolItem item, Path file) {}
 
     BlobStore(Path dataDir, ServerMetrics metrics) throws IOException {
+        this(dataDir, metrics, StoreFiles.SYSTEM);
+    }
+
+    /** The store in {@code <dataDir>/blobs/} (created if need be), changing it through {@code files}. */
+    BlobStore(Path dataDir, ServerMetrics metrics, StoreFiles files) throws IOException {
         this.metrics = metrics;
+        this.fileSystem = files;
         this.directory = Files.createDirectories(dataDir.resolve("blobs"));
     }
 
@@ -79,7 +84,7 @@ final class BlobStore {
             String name = file.getFileName().toString();
             if (name.endsWith(TEMPORARY)) {
                 LOG.warn("removing {}, a write that a crash interrupted", file);
-                Files.deleteIfExists(file);
+                fileSystem.delete(file);
                 continue;
             }
             try {
@@ -95,55 +100,73 @@ final class BlobStore {
         return loaded;
     }
 
-    /** Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). Returns the file. */
+    /**
+     * Writes {@code item} durably: when this returns, the file and its name are on disk (fsync). Returns the file.
+     *
+     * @throws IOException if a step failed; then no file of it is left (removed, if it was renamed into place before
+     *     its directory could not be forced)
+     */
     Path save(PoolItem item) throws IOException {
         Path file = directory.resolve(String.format("%012d-%s%s", sequence.incrementAndGet(), item.key(), SUFFIX));
-        writeDurably(file, encode(item));
+        writeDurably(file, encode(item), true);
         return file;
     }
 
     /**
      * Replaces {@code file} (one {@link #save} returned or {@link #loadAll} listed) with {@code item} in the current
      * format, durably and atomically: a crash leaves the old file or the new one, whole.
+     *
+     * @throws IOException if a step failed; then {@code file} is the old file, or the new one if only the directory
+     *     could not be forced (both whole)
      */
     void rewrite(Path file, PoolItem item) throws IOException {
-        writeDurably(file, encode(item));
+        writeDurably(file, encode(item), false);
     }
 
     /**
      * {@code bytes} into {@code file}: a temporary file, fsync, an atomic rename over {@code file}, fsync of the
-     * directory.
+     * directory. If the directory cannot be forced, the rename may not survive a crash: the write fails, and
+     * {@code file} is removed if {@code removeIfNotDurable} (a new file nobody was told of).
      */
-    private void writeDurably(Path file, byte[] bytes) throws IOException {
+    private void writeDurably(Path file, byte[] bytes, boolean removeIfNotDurable) throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + TEMPORARY);
         try {
-            try (FileChannel channel = FileChannel.open(
-                    temporary,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                long started = System.nanoTime();
-                channel.force(true);
-                metrics.fsynced(System.nanoTime() - started);
-            }
-            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+            fileSystem.write(temporary, bytes);
+            long started = System.nanoTime();
+            fileSystem.force(temporary);
+            metrics.fsynced(System.nanoTime() - started);
+            fileSystem.rename(temporary, file);
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temporary);
+            deleteQuietly(temporary, e);
             throw e;
         }
-        long started = System.nanoTime();
-        forceDirectory();
-        metrics.fsynced(System.nanoTime() - started);
+        try {
+            long started = System.nanoTime();
+            fileSystem.forceDirectory(directory);
+            metrics.fsynced(System.nanoTime() - started);
+        } catch (IOException | RuntimeException e) {
+            if (removeIfNotDurable) {
+                deleteQuietly(file, e);
+            }
+            throw new IOException(
+                    "fsync of the directory " + directory + " failed, so " + file.getFileName()
+                            + " might not survive a crash: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private void deleteQuietly(Path file, Exception cause) {
+        try {
+            fileSystem.delete(file);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /** Removes {@code file} (one {@link #save} returned or {@link #loadAll} listed), if it is still there. */
     void delete(Path file) {
         try {
-            Files.deleteIfExists(file);
+            fileSystem.delete(file);
         } catch (IOException e) {
             LOG.warn("could not delete the evicted pool file {}: {}", file, e.getMessage());
         }
@@ -251,14 +274,5 @@ final class BlobStore {
         byte[] bytes = new byte[n];
         in.get(bytes);
         return bytes;
-    }
-
-    private void forceDirectory() {
-        // Makes the rename durable on Linux; some platforms cannot open a directory, which is fine.
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException e) {
-            LOG.debug("directory fsync not supported: {}", e.getMessage());
-        }
     }
 }

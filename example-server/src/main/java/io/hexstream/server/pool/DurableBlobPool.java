@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The blob pool and its files under one owner: the in-memory {@link BlobPool} that answers lookups, and the
- * {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is written (fsynced) before it
- * is added, so what is served is on disk; evicting an item deletes the file it was written to, which this pool
- * remembers (no directory listing).
+ * {@link BlobStore} in {@code <data-dir>/blobs/} that keeps it across restarts. An item is written (fsynced, with every
+ * blob it holds) before it is added, so what is served is on disk; evicting an item deletes the file it was written to,
+ * which this pool remembers (no directory listing). A blob that several items hold is in memory once and in each
+ * holder's file: it is served, and kept across a restart, while any of them is pooled.
  *
  * <p>Thread-safe. Lookups take only the memory pool's short lock, so an event loop never waits for a write; additions,
  * which write and fsync, are serialised among themselves and belong on a thread that may block.
@@ -57,7 +58,14 @@ public final class DurableBlobPool {
      */
     public static DurableBlobPool open(Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener)
             throws IOException {
-        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir, metrics), capacity, listener);
+        return open(dataDir, capacity, metrics, listener, StoreFiles.SYSTEM);
+    }
+
+    /** As {@link #open(Path, int, ServerMetrics, PoolListener)}, changing its files through {@code files}. */
+    public static DurableBlobPool open(
+            Path dataDir, int capacity, ServerMetrics metrics, PoolListener listener, StoreFiles files)
+            throws IOException {
+        DurableBlobPool pool = new DurableBlobPool(new BlobStore(dataDir, metrics, files), capacity, listener);
         synchronized (pool) {
             for (BlobStore.Stored stored : pool.store.loadAll()) {
                 pool.admit(stored.item(), stored.file());
@@ -68,43 +76,52 @@ public final class DurableBlobPool {
 
     /**
      * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while more than
-     * {@code capacity} blobs are pooled.
+     * {@code capacity} blobs are pooled. Its entries whose versioned hash is pooled already are written and held as the
+     * pooled ones.
      *
      * @return false, writing nothing, if an item with its key is pooled already
-     * @throws IOException if it could not be written; then nothing was added
+     * @throws IOException if it could not be written durably; then nothing was added and no file of it is left
      */
     public synchronized boolean add(PoolItem item) throws IOException {
         if (memory.containsItem(item.key())) {
             return false;
         }
-        admit(item, store.save(item));
+        List<BlobEntry> held = new ArrayList<>(item.entries().size());
+        for (BlobEntry entry : item.entries()) {
+            BlobEntry pooled = memory.get(entry.versionedHash());
+            held.add(pooled != null ? pooled : entry);
+        }
+        PoolItem holding = new PoolItem(item.transactionHash(), held);
+        admit(holding, store.save(holding));
         return true;
     }
 
     /**
-     * Adds the transaction {@code transactionHash} with those of {@code entries} whose versioned hash is not pooled yet
-     * (possibly none), written first as {@link #add} does.
+     * Adds the transaction {@code transactionHash} holding {@code entries} (all of them: those pooled already are
+     * shared with their other holders), written first as {@link #add} does.
      *
      * @return how many blobs were new to the pool, or -1 if the transaction is pooled already
-     * @throws IOException if it could not be written; then nothing was added
+     * @throws IOException if it could not be written durably; then nothing was added
      */
     public synchronized int addTransaction(byte[] transactionHash, List<BlobEntry> entries) throws IOException {
         if (memory.containsTransaction(transactionHash)) {
             return -1;
         }
-        List<BlobEntry> fresh = memory.notPooled(entries);
-        add(PoolItem.transaction(transactionHash, fresh));
-        return fresh.size();
+        int fresh = memory.notPooled(entries).size();
+        add(PoolItem.transaction(transactionHash, entries));
+        return fresh;
     }
 
     /**
      * Gives the pooled item {@code key} its extension cells, those {@code cells} computes for each of its blobs that
-     * lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside any lock), then
-     * rewrites its file in the current format (durably, atomically) and puts the complete item in its place. An item
-     * evicted meanwhile stays evicted: its file is not rewritten.
+     * lacks them (e.g. {@code Kzg::extensionCells}, a few milliseconds a blob; computed outside any lock; a blob that
+     * another holder completed already is taken as it is), then rewrites its file in the current format (durably,
+     * atomically) and puts the complete item in its place. An item evicted meanwhile stays evicted: its file is not
+     * rewritten.
      *
      * @return whether the item was completed: false if it is not pooled, or has its cells already
-     * @throws IOException if the file could not be rewritten; then the item and its file are as they were
+     * @throws IOException if the file could not be rewritten durably; then the item is as it was in memory, and its
+     *     file the old one or the complete one
      */
     public boolean completeExtensionCells(String key, UnaryOperator<byte[]> cells) throws IOException {
         PoolItem stale = memory.item(key);
@@ -113,7 +130,13 @@ public final class DurableBlobPool {
         }
         List<BlobEntry> complete = new ArrayList<>(stale.entries().size());
         for (BlobEntry entry : stale.entries()) {
-            complete.add(entry.extensionCells() != null ? entry : entry.withExtensionCells(cells.apply(entry.blob())));
+            BlobEntry pooled = memory.get(entry.versionedHash());
+            complete.add(
+                    entry.extensionCells() != null
+                            ? entry
+                            : pooled != null && pooled.extensionCells() != null
+                                    ? pooled
+                                    : entry.withExtensionCells(cells.apply(entry.blob())));
         }
         PoolItem item = new PoolItem(stale.transactionHash(), complete);
         synchronized (this) { // eviction happens under this lock too: the item is still pooled, or gone for good
@@ -122,13 +145,17 @@ public final class DurableBlobPool {
                 return false;
             }
             store.rewrite(file, item);
+            BlobEntry[] before = new BlobEntry[complete.size()];
+            for (int i = 0; i < before.length; i++) {
+                before[i] = memory.get(complete.get(i).versionedHash());
+            }
             if (!memory.replace(stale, item)) {
                 return false;
             }
-            for (int i = 0; i < complete.size(); i++) {
-                BlobEntry now = complete.get(i);
-                if (now != stale.entries().get(i) && memory.get(now.versionedHash()) == now) {
-                    listener.replaced(stale.entries().get(i), now);
+            for (int i = 0; i < before.length; i++) {
+                BlobEntry now = memory.get(complete.get(i).versionedHash());
+                if (now != before[i]) {
+                    listener.replaced(before[i], now);
                 }
             }
             return true;
@@ -140,7 +167,9 @@ public final class DurableBlobPool {
         return memory.itemsWithoutExtensionCells();
     }
 
+    /** Adds {@code item}, stored in {@code file}, telling the listener of each blob new to the pool. */
     private void admit(PoolItem item, Path file) {
+        List<BlobEntry> fresh = memory.notPooled(item.entries());
         files.put(item.key(), file);
         if (!memory.add(item)) {
             files.remove(item.key());
@@ -148,20 +177,24 @@ public final class DurableBlobPool {
             store.delete(file);
             return;
         }
-        for (BlobEntry entry : item.entries()) {
-            if (memory.get(entry.versionedHash()) == entry) { // not a hash another item pooled first
-                listener.entered(entry);
+        for (BlobEntry entry : fresh) {
+            BlobEntry pooled = memory.get(entry.versionedHash());
+            if (pooled != null) { // not evicted at once with its own item (one larger than the pool)
+                listener.entered(pooled);
             }
         }
     }
 
-    /** Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes too. */
-    private void evicted(PoolItem item) {
+    /**
+     * Called by the memory pool, inside {@link #add} or {@link #open}: the item's file goes, and the blobs it held
+     * last.
+     */
+    private void evicted(PoolItem item, List<BlobEntry> freed) {
         Path file = files.remove(item.key());
         if (file != null) {
             store.delete(file);
         }
-        item.entries().forEach(listener::left);
+        freed.forEach(listener::left);
     }
 
     /** Whether the transaction with this 32-byte hash is pooled. */

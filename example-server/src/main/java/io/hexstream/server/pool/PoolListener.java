@@ -15,7 +15,7 @@ public interface PoolListener {
     /** {@code entry} is now pooled (as the entry lookups return, the same instance). */
     default void entered(BlobEntry entry) {}
 
-    /** {@code entry}, pooled until now, was evicted with its item. */
+    /** {@code entry}, pooled until now, was evicted with the last item that held it. */
     default void left(BlobEntry entry) {}
 
     /**

@@ -2,7 +2,6 @@ package io.hexstream.server.tx;
 
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
-import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;
@@ -20,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * few milliseconds a blob), or, when converting v0 sidecars (Osaka on, {@code --convert-v0-sidecars}),
  * {@code computeCellsAndKzgProofs} (about half a second a blob; a blob pooled with its cell proofs already is not
  * computed again), which also gives the 128 cell proofs that V2 and V3 serve while the blob proof stays for V1; then
- * the blobs not pooled yet are written (fsynced) and only then added. A refused or unwritable transaction changes
- * nothing. Thread-safe.
+ * the transaction is written with its blobs (fsynced) and only then added, sharing the blobs pooled already. A refused
+ * or unwritable transaction changes nothing. Thread-safe.
  *
  * <p>It blocks (KZG, disk): call it on the ingest executor, never on an event loop.
  */
@@ -32,15 +31,27 @@ public final class TransactionIngest {
     private final int maxBlobsPerTransaction;
     private final boolean convertV0Sidecars;
     private final ServerMetrics metrics;
+    private final IngestWork work;
+
+    /** As the constructor with an {@link IngestWork}, the steps {@link IngestWork#STANDARD}. */
+    public TransactionIngest(
+            DurableBlobPool pool, int maxBlobsPerTransaction, boolean convertV0Sidecars, ServerMetrics metrics) {
+        this(pool, maxBlobsPerTransaction, convertV0Sidecars, metrics, IngestWork.STANDARD);
+    }
 
     /**
      * @param maxBlobsPerTransaction the most blobs a transaction may carry ({@code --max-blobs-per-tx}), at least 1
      * @param convertV0Sidecars whether an EIP-4844 transaction's blobs get cell proofs computed (Osaka or later with
      *     {@code --convert-v0-sidecars}); if not, they are pooled with their blob proofs only
      * @param metrics told each transaction accepted, or refused and by which check, and each KZG verification's time
+     * @param work runs the decoding and the KZG steps
      */
     public TransactionIngest(
-            DurableBlobPool pool, int maxBlobsPerTransaction, boolean convertV0Sidecars, ServerMetrics metrics) {
+            DurableBlobPool pool,
+            int maxBlobsPerTransaction,
+            boolean convertV0Sidecars,
+            ServerMetrics metrics,
+            IngestWork work) {
         if (maxBlobsPerTransaction < 1) {
             throw new IllegalArgumentException("max blobs per transaction " + maxBlobsPerTransaction + " < 1");
         }
@@ -48,6 +59,7 @@ public final class TransactionIngest {
         this.maxBlobsPerTransaction = maxBlobsPerTransaction;
         this.convertV0Sidecars = convertV0Sidecars;
         this.metrics = metrics;
+        this.work = work;
     }
 
     /**
@@ -69,7 +81,7 @@ public final class TransactionIngest {
     }
 
     private byte[] checkAndAdd(byte[] raw) throws TransactionRefusedException, IOException {
-        BlobTransaction tx = BlobTransactionDecoder.decode(raw);
+        BlobTransaction tx = work.decode(raw);
         String key = PoolItem.keyOf(tx.hash());
         if (pool.containsTransaction(tx.hash())) {
             LOG.debug("transaction {} is already pooled", key);
@@ -85,7 +97,7 @@ public final class TransactionIngest {
             throw TransactionRefusedException.failed(
                     "pool capacity", blobs + " blobs, the pool holds at most " + pool.capacity());
         }
-        BlobTransactionVerifier.Verified verified = BlobTransactionVerifier.verify(tx, metrics);
+        BlobTransactionVerifier.Verified verified = work.verify(tx, metrics);
         int fresh = pool.addTransaction(tx.hash(), withExtensionCells(tx.form(), verified.entries()));
         if (fresh < 0) {
             LOG.debug("transaction {} was pooled meanwhile", key);
@@ -114,7 +126,7 @@ public final class TransactionIngest {
         List<BlobEntry> complete = new ArrayList<>(entries.size());
         for (BlobEntry entry : entries) {
             complete.add(
-                    convertV0Sidecars ? converted(entry) : entry.withExtensionCells(Kzg.extensionCells(entry.blob())));
+                    convertV0Sidecars ? converted(entry) : entry.withExtensionCells(work.extensionCells(entry.blob())));
         }
         return complete;
     }
@@ -130,6 +142,6 @@ public final class TransactionIngest {
             return new BlobEntry(
                     entry.blob(), entry.commitment(), entry.blobProof(), pooled.cellProofs(), pooled.extensionCells());
         }
-        return Kzg.withCellProofs(entry);
+        return work.withCellProofs(entry);
     }
 }

@@ -1,6 +1,7 @@
 package io.hexstream.server.testing;
 
 import io.hexstream.server.ExampleServer;
+import io.hexstream.server.Seams;
 import io.hexstream.server.ServerOptions;
 import io.hexstream.server.StartupException;
 import io.hexstream.server.auth.JwtAuthenticator;
@@ -57,11 +58,17 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** A server over {@code dataDir}, topped up to {@link #GENERATED} blobs. */
     public static EngineServerFixture start(Fork fork, Path dataDir) {
+        return start(fork, dataDir, Seams.SYSTEM);
+    }
+
+    /** As {@link #start(Fork, Path)}, its blocking work done through {@code seams}. */
+    public static EngineServerFixture start(Fork fork, Path dataDir, Seams seams) {
         return start(
                 dataDir,
                 List.of("--fork", fork.name(), "--generate", Integer.toString(GENERATED)),
                 Clock.systemUTC(),
-                scratch());
+                scratch(),
+                seams);
     }
 
     /**
@@ -88,7 +95,17 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir, String... options) {
         List<String> args = new ArrayList<>(List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"));
         args.addAll(List.of(options));
-        return start(dataDir, args, Clock.systemUTC(), scratch());
+        return start(dataDir, args, Clock.systemUTC(), scratch(), Seams.SYSTEM);
+    }
+
+    /** As {@link #startEmpty(Fork, Path)}, its blocking work done through {@code seams}. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams) {
+        return start(
+                dataDir,
+                List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"),
+                Clock.systemUTC(),
+                scratch(),
+                seams);
     }
 
     private static EngineServerFixture startOverSharedPool(Fork fork, Clock clock, List<String> options) {
@@ -96,14 +113,15 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
         copySharedPool(scratch.resolve("data"));
         List<String> args = new ArrayList<>(List.of("--fork", fork.name()));
         args.addAll(options);
-        return start(scratch.resolve("data"), args, clock, scratch);
+        return start(scratch.resolve("data"), args, clock, scratch, Seams.SYSTEM);
     }
 
     /**
      * Starts over {@code dataDir} with the command-line {@code options} on a free loopback port with the secret
      * {@link #SECRET} and the hashes file in {@code scratch}, which {@link #close()} deletes.
      */
-    private static EngineServerFixture start(Path dataDir, List<String> options, Clock clock, Path scratch) {
+    private static EngineServerFixture start(
+            Path dataDir, List<String> options, Clock clock, Path scratch, Seams seams) {
         try {
             Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
             List<String> args = new ArrayList<>(options);
@@ -120,6 +138,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
                     scratch.resolve("hashes.txt").toString()));
             ExampleServer server = ExampleServer.builder(ServerOptions.parse(args.toArray(String[]::new)))
                     .clock(clock)
+                    .seams(seams)
                     .start();
             return new EngineServerFixture(server, clock, dataDir, scratch);
         } catch (IOException e) {
@@ -163,7 +182,11 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     private static synchronized List<VersionedHash> sharedPool() {
         if (sharedHashes == null) {
             try (EngineServerFixture shared = start(
-                    SHARED_DATA, List.of("--generate", Integer.toString(GENERATED)), Clock.systemUTC(), scratch())) {
+                    SHARED_DATA,
+                    List.of("--generate", Integer.toString(GENERATED)),
+                    Clock.systemUTC(),
+                    scratch(),
+                    Seams.SYSTEM)) {
                 sharedHashes = List.copyOf(shared.hashes());
             }
         }

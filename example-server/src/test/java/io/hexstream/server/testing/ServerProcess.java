@@ -46,7 +46,7 @@ public final class ServerProcess implements AutoCloseable {
     public static Run run(Path dir, String name, String... args) throws IOException, InterruptedException {
         Path out = dir.resolve(name + ".out");
         Path err = dir.resolve(name + ".err");
-        Process process = launch(List.of(), List.of(args), out, err);
+        Process process = launch(List.of(), List.of(), List.of(args), out, err);
         if (!process.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor();
             throw new AssertionError("still running after " + START_TIMEOUT_MS + " ms: " + List.of(args));
@@ -62,8 +62,8 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess serve(Path dir, String name, int port, Path secret, String... args)
             throws IOException, InterruptedException {
-        Process process =
-                launch(List.of("-Xmx256m"), List.of(args), dir.resolve(name + ".out"), dir.resolve(name + ".err"));
+        Process process = launch(
+                List.of(), List.of("-Xmx256m"), List.of(args), dir.resolve(name + ".out"), dir.resolve(name + ".err"));
         ServerProcess server = new ServerProcess(process, dir.resolve(name + ".out"), dir.resolve(name + ".err"), null);
         try {
             server.awaitListening(port);
@@ -101,10 +101,21 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions)
             throws IOException, InterruptedException {
+        return start(dataDir, log, jvmOptions, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, List)}, the JVM run by the command {@code wrapper} (e.g. {@code strace -f -o FILE};
+     * empty: none), of which it is then the child: {@link #stop} and {@link #kill} signal the JVM, and wait for the
+     * wrapper to end.
+     */
+    public static ServerProcess start(Path dataDir, Path log, List<String> jvmOptions, List<String> wrapper)
+            throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path secret = Files.writeString(dataDir.resolve("test-jwt.hex"), EngineServerFixture.SECRET);
         int port = freePort();
         Process process = launch(
+                wrapper,
                 jvmOptions,
                 List.of(
                         "--port",
@@ -134,9 +145,10 @@ public final class ServerProcess implements AutoCloseable {
      * {@code Main} with {@code args} in a JVM with {@code jvmOptions} and paranoid leak detection, stdout to
      * {@code out}, stderr to {@code err} ({@code null}: to {@code out} too).
      */
-    private static Process launch(List<String> jvmOptions, List<String> args, Path out, Path err) throws IOException {
-        List<String> command = new ArrayList<>(
-                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    private static Process launch(List<String> wrapper, List<String> jvmOptions, List<String> args, Path out, Path err)
+            throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         // KZG's native library: JDK 22 and later warn on stderr about System.load without this (JDK 17 takes it too).
         command.addAll(List.of(
@@ -201,7 +213,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** SIGTERM, as Ctrl-C or a service manager stops it; returns its exit code once it is gone. */
     public int stop() throws InterruptedException {
-        process.destroy();
+        server().forEach(ProcessHandle::destroy);
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("the server survived SIGTERM for 30 s");
         }
@@ -219,10 +231,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /** SIGKILL: no shutdown hook, no flush, no goodbye; returns once it is gone. */
     public void kill() throws InterruptedException {
-        process.destroyForcibly();
+        server().forEach(ProcessHandle::destroyForcibly);
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("the server survived SIGKILL for 30 s");
         }
+    }
+
+    /** The JVM: the process started, or its child under a wrapper. */
+    private List<ProcessHandle> server() {
+        List<ProcessHandle> children = process.children().toList();
+        return children.isEmpty() ? List.of(process.toHandle()) : children;
     }
 
     @Override

@@ -44,6 +44,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,8 +55,9 @@ import java.util.concurrent.TimeUnit;
  * checked on every request
  * ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonRpcHttpService.java}), the request
  * body read as a Jackson tree, the method run on a worker thread (Vert.x's blocking handlers: a pool of 20, its
- * default), a {@code String} per blob and proof by the {@code char[]} method
- * ({@code .../internal/methods/engine/EngineGetBlobsV2.java}), and the reply serialised by Jackson's
+ * default), a {@code String} per blob and proof by the {@code char[]} method, the blobs in a {@code parallelStream} and
+ * within each its proofs in another (in the common fork-join pool), as
+ * {@code .../internal/methods/engine/EngineGetBlobsV2.java} does, and the reply serialised by Jackson's
  * {@code ObjectWriter.writeValue} into {@link BesuResponseStream} ({@code .../jsonrpc/JsonRpcObjectExecutor.java},
  * {@code .../jsonrpc/JsonResponseStreamer.java}): each ~8 KB flush copied into its own heap buffer and written, from
  * the worker thread, as one chunk of a chunked response. Each write is handed to the event loop as Vert.x's
@@ -176,17 +178,22 @@ final class BesuLikeServer implements AutoCloseable {
             }
         }
 
-        /** {@code engine_getBlobsV2}: a {@code BlobAndProofV2} of Strings per blob, {@code null} if any is missing. */
+        /**
+         * {@code engine_getBlobsV2}: a {@code BlobAndProofV2} of Strings per blob, {@code null} if any is missing; the
+         * blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}), as Besu's
+         * {@code syncResponse} does once it has found them all.
+         */
         private static List<JacksonStrings.BlobAndProofV2> blobsAndProofs(BlobEntry[] entries) {
-            List<JacksonStrings.BlobAndProofV2> result = new ArrayList<>(entries.length);
             for (BlobEntry entry : entries) {
                 if (entry == null || entry.cellProofs() == null) {
                     return null;
                 }
-                result.add(JacksonStrings.blobAndProof(
-                        entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB));
             }
-            return result;
+            return Arrays.stream(entries)
+                    .parallel()
+                    .map(entry -> JacksonStrings.blobAndProof(
+                            entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB))
+                    .toList();
         }
 
         /**

@@ -17,10 +17,10 @@ import java.util.List;
  * {@code String} made by the {@code char[]} method, the blobs in a {@code parallelStream}
  * ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
  * {@code jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}, {@code .../internal/results/BlobAndProofV2.java};
- * {@link JacksonStrings}, whose proofs of one blob are made in turn, not in a nested parallel stream); then
- * {@code Content-Type} and status set and the success response serialised by {@code ObjectWriter.writeValue} (without
- * {@code FLUSH_PASSED_TO_STREAM}, with {@code AUTO_CLOSE_TARGET}) into a {@link VertxResponseStreamer}, from the worker
- * thread, as {@code .../api/handlers/JsonRpcObjectExecutor.java} does.
+ * {@link JacksonStrings}, which makes the proofs of each blob in a nested parallel stream, as that file's
+ * {@code createBlobAndProofV2} does); then {@code Content-Type} and status set and the success response serialised by
+ * {@code ObjectWriter.writeValue} (without {@code FLUSH_PASSED_TO_STREAM}, with {@code AUTO_CLOSE_TARGET}) into a
+ * {@link VertxResponseStreamer}, from the worker thread, as {@code .../api/handlers/JsonRpcObjectExecutor.java} does.
  */
 final class VertxBesuResponder implements VertxEngineFront.Responder {
     private static final ObjectWriter WRITER = new ObjectMapper()
