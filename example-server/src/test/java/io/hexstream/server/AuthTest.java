@@ -253,13 +253,13 @@ class AuthTest {
         assertEquals(43, parts[2].length(), "32 bytes: 2 bits unused in the last character");
         assertEquals(
                 "malformed token: the signature has non-zero bits after its last byte, not canonical base64url"
-                        + " (RFC 7515 §2)\n",
+                        + " (RFC 7515, section 2)\n",
                 refusal("Bearer " + parts[0] + "." + parts[1] + "." + strayBit(parts[2])));
         assertEquals(
-                "malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
+                "malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515, section 2)\n",
                 refusal(good + "="));
         assertEquals(
-                "malformed token: the header has padding '=', which base64url in a JWT omits (RFC 7515 §2)\n",
+                "malformed token: the header has padding '=', which base64url in a JWT omits (RFC 7515, section 2)\n",
                 refusal(signedParts(
                         Base64.getUrlEncoder()
                                 .encodeToString( // 28 bytes: "==" at the end
@@ -270,10 +270,10 @@ class AuthTest {
         assertEquals(200, status(signedParts(header, oddPayload)));
         assertEquals(
                 "malformed token: the payload has non-zero bits after its last byte, not canonical base64url"
-                        + " (RFC 7515 §2)\n",
+                        + " (RFC 7515, section 2)\n",
                 refusal(signedParts(header, strayBit(oddPayload))));
         assertEquals(
-                "malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515 §2)\n",
+                "malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515, section 2)\n",
                 refusal(signedParts(header.substring(0, 2) + "+" + header.substring(3), payload)));
         assertEquals(
                 "malformed token: the payload is 5 characters long, which no base64url encoding is\n",

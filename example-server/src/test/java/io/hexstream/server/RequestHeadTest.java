@@ -54,7 +54,10 @@ class RequestHeadTest {
             System.out.println("bad token with a 16 MiB body announced: 401 after " + millis + " ms, body unsent");
             assertEquals(401, head.status());
             assertTrue(head.text().contains("connection: close\r\n"), head.text());
-            assertEquals("malformed token: the header is not base64url-encoded JSON\n", reason);
+            assertEquals(
+                    "malformed token: the header has non-zero bits after its last byte, not canonical base64url"
+                            + " (RFC 7515, section 2)\n",
+                    reason);
             assertTrue(millis <= 100, millis + " ms");
             assertTrue(
                     connection.closedByServerWithin(Duration.ofSeconds(2)),

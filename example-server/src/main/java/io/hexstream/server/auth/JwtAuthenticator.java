@@ -176,10 +176,10 @@ public final class JwtAuthenticator implements Authenticator {
         for (int i = 0; i < part.length(); i++) {
             char c = part.charAt(i);
             if (c == '=') {
-                return name + " has padding '=', which base64url in a JWT omits (RFC 7515 §2)";
+                return name + " has padding '=', which base64url in a JWT omits (RFC 7515, section 2)";
             }
             if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
-                return name + " has a character outside the base64url alphabet at " + i + " (RFC 7515 §2)";
+                return name + " has a character outside the base64url alphabet at " + i + " (RFC 7515, section 2)";
             }
         }
         if (part.length() % 4 == 1) {
@@ -188,7 +188,7 @@ public final class JwtAuthenticator implements Authenticator {
         int last = part.isEmpty() ? 0 : sextet(part.charAt(part.length() - 1));
         int unused = part.length() % 4 == 2 ? 0b1111 : part.length() % 4 == 3 ? 0b11 : 0;
         if ((last & unused) != 0) {
-            return name + " has non-zero bits after its last byte, not canonical base64url (RFC 7515 §2)";
+            return name + " has non-zero bits after its last byte, not canonical base64url (RFC 7515, section 2)";
         }
         return null;
     }
