@@ -256,7 +256,8 @@ class AuthTest {
                         + " (RFC 7515, section 2)\n",
                 refusal("Bearer " + parts[0] + "." + parts[1] + "." + strayBit(parts[2])));
         assertEquals(
-                "malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515, section 2)\n",
+                "malformed token: the signature has padding '=', which base64url in a JWT omits (RFC 7515, section"
+                        + " 2)\n",
                 refusal(good + "="));
         assertEquals(
                 "malformed token: the header has padding '=', which base64url in a JWT omits (RFC 7515, section 2)\n",
@@ -273,7 +274,8 @@ class AuthTest {
                         + " (RFC 7515, section 2)\n",
                 refusal(signedParts(header, strayBit(oddPayload))));
         assertEquals(
-                "malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515, section 2)\n",
+                "malformed token: the header has a character outside the base64url alphabet at 2 (RFC 7515, section"
+                        + " 2)\n",
                 refusal(signedParts(header.substring(0, 2) + "+" + header.substring(3), payload)));
         assertEquals(
                 "malformed token: the payload is 5 characters long, which no base64url encoding is\n",
