@@ -451,7 +451,7 @@ public final class JsonHexReader {
 
     private void textSpecial(int c, int i) {
         if (c == '"') {
-            endText();
+            endText(i);
         } else if (c == '\\') {
             escape = 1;
         } else if (c < 0x20) {
@@ -537,6 +537,10 @@ public final class JsonHexReader {
     }
 
     private void append(char c, int i) {
+        if (textKind == MEMBER_NAME
+                && (Character.isSurrogate(c) || textLength > 0 && Character.isHighSurrogate(text[textLength - 1]))) {
+            checkNameSurrogates(c, i);
+        }
         if (textLength == text.length) {
             if (textLength == maxTextLength) {
                 throw error(
@@ -549,8 +553,22 @@ public final class JsonHexReader {
         text[textLength++] = c;
     }
 
-    private void endText() {
+    /**
+     * A name's escaped surrogates must pair up, a high one then a low one, as Jackson requires of names (a string value
+     * may hold a lone one, as RFC 8259 allows).
+     */
+    private void checkNameSurrogates(char c, int i) {
+        boolean afterHigh = textLength > 0 && Character.isHighSurrogate(text[textLength - 1]);
+        if (afterHigh != Character.isLowSurrogate(c)) {
+            throw error("unpaired surrogate " + describeChar(afterHigh ? text[textLength - 1] : c) + " in a name", i);
+        }
+    }
+
+    private void endText(int i) {
         if (textKind == MEMBER_NAME) {
+            if (textLength > 0 && Character.isHighSurrogate(text[textLength - 1])) {
+                throw error("unpaired surrogate " + describeChar(text[textLength - 1]) + " in a name", i);
+            }
             path.name(text, textLength);
             state = COLON;
             listener.name(view.set(text, 0, textLength));
