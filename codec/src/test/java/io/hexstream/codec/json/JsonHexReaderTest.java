@@ -137,6 +137,9 @@ class JsonHexReaderTest {
             [tru]                            | [0]: expected 'true', found ']' at byte 4
             "\\x"                            | invalid escape \\x at byte 2
             "\\u12G4"                        | expected a hex digit in a \\u escape, found 'G' at byte 5
+            {"a\\udc00":1}                  | unpaired surrogate U+DC00 in a name at byte 8
+            {"\\ud800":1}                   | unpaired surrogate U+D800 in a name at byte 8
+            {"\\ud800a":1}                  | unpaired surrogate U+D800 in a name at byte 8
             {} x                             | unexpected 'x' after the top-level value at byte 3
             {"abcdefg":1}                    | name longer than 6 characters at byte 8
             ["abcdefg"]                      | [0]: string longer than 6 characters at byte 8
