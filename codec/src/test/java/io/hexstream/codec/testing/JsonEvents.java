@@ -10,6 +10,7 @@ import io.hexstream.codec.json.StringValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -169,13 +170,19 @@ public final class JsonEvents {
     }
 
     /**
-     * Jackson's reading of {@code json} (text, so that no encoding is guessed), with hex values where {@code policy}
-     * says and at most {@code maxBytes} long; null if Jackson refuses it, there is more than one top-level value, or a
-     * hex value is not strict {@code DATA} within bounds.
+     * Jackson's reading of {@code json}, with hex values where {@code policy} says and at most {@code maxBytes} long;
+     * null if Jackson refuses it, there is more than one top-level value, or a hex value is not strict {@code DATA}
+     * within bounds. Jackson reads the UTF-8 bytes, as from a socket: its parser of text takes any character whose low
+     * byte is a hex digit as one in a backslash-u escape (U+0344 as {@code D}). Bytes from which Jackson would guess
+     * another encoding (a NUL in the first four, or a byte order mark) are read as text instead: they are not JSON
+     * either way.
      */
     public static List<String> jackson(String json, Policy policy, int maxBytes) {
         List<String> events = new ArrayList<>();
-        try (JsonParser parser = JACKSON.createParser(json)) {
+        byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+        boolean guessable = json.startsWith("\uFEFF")
+                || json.substring(0, Math.min(4, json.length())).indexOf(0) >= 0;
+        try (JsonParser parser = guessable ? JACKSON.createParser(json) : JACKSON.createParser(utf8)) {
             int depth = 0;
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 switch (token) {
