@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The example server running: KZG loaded, secret, durable pool (transactions' blobs and generated blobs topped up to
  * {@code --generate}, all kept across restarts), the Engine API methods with {@code eth_sendRawTransaction} on the
- * ingest executor, and one HTTP server: the JWT port, and optionally the same API without JWT on {@code --rpc-port} and
- * {@code GET /metrics} on {@code --metrics-port}. What {@code Main} runs and what the tests and benchmarks start, each
- * from {@link ServerOptions} through {@link #builder}.
+ * ingest executor, and one HTTP server: the JWT port, and optionally {@code eth_sendRawTransaction} without JWT on
+ * {@code --rpc-port} and {@code GET /metrics} on {@code --metrics-port}. What {@code Main} runs and what the tests and
+ * benchmarks start, each from {@link ServerOptions} through {@link #builder}.
  *
  * <p>{@link Builder#open} runs the quick {@link Startup} steps; the server serves from then on. Then {@link #topUp}
  * generates the missing blobs (the slow part, about 1.3 s a blob per core), writes the hashes file, then starts

@@ -4,9 +4,9 @@ import io.hexstream.server.http.EngineServer;
 import java.net.InetSocketAddress;
 
 /**
- * The server's ports by name, bound by {@code http}: the Engine API's ({@code --port}, JWT required), the same API
- * without JWT ({@code --rpc-port}; {@code null}: none) and {@code GET /metrics} ({@code --metrics-port}; {@code null}:
- * none).
+ * The server's ports by name, bound by {@code http}: the Engine API's ({@code --port}, JWT required),
+ * {@code eth_sendRawTransaction} without JWT ({@code --rpc-port}; {@code null}: none) and {@code GET /metrics}
+ * ({@code --metrics-port}; {@code null}: none).
  */
 record ListeningPorts(EngineServer http, EngineServer.Port engine, EngineServer.Port rpc, EngineServer.Port metrics) {
     /** Where {@code port}, one of these, is bound; {@code null} for a port the server does not have. */

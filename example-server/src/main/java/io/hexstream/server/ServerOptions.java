@@ -39,9 +39,18 @@ public final class ServerOptions {
             names = "--rpc-port",
             paramLabel = "PORT",
             converter = PortNumber.class,
-            description = "Also serve the same API without JWT on this port (eth_sendRawTransaction for wallets)"
-                    + " (default: off).")
+            description = "Also serve eth_sendRawTransaction without JWT on this port, for wallets (no engine_ method;"
+                    + " half the ingest queue and of the pool, 16 transactions per sender) (default: off).")
     Integer rpcPort;
+
+    @Option(
+            names = "--rpc-max-connections",
+            paramLabel = "N",
+            defaultValue = "8",
+            converter = AtLeastOne.class,
+            description = "More connections at once to --rpc-port are closed at accept; its own places, apart from"
+                    + " --max-connections (default: ${DEFAULT-VALUE}).")
+    int rpcMaxConnections;
 
     @Mixin
     SecretOptions secret;

@@ -169,7 +169,7 @@ final class Startup {
                 kernel());
         InetSocketAddress rpc = ports.address(ports.rpc());
         if (rpc != null) {
-            LOG.info("the same API without JWT on http://{}:{}", rpc.getHostString(), rpc.getPort());
+            LOG.info("eth_sendRawTransaction without JWT on http://{}:{}", rpc.getHostString(), rpc.getPort());
         }
         InetSocketAddress scrape = ports.address(ports.metrics());
         if (scrape != null) {
