@@ -80,7 +80,7 @@ public final class VertxResponseOutputStream extends OutputStream {
     /**
      * A stream into {@code response} in chunks of {@link #DEFAULT_CHUNK_SIZE} from {@link ByteBufAllocator#DEFAULT}.
      *
-     * @throws IllegalStateException on an event loop thread
+     * @throws IllegalStateException on an event loop thread, or if the response has already ended
      */
     public VertxResponseOutputStream(HttpServerResponse response) {
         this(response, ByteBufAllocator.DEFAULT, DEFAULT_CHUNK_SIZE);
@@ -90,7 +90,7 @@ public final class VertxResponseOutputStream extends OutputStream {
      * A stream into {@code response} in direct chunks of {@code chunkSize} bytes from {@code allocator}.
      *
      * @throws IllegalArgumentException if {@code chunkSize} is not within 1 to {@link #MAX_CHUNK_SIZE}
-     * @throws IllegalStateException on an event loop thread
+     * @throws IllegalStateException on an event loop thread, or if the response has already ended
      */
     public VertxResponseOutputStream(HttpServerResponse response, ByteBufAllocator allocator, int chunkSize) {
         this.response = Objects.requireNonNull(response, "response");

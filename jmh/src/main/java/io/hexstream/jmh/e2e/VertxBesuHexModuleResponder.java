@@ -14,7 +14,10 @@ import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.tuweni.bytes.Bytes;
 import org.apache.tuweni.bytes.Bytes48;
 
@@ -35,25 +38,32 @@ final class VertxBesuHexModuleResponder implements VertxEngineFront.Responder {
     /** {@code BlobAndProofV2} with {@code Bytes} fields. */
     record BlobAndProofV2(Bytes blob, List<Bytes48> proofs) {}
 
+    /** The {@code Bytes} values of each pooled blob asked for so far; as many as the pool's blobs. */
+    private final Map<BlobEntry, BlobAndProofV2> held = new ConcurrentHashMap<>();
+
     @Override
     public void respond(HttpServerResponse response, String id, List<BlobEntry> entries) throws IOException {
         response.putHeader(HttpHeaders.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         List<BlobAndProofV2> result = entries == null
                 ? null
-                : entries.stream()
-                        .map(VertxBesuHexModuleResponder::blobAndProof)
-                        .toList();
+                : entries.stream().map(this::blobAndProof).toList();
         response.setStatusCode(200);
         try (OutputStream stream = new VertxResponseOutputStream(response)) {
             WRITER.writeValue(stream, new JacksonStrings.Response("2.0", id, result));
         }
     }
 
-    private static BlobAndProofV2 blobAndProof(BlobEntry entry) {
+    private BlobAndProofV2 blobAndProof(BlobEntry entry) {
+        BlobAndProofV2 values = held.computeIfAbsent(entry, VertxBesuHexModuleResponder::pooledValues);
+        return new BlobAndProofV2(values.blob(), values.proofs().stream().toList());
+    }
+
+    private static BlobAndProofV2 pooledValues(BlobEntry entry) {
         List<Bytes48> proofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
         for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
-            proofs.add(Bytes48.wrap(entry.cellProofs(), p * BlobSizes.PROOF_SIZE));
+            int from = p * BlobSizes.PROOF_SIZE;
+            proofs.add(Bytes48.wrap(Arrays.copyOfRange(entry.cellProofs(), from, from + BlobSizes.PROOF_SIZE)));
         }
-        return new BlobAndProofV2(Bytes.wrap(entry.blob()), proofs);
+        return new BlobAndProofV2(Bytes.wrap(entry.blob()), List.copyOf(proofs));
     }
 }
