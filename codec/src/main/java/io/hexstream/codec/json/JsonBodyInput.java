@@ -9,13 +9,14 @@ import java.util.List;
 
 /**
  * Produces a {@link JsonBody} as a sequence of direct {@link ByteBuf}s of at most {@code chunkSize} bytes each, from
- * the channel's allocator, for {@link io.netty.handler.stream.ChunkedWriteHandler}: a chunk is made only when the
- * channel is writable, so at most the high water mark plus one chunk is outstanding per connection. A chunk may end a
- * byte short of {@code chunkSize} where a hex digit pair would not fit whole.
+ * the channel's allocator, for whoever drains it as the socket does ({@code StreamedResponseEncoder}, Netty's
+ * {@code ChunkedWriteHandler}): a chunk is made only when the channel is writable, so at most the high water mark plus
+ * one chunk is outstanding per connection. A chunk may end a byte short of {@code chunkSize} where a hex digit pair
+ * would not fit whole.
  *
- * <p>Owns one reference to the body and releases it in {@link #close()}, which is idempotent;
- * {@code ChunkedWriteHandler} calls it at the end, on write failure and on disconnect. Every chunk returned is the
- * caller's to release. Not thread-safe: one event loop reads it.
+ * <p>Owns one reference to the body and releases it in {@link #close()}, which is idempotent: whoever drains it calls
+ * it at the end, on write failure and on disconnect. Every chunk returned is the caller's to release. Not thread-safe:
+ * one event loop reads it.
  */
 public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     /** Default chunk size: 256 KiB, within what Netty 4.2's allocators pool (≤ 1 MiB). */
