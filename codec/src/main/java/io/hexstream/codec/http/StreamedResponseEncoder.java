@@ -84,6 +84,8 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
     private ChannelPromise bodyPromise;
 
     private boolean bodyKeepAlive;
+    /** Whether {@link #drain} is running, further up the stack. */
+    private boolean draining;
 
     /** An encoder producing chunks of {@link #DEFAULT_CHUNK_SIZE}. */
     public StreamedResponseEncoder() {
@@ -199,11 +201,24 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
 
     /**
      * Writes chunks, then what waits behind the body, while the channel is active and writable, flushing whenever it
-     * turns unwritable and at the end if anything was written.
+     * turns unwritable and at the end if anything was written. Not re-entered: a flush that empties the socket's queue
+     * fires {@code channelWritabilityChanged} from within, and a drain there would nest once per flush.
      *
      * @return whether it flushed at the end
      */
     private boolean drain(ChannelHandlerContext ctx) {
+        if (draining) {
+            return false; // a flush below turned the channel writable: the loop below goes on
+        }
+        draining = true;
+        try {
+            return drainWritable(ctx);
+        } finally {
+            draining = false;
+        }
+    }
+
+    private boolean drainWritable(ChannelHandlerContext ctx) {
         Channel channel = ctx.channel();
         boolean unflushed = false;
         while (channel.isActive() && (body != null || !waiting.isEmpty())) {

@@ -21,6 +21,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPipelineException;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -344,5 +345,35 @@ class StreamedResponseEncoderTest {
         assertInstanceOf(ClosedChannelException.class, caught.get(0));
         written(channel);
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /**
+     * Each flush empties the queue and turns the channel writable again, firing {@code channelWritabilityChanged} from
+     * within the flush: the chunks still go out from one loop, not one nested drain per flush (a 250 MB body would
+     * overflow the stack).
+     */
+    @Test
+    void aFlushThatTurnsTheChannelWritableDoesNotNestTheDrain() {
+        int[] depths = {Integer.MAX_VALUE, 0};
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ChannelOutboundHandlerAdapter() {
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        int depth = Thread.currentThread().getStackTrace().length;
+                        depths[0] = Math.min(depths[0], depth);
+                        depths[1] = Math.max(depths[1], depth);
+                        ctx.write(msg, promise);
+                    }
+                },
+                new StreamedResponseEncoder(1024));
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(1, 2));
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(10), 2, 0.0);
+        byte[] expected = BlobFixtures.jackson(10L, entries);
+        assertTrue(channel.writeAndFlush(new JsonResponse(
+                        HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(10L, entries)))
+                .isSuccess());
+        assertTrue(expected.length / 1024 > 500, "hundreds of flushes");
+        assertTrue(depths[1] - depths[0] < 40, "stack depths of the writes from " + depths[0] + " to " + depths[1]);
+        assertTrue(channel.finishAndReleaseAll());
     }
 }
