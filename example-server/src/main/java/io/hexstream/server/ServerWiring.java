@@ -132,6 +132,7 @@ record ServerWiring(
                                 ingestWork),
                         metrics,
                         hexCache),
+                renderer::reply,
                 ingest,
                 config.maxResponseBytes,
                 metrics);
