@@ -90,11 +90,12 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         Segment current = segments.get(segment);
         if (current.bytesBeforeSlice(segmentPosition) == 0) {
             // Digits already encoded: handed on as they lie, a retained slice, never copied, as a chunk
-            // of its own. Measured against a CompositeByteBuf of pieces and slices up to the chunk size
-            // (a 128-blob getBlobsV2 from cached digits, heap of the server's I/O threads per response):
-            // 162 KB this way, 202 KB with composites (their components and per-component NIO views
-            // cost more than the writes they save), at about the same server CPU per response end to
-            // end; the socket gathers either into one writev.
+            // of its own. Measured against CompositeByteBufs gathering 8 or 64 pieces and slices (a
+            // 128-blob getBlobsV2 from cached digits, EndToEndBenchmark, server heap per response):
+            // 101-103 KiB this way, 123-127 KiB with composites (their components and the NIO views of
+            // them at each writev cost more than the writes they save), server CPU per response alike
+            // within the noise; StreamedResponseEncoder writes these without a promise each and
+            // flushes several at a time, so the socket gathers them into one writev either way.
             ByteBuf slice = current.slice(segmentPosition, chunkSize);
             advance(slice.readableBytes());
             return slice;
