@@ -147,7 +147,8 @@ record ServerWiring(
     /** A JSON-RPC route serving {@code methods}, its blocking ones run on {@code blocking}. */
     private JsonRpcRoute jsonRpc(
             List<RpcMethod> methods, Executor blocking, ResponseRenderer renderer, ServerMetrics metrics) {
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(methods, blocking, config.maxResponseBytes, metrics);
+        JsonRpcDispatcher dispatcher =
+                new JsonRpcDispatcher(methods, renderer::reply, blocking, config.maxResponseBytes, metrics);
         RequestParser parser = new RequestParser(config.maxRequestBytes, config.maxBatchSize, metrics);
         return new JsonRpcRoute(parser, dispatcher, renderer, config.maxRequestBytes, metrics);
     }

@@ -16,9 +16,10 @@ import java.util.concurrent.Executor;
  * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused
  * while too many responses are unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route;
  * 400/404/405/401/413 on the head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a
- * body without Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder →
- * IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. No compression:
- * responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * body without Content-Length; 100 Continue after the head check) → StreamedResponseEncoder (JSON and SSZ bodies) →
+ * ChunkedWriteHandler (other chunked inputs, as the benchmarks' file regions) → IdleTimeoutHandler → EngineApiHandler
+ * (each request to its route, responses in request order)}. No compression: responses are sent as they are whatever the
+ * client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -94,8 +95,8 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
                         new StalledWriteTimeout(limits.writeTimeout(), metrics),
                         new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics),
                         new RequestSizeLimit(limits.maxRequestBytes(), metrics),
-                        new ChunkedWriteHandler(),
                         new StreamedResponseEncoder(),
+                        new ChunkedWriteHandler(),
                         new IdleTimeoutHandler(limits.idleTimeout(), metrics),
                         new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
     }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,7 @@ public final class JsonRpcDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcDispatcher.class);
 
     private final Map<String, RpcMethod> methods;
+    private final BiFunction<byte[], RpcResult, RpcReply> replies;
     private final Executor executor;
     private final long maxResponseBytes;
     private final ServerMetrics metrics;
@@ -51,6 +53,20 @@ public final class JsonRpcDispatcher {
      * @param metrics told each reply's method and outcome, and each refusal by the cap or a full ingest queue
      */
     public JsonRpcDispatcher(List<RpcMethod> methods, Executor ingest, long maxResponseBytes, ServerMetrics metrics) {
+        this(methods, RpcReply::success, ingest, maxResponseBytes, metrics);
+    }
+
+    /**
+     * A dispatcher whose successful calls' replies are made by {@code replies} (a {@link ResponseRenderer#reply}, from
+     * a request's id and its method's result), on the thread that called the method; the others as
+     * {@link #JsonRpcDispatcher(List, Executor, long, ServerMetrics)}.
+     */
+    public JsonRpcDispatcher(
+            List<RpcMethod> methods,
+            BiFunction<byte[], RpcResult, RpcReply> replies,
+            Executor ingest,
+            long maxResponseBytes,
+            ServerMetrics metrics) {
         if (maxResponseBytes < 1) {
             throw new IllegalArgumentException("max response bytes " + maxResponseBytes + " < 1");
         }
@@ -61,6 +77,7 @@ public final class JsonRpcDispatcher {
             }
         }
         this.methods = Map.copyOf(byName);
+        this.replies = replies;
         this.maxResponseBytes = maxResponseBytes;
         this.executor = ingest;
         this.metrics = metrics;
@@ -151,10 +168,10 @@ public final class JsonRpcDispatcher {
     }
 
     /** Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). */
-    private static RpcReply call(RpcRequest request, RpcMethod method) {
+    private RpcReply call(RpcRequest request, RpcMethod method) {
         try {
             RpcResult result = method.call(request.params());
-            return request.isNotification() ? null : RpcReply.success(request.id(), result);
+            return request.isNotification() ? null : replies.apply(request.id(), result);
         } catch (RpcException e) {
             return failure(request, e.error(), e.getMessage());
         } catch (RuntimeException e) {
