@@ -4,6 +4,7 @@ import static io.hexstream.server.testing.EngineServerFixture.hashParams;
 import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,8 +20,10 @@ import io.hexstream.server.testing.Exposition;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Scraper;
 import io.hexstream.server.testing.ServerSockets;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -118,9 +121,17 @@ class HexCacheServerTest {
         assertEquals(3 * ENTRY_BYTES, partly.server().hexCache().bytes());
         List<BlobEntry> newest = pooled(partly).subList(3, 6);
         EncodedEntry[] held = partly.server().hexCache().retainAll(newest);
-        HexCache.releaseAll(held);
-        assertEquals(3, held.length, "the three loaded last");
-        assertNull(partly.server().hexCache().retainAll(pooled(partly).subList(0, 1)), "the oldest evicted");
+        try {
+            assertNotNull(held, "the three loaded last are cached");
+            for (int i = 0; i < newest.size(); i++) {
+                assertDigits(newest.get(i), held[i]);
+            }
+        } finally {
+            HexCache.releaseAll(held);
+        }
+        for (BlobEntry oldest : pooled(partly).subList(0, 3)) {
+            assertNull(partly.server().hexCache().retainAll(List.of(oldest)), "the three oldest evicted");
+        }
 
         Exposition metrics = new Scraper(cached.server().metricsAddress()).settled();
         assertEquals(6.0 * ENTRY_BYTES, metrics.value("hexstream_hex_cache_bytes"));
@@ -173,6 +184,14 @@ class HexCacheServerTest {
         } finally {
             HexCache.releaseAll(held);
         }
+    }
+
+    /** {@code encoded} holds the lowercase digits of {@code entry}'s pool bytes (the JDK's encoder says which). */
+    private static void assertDigits(BlobEntry entry, EncodedEntry encoded) {
+        HexFormat hex = HexFormat.of();
+        assertEquals(hex.formatHex(entry.blob()), encoded.blob().toString(StandardCharsets.US_ASCII), "blob");
+        assertEquals(hex.formatHex(entry.blobProof()), encoded.blobProof().toString(StandardCharsets.US_ASCII));
+        assertEquals(hex.formatHex(entry.cellProofs()), encoded.cellProofs().toString(StandardCharsets.US_ASCII));
     }
 
     private static List<BlobEntry> pooled(EngineServerFixture server) {
