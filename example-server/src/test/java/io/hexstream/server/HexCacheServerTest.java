@@ -20,6 +20,7 @@ import io.hexstream.server.testing.Exposition;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Scraper;
 import io.hexstream.server.testing.ServerSockets;
+import io.netty.buffer.ByteBufUtil;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -188,10 +189,13 @@ class HexCacheServerTest {
 
     /** {@code encoded} holds the lowercase digits of {@code entry}'s pool bytes (the JDK's encoder says which). */
     private static void assertDigits(BlobEntry entry, EncodedEntry encoded) {
-        HexFormat hex = HexFormat.of();
-        assertEquals(hex.formatHex(entry.blob()), encoded.blob().toString(StandardCharsets.US_ASCII), "blob");
-        assertEquals(hex.formatHex(entry.blobProof()), encoded.blobProof().toString(StandardCharsets.US_ASCII));
-        assertEquals(hex.formatHex(entry.cellProofs()), encoded.cellProofs().toString(StandardCharsets.US_ASCII));
+        assertArrayEquals(digits(entry.blob()), ByteBufUtil.getBytes(encoded.blob()), "blob");
+        assertArrayEquals(digits(entry.blobProof()), ByteBufUtil.getBytes(encoded.blobProof()), "blob proof");
+        assertArrayEquals(digits(entry.cellProofs()), ByteBufUtil.getBytes(encoded.cellProofs()), "cell proofs");
+    }
+
+    private static byte[] digits(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes).getBytes(StandardCharsets.US_ASCII);
     }
 
     private static List<BlobEntry> pooled(EngineServerFixture server) {
