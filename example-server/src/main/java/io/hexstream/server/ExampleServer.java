@@ -231,8 +231,8 @@ public final class ExampleServer implements AutoCloseable {
     /**
      * Stops serving (the responses in flight get up to 2 s), then waits for the executors to end: the work running ends
      * as it would (a transaction being written is written whole), the calls and requests still queued are not made and
-     * release what they hold, the backfill stops. Only then are the hex cache and the data dir released, so that no
-     * writer outlives the lock. Idempotent.
+     * release what they hold, the backfill stops after the item it has queued. Only then are the hex cache and the data
+     * dir released, so that no writer outlives the lock. Idempotent.
      */
     @Override
     public void close() {

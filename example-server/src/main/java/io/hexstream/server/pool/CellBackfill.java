@@ -77,9 +77,6 @@ public final class CellBackfill {
     }
 
     private void completeNext() {
-        if (executor.isShutdown()) {
-            return; // the server is stopping
-        }
         String key = pending.poll();
         try {
             if (pool.completeExtensionCells(key, cells)) {
