@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * ({@link RefusedRequest}) is answered with its status. The responses go out in request order (HTTP/1.1 pipelining),
  * each as soon as it and all before it are ready: a response that waits for an executor holds back the responses to
  * later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
- * large-request executor (on the loop only if that is full), its buffer retained until then.
+ * large-request executor (on the loop only if that is full), its buffer retained until then (released unhandled if the
+ * event loop has stopped meanwhile).
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written (to the socket);
  * at that many the connection stops reading ({@link ReadThrottle}) until one is written, so a client that sends without
@@ -195,7 +196,9 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             try {
                 largeRequests.execute(() -> {
                     try {
-                        handler.handle(body, slot);
+                        if (!ctx.executor().isShuttingDown()) { // else the server is stopping: no reply can be sent
+                            handler.handle(body, slot);
+                        }
                     } finally {
                         body.release();
                     }
