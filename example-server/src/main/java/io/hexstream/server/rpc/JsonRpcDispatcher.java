@@ -150,14 +150,19 @@ public final class JsonRpcDispatcher {
                 : failure(request, RpcError.METHOD_NOT_FOUND, request.method());
     }
 
-    /** Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). */
+    /**
+     * Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). Anything else
+     * it throws, an {@link Error} included (an {@link OutOfMemoryError} on the ingest thread, a
+     * {@link StackOverflowError}), is logged here once and replied {@code -32603}: every call gets its reply, so the
+     * replies behind it on the connection are not held back for good.
+     */
     private static RpcReply call(RpcRequest request, RpcMethod method) {
         try {
             RpcResult result = method.call(request.params());
             return request.isNotification() ? null : RpcReply.success(request.id(), result);
         } catch (RpcException e) {
             return failure(request, e.error(), e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             LOG.error("{} failed", method.name(), e);
             return failure(request, RpcError.INTERNAL_ERROR, null);
         }
