@@ -36,7 +36,10 @@ import org.slf4j.LoggerFactory;
  * ({@link RefusedRequest}) is answered with its status. The responses go out in request order (HTTP/1.1 pipelining),
  * each as soon as it and all before it are ready: a response that waits for an executor holds back the responses to
  * later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
- * large-request executor (on the loop only if that is full), its buffer retained until then.
+ * large-request executor, its buffer retained until then; never on the loop: when that executor's queue is full the
+ * request is refused unparsed with {@code 503} (on its head by {@link RequestHeadCheck}, before its body is read, when
+ * its {@code Content-Length} says it is large; here, once the body is whole, when the queue filled up meanwhile or the
+ * body came without a length), and the connection closes after the answer.
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written (to the socket);
  * at that many the connection stops reading ({@link ReadThrottle}) until one is written, so a client that sends without
@@ -51,6 +54,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
      * 6-blob transaction 1.7 MB.
      */
     static final int LARGE_REQUEST_BYTES = 64 * 1024;
+    /** The reason of a {@code 503}: the large-request queue is full (see {@link RequestHeadCheck}). */
+    static final String SERVER_BUSY = "server busy: the request queue is full, try again later";
     /** How long a connection ended after a refusal waits, output shut, before it closes. */
     private static final long LINGER_MILLIS = 1000;
 
@@ -190,22 +195,27 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             ready(slot, empty(slot.version, HttpResponseStatus.BAD_REQUEST, false), 0, null);
             return;
         }
-        if (request.content().readableBytes() > LARGE_REQUEST_BYTES) {
-            ByteBuf body = request.content().retain();
-            try {
-                largeRequests.execute(() -> {
-                    try {
-                        handler.handle(body, slot);
-                    } finally {
-                        body.release();
-                    }
-                });
-                return;
-            } catch (RejectedExecutionException e) {
-                body.release(); // the executor is full: handled here, as a small request would be
-            }
+        if (request.content().readableBytes() <= LARGE_REQUEST_BYTES) {
+            handler.handle(request.content(), slot);
+            return;
         }
-        handler.handle(request.content(), slot);
+        ByteBuf body = request.content().retain();
+        try {
+            largeRequests.execute(() -> {
+                try {
+                    handler.handle(body, slot);
+                } finally {
+                    body.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            body.release(); // the queue filled up while the body came in: refused unparsed, as on its head
+            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+            slot.close = true;
+            closing = true;
+            throttle.pause();
+            ready(slot, text(slot.version, HttpResponseStatus.SERVICE_UNAVAILABLE, SERVER_BUSY, false), 0, null);
+        }
     }
 
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
