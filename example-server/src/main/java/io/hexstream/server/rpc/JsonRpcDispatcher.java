@@ -66,6 +66,12 @@ public final class JsonRpcDispatcher {
         this.metrics = metrics;
     }
 
+    /** The {@link RpcMethod#elements()} of the method named {@code method}, {@code null} if none or not served. */
+    ElementReader elements(String method) {
+        RpcMethod served = methods.get(method);
+        return served == null ? null : served.elements();
+    }
+
     /**
      * Calls the methods of {@code requests}; calls {@code done} with the replies on {@code loop}, once every call has
      * returned (at once, if called on {@code loop} and no call blocks). Called on {@code loop}, or on a thread that may
