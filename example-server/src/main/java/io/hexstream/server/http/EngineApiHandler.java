@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The requests of one connection, in line: each whole request ({@link FullHttpRequest}, its head already checked by
  * {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its route; each refused one
- * ({@link RefusedRequest}) is answered with its status. The responses go out in request order (HTTP/1.1 pipelining),
- * each as soon as it and all before it are ready: a response that waits for an executor holds back the responses to
- * later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
+ * ({@link RefusedRequest}) is answered with its status; a {@link ContinueExpected} is answered {@code 100 Continue}.
+ * Every response, those of the handlers before this one included, is written here, in request order (HTTP/1.1
+ * pipelining), each as soon as it and all before it are ready: a response that waits for an executor holds back the
+ * responses to later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
  * large-request executor, its buffer retained until then; never on the loop: when that executor's queue is full the
  * request is refused unparsed with {@code 503} (on its head by {@link RequestHeadCheck}, before its body is read, when
  * its {@code Content-Length} says it is large; here, once the body is whole, when the queue filled up meanwhile or the
@@ -73,6 +74,9 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         Object response;
         boolean close;
         boolean unreadBody;
+        /** A {@code 100 Continue}: written in turn, but no request's response. */
+        boolean interim;
+
         final long received = System.nanoTime();
         ResponseSummary summary;
         long bodyBytes;
@@ -173,6 +177,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             Slot slot = take(ctx, refused.version(), refused.keepAlive(), EmptyHttpHeaders.INSTANCE);
             slot.unreadBody = true;
             ready(slot, refusal(refused), 0, null);
+        } else if (msg instanceof ContinueExpected expected) {
+            interim(ctx, expected.version());
         } else if (msg instanceof FullHttpRequest request) {
             try {
                 take(ctx, request);
@@ -218,6 +224,17 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A {@code 100 Continue} for the request whose body comes next: in line behind the responses before it, so that it
+     * is written after them; it takes no place of a request.
+     */
+    private void interim(ChannelHandlerContext ctx, HttpVersion version) {
+        Slot slot = new Slot(ctx, version, true, EmptyHttpHeaders.INSTANCE);
+        slot.interim = true;
+        line.add(slot);
+        ready(slot, new DefaultFullHttpResponse(version, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER), 0, null);
+    }
+
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
     private Slot take(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, HttpHeaders headers) {
         Slot slot = new Slot(ctx, version, keepAlive, headers);
@@ -245,10 +262,13 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!line.isEmpty() && line.peek().response != null) {
             Slot next = line.poll();
-            metrics.responseStarted();
             ChannelFuture written = ctx.write(next.response);
             next.response = null;
             wrote = true;
+            if (next.interim) {
+                continue;
+            }
+            metrics.responseStarted();
             written.addListener(done -> written(next, done.isSuccess()));
             if (next.close && next.unreadBody) {
                 written.addListener(done -> closeGently(ctx));

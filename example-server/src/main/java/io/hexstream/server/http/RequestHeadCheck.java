@@ -7,9 +7,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.Executor;
@@ -20,15 +22,15 @@ import java.util.concurrent.ThreadPoolExecutor;
  * declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body byte: a head that does
  * not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a method the path has not {@code 405}
  * (with {@code Allow}), a missing or bad JWT on a route that needs one {@code 401} with the reason as a one-line body,
- * a {@code Content-Length} over the route's body limit {@code 413} (with the route's body, if it gives one), and any
- * other refusal the route makes of the head ({@link Route#rejectHead}) as it answers it; a body that would go to the
- * large-request executor while its queue is full gets {@code 503} "server busy" (never parsed on the event loop, its
- * body not read, the connection closed after the answer). An accepted request's route is passed on just before its
- * head, for {@link EngineApiHandler}; a refused request is replaced by a {@link RefusedRequest}, which
- * {@link EngineApiHandler} answers in turn, its body dropped unread. After a 400 or 401 (and after any refusal of a
- * request that asked {@code Expect: 100-continue}, whose client may never send the body) the connection stops reading
- * and closes once answered; after a 404 or 405 it stays open if the request asked for keep-alive. Refusals are logged
- * ({@link RefusalLog}). One instance per connection.
+ * an expectation other than {@code 100-continue} {@code 417}, a {@code Content-Length} over the route's body limit
+ * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
+ * ({@link Route#rejectHead}) as it answers it; a body that would go to the large-request executor while its queue is
+ * full gets {@code 503} "server busy" (never parsed on the event loop, its body not read, the connection closed after
+ * the answer). An accepted request's route is passed on just before its head, for {@link EngineApiHandler}; a refused
+ * request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped
+ * unread. After a 400 or 401 (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client
+ * may never send the body) the connection stops reading and closes once answered; after a 404 or 405 it stays open if
+ * the request asked for keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -126,6 +128,10 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return new RefusedRequest(
                     request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null, false);
         }
+        if (unsupportedExpectation(request)) {
+            return new RefusedRequest(
+                    request.protocolVersion(), HttpResponseStatus.EXPECTATION_FAILED, null, null, false);
+        }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
             metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
@@ -153,6 +159,14 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     false);
         }
         return null;
+    }
+
+    /** An {@code Expect} other than {@code 100-continue} (RFC 9110, 10.1.1), which HTTP/1.0 does not have. */
+    private static boolean unsupportedExpectation(HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        return expect != null
+                && request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0
+                && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect);
     }
 
     /**

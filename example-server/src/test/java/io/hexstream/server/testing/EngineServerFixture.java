@@ -100,12 +100,14 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
 
     /** As {@link #startEmpty(Fork, Path)}, its blocking work done through {@code seams}. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams) {
-        return start(
-                dataDir,
-                List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"),
-                Clock.systemUTC(),
-                scratch(),
-                seams);
+        return startEmpty(fork, dataDir, seams, new String[0]);
+    }
+
+    /** As {@link #startEmpty(Fork, Path, Seams)}, with the command-line {@code options}. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams, String... options) {
+        List<String> args = new ArrayList<>(List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"));
+        args.addAll(List.of(options));
+        return start(dataDir, args, Clock.systemUTC(), scratch(), seams);
     }
 
     private static EngineServerFixture startOverSharedPool(Fork fork, Clock clock, List<String> options) {
