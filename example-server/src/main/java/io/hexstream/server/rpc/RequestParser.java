@@ -155,9 +155,9 @@ public final class RequestParser {
                     }
                 }
                 case "params" -> {
+                    paramsAt = -1; // the last params member counts
                     if (value == JsonToken.START_ARRAY && method != null) {
                         params = params(parser, readers.apply(method));
-                        paramsAt = -1;
                     } else if (value == JsonToken.START_ARRAY) {
                         paramsAt = parser.currentTokenLocation().getByteOffset();
                         parser.skipChildren();
