@@ -45,7 +45,7 @@ final class Startup {
     static final int INGEST_QUEUE_PER_THREAD = 16;
     /** Threads that parse and dispatch request bodies over 64 KiB, off the event loops: half the cores. */
     static final int LARGE_REQUEST_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
-    /** Large requests that may wait for such a thread; more are handled on their event loop. */
+    /** Large requests that may wait for such a thread; more are refused with 503 "server busy", unparsed. */
     static final int LARGE_REQUEST_QUEUE = 64;
 
     private Startup() {}

@@ -33,11 +33,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The requests of one connection, in line: each whole request ({@link FullHttpRequest}, its head already checked by
  * {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its route; each refused one
- * ({@link RefusedRequest}) is answered with its status. The responses go out in request order (HTTP/1.1 pipelining),
- * each as soon as it and all before it are ready: a response that waits for an executor holds back the responses to
- * later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
- * large-request executor (on the loop only if that is full), its buffer retained until then (released unhandled if the
- * event loop has stopped meanwhile).
+ * ({@link RefusedRequest}) is answered with its status; a {@link ContinueExpected} is answered {@code 100 Continue}.
+ * Every response, those of the handlers before this one included, is written here, in request order (HTTP/1.1
+ * pipelining), each as soon as it and all before it are ready: a response that waits for an executor holds back the
+ * responses to later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
+ * large-request executor, its buffer retained until then (released unhandled if the event loop has stopped meanwhile);
+ * never on the loop: when that executor's queue is full the request is refused unparsed with {@code 503} (on its head
+ * by {@link RequestHeadCheck}, before its body is read, when its {@code Content-Length} says it is large; here, once
+ * the body is whole, when the queue filled up meanwhile or the body came without a length), and the connection closes
+ * after the answer.
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written (to the socket);
  * at that many the connection stops reading ({@link ReadThrottle}) until one is written, so a client that sends without
@@ -52,6 +56,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
      * 6-blob transaction 1.7 MB.
      */
     static final int LARGE_REQUEST_BYTES = 64 * 1024;
+    /** The reason of a {@code 503}: the large-request queue is full (see {@link RequestHeadCheck}). */
+    static final String SERVER_BUSY = "server busy: the request queue is full, try again later";
     /** How long a connection ended after a refusal waits, output shut, before it closes. */
     private static final long LINGER_MILLIS = 1000;
 
@@ -69,6 +75,9 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         Object response;
         boolean close;
         boolean unreadBody;
+        /** A {@code 100 Continue}: written in turn, but no request's response. */
+        boolean interim;
+
         final long received = System.nanoTime();
         ResponseSummary summary;
         long bodyBytes;
@@ -169,6 +178,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             Slot slot = take(ctx, refused.version(), refused.keepAlive(), EmptyHttpHeaders.INSTANCE);
             slot.unreadBody = true;
             ready(slot, refusal(refused), 0, null);
+        } else if (msg instanceof ContinueExpected expected) {
+            interim(ctx, expected.version());
         } else if (msg instanceof FullHttpRequest request) {
             try {
                 take(ctx, request);
@@ -191,24 +202,40 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             ready(slot, empty(slot.version, HttpResponseStatus.BAD_REQUEST, false), 0, null);
             return;
         }
-        if (request.content().readableBytes() > LARGE_REQUEST_BYTES) {
-            ByteBuf body = request.content().retain();
-            try {
-                largeRequests.execute(() -> {
-                    try {
-                        if (!ctx.executor().isShuttingDown()) { // else the server is stopping: no reply can be sent
-                            handler.handle(body, slot);
-                        }
-                    } finally {
-                        body.release();
-                    }
-                });
-                return;
-            } catch (RejectedExecutionException e) {
-                body.release(); // the executor is full: handled here, as a small request would be
-            }
+        if (request.content().readableBytes() <= LARGE_REQUEST_BYTES) {
+            handler.handle(request.content(), slot);
+            return;
         }
-        handler.handle(request.content(), slot);
+        ByteBuf body = request.content().retain();
+        try {
+            largeRequests.execute(() -> {
+                try {
+                    if (!ctx.executor().isShuttingDown()) { // else the server is stopping: no reply can be sent
+                        handler.handle(body, slot);
+                    }
+                } finally {
+                    body.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            body.release(); // the queue filled up while the body came in: refused unparsed, as on its head
+            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+            slot.close = true;
+            closing = true;
+            throttle.pause();
+            ready(slot, text(slot.version, HttpResponseStatus.SERVICE_UNAVAILABLE, SERVER_BUSY, false), 0, null);
+        }
+    }
+
+    /**
+     * A {@code 100 Continue} for the request whose body comes next: in line behind the responses before it, so that it
+     * is written after them; it takes no place of a request.
+     */
+    private void interim(ChannelHandlerContext ctx, HttpVersion version) {
+        Slot slot = new Slot(ctx, version, true, EmptyHttpHeaders.INSTANCE);
+        slot.interim = true;
+        line.add(slot);
+        ready(slot, new DefaultFullHttpResponse(version, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER), 0, null);
     }
 
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
@@ -238,10 +265,13 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!line.isEmpty() && line.peek().response != null) {
             Slot next = line.poll();
-            metrics.responseStarted();
             ChannelFuture written = ctx.write(next.response);
             next.response = null;
             wrote = true;
+            if (next.interim) {
+                continue;
+            }
+            metrics.responseStarted();
             written.addListener(done -> written(next, done.isSuccess()));
             if (next.close && next.unreadBody) {
                 written.addListener(done -> closeGently(ctx));

@@ -7,24 +7,30 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
 
 /**
  * Resolves each request's {@link Route} in the {@link RouteTable} and judges the request on its head, as the route
  * declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body byte: a head that does
  * not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a method the path has not {@code 405}
  * (with {@code Allow}), a missing or bad JWT on a route that needs one {@code 401} with the reason as a one-line body,
- * a {@code Content-Length} over the route's body limit {@code 413} (with the route's body, if it gives one), and any
- * other refusal the route makes of the head ({@link Route#rejectHead}) as it answers it. An accepted request's route is
- * passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
- * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After a 400 or 401
- * (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client may never send the body)
- * the connection stops reading and closes once answered; after a 404 or 405 it stays open if the request asked for
- * keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
+ * an expectation other than {@code 100-continue} {@code 417}, a {@code Content-Length} over the route's body limit
+ * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
+ * ({@link Route#rejectHead}) as it answers it; a body that would go to the large-request executor while its queue is
+ * full gets {@code 503} "server busy" (never parsed on the event loop, its body not read, the connection closed after
+ * the answer). An accepted request's route is passed on just before its head, for {@link EngineApiHandler}; a refused
+ * request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped
+ * unread. After a 400 or 401 (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client
+ * may never send the body) the connection stops reading and closes once answered; after a 404 or 405 it stays open if
+ * the request asked for keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -32,6 +38,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RefusalLog log;
     private final ReadThrottle throttle;
     private final ServerMetrics metrics;
+    private final Executor largeRequests;
     /** Dropping the body of a request refused with keep-alive. */
     private boolean discarding;
     /** A request was refused for good: everything read from now on is dropped. */
@@ -39,18 +46,24 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     /** The route of the request being judged, once accepted. */
     private Route route;
 
-    /** @param authenticator what {@link Route#needsJwt()} routes are checked with on this port */
+    /**
+     * @param authenticator what {@link Route#needsJwt()} routes are checked with on this port
+     * @param largeRequests where {@link EngineApiHandler} hands large bodies: a large one is refused on its head while
+     *     its queue is full
+     */
     RequestHeadCheck(
             RouteTable routes,
             Authenticator authenticator,
             RefusalLog log,
             ReadThrottle throttle,
-            ServerMetrics metrics) {
+            ServerMetrics metrics,
+            Executor largeRequests) {
         this.routes = routes;
         this.authenticator = authenticator;
         this.log = log;
         this.throttle = throttle;
         this.metrics = metrics;
+        this.largeRequests = largeRequests;
     }
 
     @Override
@@ -115,6 +128,10 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return new RefusedRequest(
                     request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null, false);
         }
+        if (unsupportedExpectation(request)) {
+            return new RefusedRequest(
+                    request.protocolVersion(), HttpResponseStatus.EXPECTATION_FAILED, null, null, false);
+        }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
             metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
@@ -129,6 +146,35 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                             keepAlive);
         }
         Rejection rejection = route.rejectHead(request.headers());
-        return rejection == null ? null : new RefusedRequest(request.protocolVersion(), rejection);
+        if (rejection != null) {
+            return new RefusedRequest(request.protocolVersion(), rejection);
+        }
+        if (length > EngineApiHandler.LARGE_REQUEST_BYTES && queueFull()) {
+            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    EngineApiHandler.SERVER_BUSY,
+                    null,
+                    false);
+        }
+        return null;
+    }
+
+    /** An {@code Expect} other than {@code 100-continue} (RFC 9110, 10.1.1), which HTTP/1.0 does not have. */
+    private static boolean unsupportedExpectation(HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        return expect != null
+                && request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0
+                && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect);
+    }
+
+    /**
+     * Whether the large-request executor would refuse a request now: a {@link ThreadPoolExecutor} whose queue is full.
+     * Any other executor (a test's {@code Runnable::run}) never refuses.
+     */
+    private boolean queueFull() {
+        return largeRequests instanceof ThreadPoolExecutor pool
+                && pool.getQueue().remainingCapacity() == 0;
     }
 }

@@ -40,7 +40,10 @@ public interface ServerMetrics {
         IDLE_TIMEOUT,
         SERVER_BUSY;
 
-        /** The option's name without dashes, e.g. {@code max_connections}; {@code server_busy} for the ingest queue. */
+        /**
+         * The option's name without dashes, e.g. {@code max_connections}; {@code server_busy}: a full ingest or request
+         * queue.
+         */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }

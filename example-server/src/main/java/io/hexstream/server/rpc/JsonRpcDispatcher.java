@@ -85,6 +85,12 @@ public final class JsonRpcDispatcher {
         this.metrics = metrics;
     }
 
+    /** The {@link RpcMethod#elements()} of the method named {@code method}, {@code null} if none or not served. */
+    ElementReader elements(String method) {
+        RpcMethod served = methods.get(method);
+        return served == null ? null : served.elements();
+    }
+
     /**
      * Calls the methods of {@code requests}; calls {@code done} with the replies on {@code loop}, once every call has
      * returned (at once, if called on {@code loop} and no call blocks). Called on {@code loop}, or on a thread that may
@@ -167,14 +173,19 @@ public final class JsonRpcDispatcher {
                 : failure(request, RpcError.METHOD_NOT_FOUND, request.method());
     }
 
-    /** Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). */
+    /**
+     * Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). Anything else
+     * it throws, an {@link Error} included (an {@link OutOfMemoryError} on the ingest thread, a
+     * {@link StackOverflowError}), is logged here once and replied {@code -32603}: every call gets its reply, so the
+     * replies behind it on the connection are not held back for good.
+     */
     private RpcReply call(RpcRequest request, RpcMethod method) {
         try {
             RpcResult result = method.call(request.params());
             return request.isNotification() ? null : replies.apply(request.id(), result);
         } catch (RpcException e) {
             return failure(request, e.error(), e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             LOG.error("{} failed", method.name(), e);
             return failure(request, RpcError.INTERNAL_ERROR, null);
         }

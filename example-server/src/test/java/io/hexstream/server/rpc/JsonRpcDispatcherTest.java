@@ -68,7 +68,7 @@ class JsonRpcDispatcherTest {
 
     private static List<RpcRequest> parse(String json) throws RpcException {
         return new RequestParser(1 << 20, 16, ServerMetrics.NONE)
-                .parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)))
+                .parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)), method -> null)
                 .requests();
     }
 
