@@ -13,12 +13,13 @@ import java.util.concurrent.Executor;
 
 /**
  * The pipeline of a port serving a {@link RouteTable}, the one the server, the tests, the fuzz targets and the
- * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused
- * while too many responses are unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route;
- * 400/404/405/401/413 on the head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a
- * body without Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder →
- * IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. No compression:
- * responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → LingeringClose (after a
+ * refusal: output shut, input dropped, then closed) → ReadThrottle (reads paused while too many responses are
+ * unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route; 400/404/405/401/413 on the head) →
+ * RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a body without Content-Length; 100
+ * Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder → IdleTimeoutHandler →
+ * EngineApiHandler (each request to its route, responses in request order)}. No compression: responses are sent as they
+ * are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -88,6 +89,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         }
         ch.pipeline()
                 .addLast(
+                        new LingeringClose(limits.maxRequestBytes()),
                         throttle,
                         new HttpServerCodec(
                                 new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH),

@@ -5,12 +5,10 @@ import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -21,10 +19,10 @@ import io.netty.util.ReferenceCountUtil;
  * a {@code Content-Length} over the route's body limit {@code 413} (with the route's body, if it gives one), and any
  * other refusal the route makes of the head ({@link Route#rejectHead}) as it answers it. An accepted request's route is
  * passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
- * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After a 400 or 401
- * (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client may never send the body)
- * the connection stops reading and closes once answered; after a 404 or 405 it stays open if the request asked for
- * keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
+ * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After any refusal
+ * the connection stops reading and ends once answered ({@link LingeringClose}): a client refused once is likely refused
+ * again, and its connection would hold a place under {@link ConnectionLimit}. A request that passes the JWT marks its
+ * connection as proven there. Refusals are logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -32,8 +30,6 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RefusalLog log;
     private final ReadThrottle throttle;
     private final ServerMetrics metrics;
-    /** Dropping the body of a request refused with keep-alive. */
-    private boolean discarding;
     /** A request was refused for good: everything read from now on is dropped. */
     private boolean closing;
     /** The route of the request being judged, once accepted. */
@@ -60,19 +56,15 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return;
         }
         if (msg instanceof HttpRequest request) {
-            RefusedRequest refused = refusal(request);
+            RefusedRequest refused = refusal(ctx, request);
             if (refused == null) {
                 ctx.fireChannelRead(route);
                 ctx.fireChannelRead(msg);
                 return;
             }
             ReferenceCountUtil.release(msg);
-            if (refused.keepAlive()) {
-                discarding = !(msg instanceof LastHttpContent);
-            } else {
-                closing = true;
-                throttle.pause();
-            }
+            closing = true;
+            throttle.pause();
             log.refused(
                     ctx.channel().remoteAddress(),
                     refused.status().code() + " for " + request.method() + " " + request.uri()
@@ -80,40 +72,35 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(refused);
             return;
         }
-        if (discarding && msg instanceof HttpContent content) {
-            discarding = !(content instanceof LastHttpContent);
-            content.release();
-            return;
-        }
         ctx.fireChannelRead(msg);
     }
 
     /** Why {@code request} is refused, or {@code null} if it may be read (its route then in {@link #route}). */
-    private RefusedRequest refusal(HttpRequest request) {
+    private RefusedRequest refusal(ChannelHandlerContext ctx, HttpRequest request) {
         if (!request.decoderResult().isSuccess()) {
             return new RefusedRequest(
                     request.protocolVersion(),
                     HttpResponseStatus.BAD_REQUEST,
                     "malformed HTTP request: " + request.decoderResult().cause().getMessage(),
-                    null,
-                    false);
+                    null);
         }
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && !HttpUtil.is100ContinueExpected(request);
         RouteTable.Path path = routes.path(request.uri());
         if (path == null) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null, keepAlive);
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null);
         }
         route = path.route(request.method());
         if (route == null) {
             return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow(), keepAlive);
+                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow());
         }
-        Refusal refusal =
-                route.needsJwt() ? authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
-        if (refusal != null) {
-            metrics.jwtRefused(refusal.reason());
-            return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null, false);
+        if (route.needsJwt() && authenticator != Authenticator.NONE) {
+            Refusal refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            if (refusal != null) {
+                metrics.jwtRefused(refusal.reason());
+                return new RefusedRequest(
+                        request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null);
+            }
+            ConnectionLimit.proven(ctx.channel());
         }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
@@ -122,11 +109,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return rejection != null
                     ? new RefusedRequest(request.protocolVersion(), rejection)
                     : new RefusedRequest(
-                            request.protocolVersion(),
-                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                            null,
-                            null,
-                            keepAlive);
+                            request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null, null);
         }
         Rejection rejection = route.rejectHead(request.headers());
         return rejection == null ? null : new RefusedRequest(request.protocolVersion(), rejection);

@@ -32,6 +32,8 @@ public interface ServerMetrics {
     /** The limits of the server that refuse a connection or a request, as the metrics name them. */
     enum Limit {
         MAX_CONNECTIONS,
+        /** A connection that had not passed the JWT, closed to give its place to a new one. */
+        MAX_CONNECTIONS_DISPLACED,
         MAX_PIPELINED,
         MAX_BATCH_SIZE,
         MAX_RESPONSE_BYTES,
