@@ -21,8 +21,9 @@ import io.netty.util.ReferenceCountUtil;
  * passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
  * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After any refusal
  * the connection stops reading and ends once answered ({@link LingeringClose}): a client refused once is likely refused
- * again, and its connection would hold a place under {@link ConnectionLimit}. A request that passes the JWT marks its
- * connection as proven there. Refusals are logged ({@link RefusalLog}). One instance per connection.
+ * again, and its connection would hold a place under {@link ConnectionLimit}. A request taken that passed the JWT (on a
+ * port without JWT: any request taken) marks its connection as proven there. Refusals are logged ({@link RefusalLog}).
+ * One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -56,8 +57,11 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return;
         }
         if (msg instanceof HttpRequest request) {
-            RefusedRequest refused = refusal(ctx, request);
+            RefusedRequest refused = refusal(request);
             if (refused == null) {
+                if (route.needsJwt() || authenticator == Authenticator.NONE) {
+                    ConnectionLimit.proven(ctx.channel()); // it passed the JWT, or the port has none
+                }
                 ctx.fireChannelRead(route);
                 ctx.fireChannelRead(msg);
                 return;
@@ -76,7 +80,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     }
 
     /** Why {@code request} is refused, or {@code null} if it may be read (its route then in {@link #route}). */
-    private RefusedRequest refusal(ChannelHandlerContext ctx, HttpRequest request) {
+    private RefusedRequest refusal(HttpRequest request) {
         if (!request.decoderResult().isSuccess()) {
             return new RefusedRequest(
                     request.protocolVersion(),
@@ -100,7 +104,6 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                 return new RefusedRequest(
                         request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null);
             }
-            ConnectionLimit.proven(ctx.channel());
         }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
