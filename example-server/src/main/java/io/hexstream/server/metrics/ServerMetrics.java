@@ -42,7 +42,10 @@ public interface ServerMetrics {
         IDLE_TIMEOUT,
         SERVER_BUSY;
 
-        /** The option's name without dashes, e.g. {@code max_connections}; {@code server_busy} for the ingest queue. */
+        /**
+         * The option's name without dashes, e.g. {@code max_connections}; {@code max_connections_displaced} for a
+         * connection closed for a new one, {@code server_busy} for the ingest queue.
+         */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
