@@ -55,6 +55,8 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
         long since = System.nanoTime();
 
         Standing standing = Standing.UNPROVEN;
+        /** {@link #proven} was told, on the connection's I/O thread (the lock is taken once per connection). */
+        boolean passed;
 
         Place(ConnectionLimit limit, Channel channel) {
             this.limit = limit;
@@ -105,7 +107,8 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
     /** {@code connection} has passed the JWT: it keeps its place until it closes. */
     static void proven(Channel connection) {
         Place place = connection.attr(PLACE).get();
-        if (place != null) {
+        if (place != null && !place.passed) {
+            place.passed = true;
             place.limit.prove(place);
         }
     }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +36,7 @@ public final class LingeringClose extends ChannelInboundHandlerAdapter {
     private final long maxDiscardedBytes;
     private boolean lingering;
     private long discarded;
+    private Future<?> deadline;
 
     /**
      * @param maxDiscardedBytes the most bytes dropped before the connection closes anyway ({@code --max-request-bytes}:
@@ -66,7 +68,7 @@ public final class LingeringClose extends ChannelInboundHandlerAdapter {
                 ctx.close();
             }
         });
-        ctx.executor().schedule(() -> ctx.close(), LINGER.toNanos(), TimeUnit.NANOSECONDS);
+        deadline = ctx.executor().schedule(() -> ctx.close(), LINGER.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -91,6 +93,14 @@ public final class LingeringClose extends ChannelInboundHandlerAdapter {
         } else if (ctx.channel().isActive()) {
             ctx.read(); // autoRead is off (the connection was paused); the end of the stream closes it
         }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (deadline != null) {
+            deadline.cancel(false); // a flood of refusals leaves no timers behind
+        }
+        ctx.fireChannelInactive();
     }
 
     @Override
