@@ -163,7 +163,8 @@ public final class ServerOptions {
             paramLabel = "N",
             defaultValue = "64",
             converter = AtLeastOne.class,
-            description = "More connections at once are closed at accept (default: ${DEFAULT-VALUE}).")
+            description = "Connections open at once; when all are taken, one that has not passed the JWT gives its"
+                    + " place to a new one (default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
     @Option(

@@ -9,7 +9,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -26,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +56,6 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
     static final int LARGE_REQUEST_BYTES = 64 * 1024;
     /** The reason of a {@code 503}: the large-request queue is full (see {@link RequestHeadCheck}). */
     static final String SERVER_BUSY = "server busy: the request queue is full, try again later";
-    /** How long a connection ended after a refusal waits, output shut, before it closes. */
-    private static final long LINGER_MILLIS = 1000;
 
     /**
      * One request's place in line, and its route's {@link Responder}: its response once ready, whether the connection
@@ -175,7 +171,7 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof Route next) {
             route = next;
         } else if (msg instanceof RefusedRequest refused) {
-            Slot slot = take(ctx, refused.version(), refused.keepAlive(), EmptyHttpHeaders.INSTANCE);
+            Slot slot = take(ctx, refused.version(), false, EmptyHttpHeaders.INSTANCE);
             slot.unreadBody = true;
             ready(slot, refusal(refused), 0, null);
         } else if (msg instanceof ContinueExpected expected) {
@@ -274,7 +270,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             metrics.responseStarted();
             written.addListener(done -> written(next, done.isSuccess()));
             if (next.close && next.unreadBody) {
-                written.addListener(done -> closeGently(ctx));
+                // Closing with unread bytes would reset the connection, the response perhaps unread.
+                written.addListener(done -> ctx.pipeline().fireUserEventTriggered(LingeringClose.START));
             } else if (next.close) {
                 // The whole request was read, and nothing follows a Connection: close: a FIN follows the
                 // response at once (lingering here would hold the connection a second after every
@@ -284,26 +281,6 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
         if (wrote) {
             ctx.flush();
-        }
-    }
-
-    /**
-     * Ends the connection after a response to a request whose body may still be arriving (refused on its head, or not
-     * readable whole): a FIN first and the close {@link #LINGER_MILLIS} later, because closing with unread bytes sends
-     * a reset, which can make the client drop the response before it reads it.
-     */
-    private static void closeGently(ChannelHandlerContext ctx) {
-        if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
-            duplex.shutdownOutput()
-                    .addListener(shut -> ctx.executor()
-                            .schedule(
-                                    () -> {
-                                        ctx.close();
-                                    },
-                                    LINGER_MILLIS,
-                                    TimeUnit.MILLISECONDS));
-        } else {
-            ctx.close();
         }
     }
 
@@ -319,13 +296,12 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
         if (refused.contentType() != null) {
-            return body(
-                    refused.version(), refused.status(), refused.contentType(), refused.reason(), refused.keepAlive());
+            return body(refused.version(), refused.status(), refused.contentType(), refused.reason(), false);
         }
         if (refused.reason() != null) {
-            return text(refused.version(), refused.status(), refused.reason(), refused.keepAlive());
+            return text(refused.version(), refused.status(), refused.reason(), false);
         }
-        FullHttpResponse response = empty(refused.version(), refused.status(), refused.keepAlive());
+        FullHttpResponse response = empty(refused.version(), refused.status(), false);
         if (refused.allow() != null) {
             response.headers().set(HttpHeaderNames.ALLOW, refused.allow());
         }

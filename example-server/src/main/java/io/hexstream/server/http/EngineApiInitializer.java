@@ -13,14 +13,15 @@ import java.util.concurrent.Executor;
 
 /**
  * The pipeline of a port serving a {@link RouteTable}, the one the server, the tests, the fuzz targets and the
- * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused
- * while too many responses are unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route;
- * 400/404/405/401/413/417/503 on the head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes
- * for a body without Content-Length; 100 Continue after the head check; both passed on, written in turn by
- * EngineApiHandler) → StreamedResponseEncoder (JSON and SSZ bodies) → ChunkedWriteHandler (other chunked inputs, as the
- * benchmarks' file regions) → IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request
- * order)}. A request body over 64 KiB is handled on the large-request executor; when its queue is full the request gets
- * {@code 503} unparsed. No compression: responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → LingeringClose (after a
+ * refusal: output shut, input dropped, then closed) → ReadThrottle (reads paused while too many responses are
+ * unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route; 400/404/405/401/413/417/503 on the
+ * head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a body without Content-Length;
+ * 100 Continue after the head check; both passed on, written in turn by EngineApiHandler) → StreamedResponseEncoder
+ * (JSON and SSZ bodies) → ChunkedWriteHandler (other chunked inputs, as the benchmarks' file regions) →
+ * IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. A request body over
+ * 64 KiB is handled on the large-request executor; when its queue is full the request gets {@code 503} unparsed. No
+ * compression: responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -91,6 +92,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         }
         ch.pipeline()
                 .addLast(
+                        new LingeringClose(limits.maxRequestBytes()),
                         throttle,
                         new HttpServerCodec(
                                 new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH),

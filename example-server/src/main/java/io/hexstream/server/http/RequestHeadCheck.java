@@ -5,14 +5,12 @@ import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,12 +23,13 @@ import java.util.concurrent.ThreadPoolExecutor;
  * an expectation other than {@code 100-continue} {@code 417}, a {@code Content-Length} over the route's body limit
  * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
  * ({@link Route#rejectHead}) as it answers it; a body that would go to the large-request executor while its queue is
- * full gets {@code 503} "server busy" (never parsed on the event loop, its body not read, the connection closed after
- * the answer). An accepted request's route is passed on just before its head, for {@link EngineApiHandler}; a refused
- * request is replaced by a {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped
- * unread. After a 400 or 401 (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client
- * may never send the body) the connection stops reading and closes once answered; after a 404 or 405 it stays open if
- * the request asked for keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
+ * full gets {@code 503} "server busy" (never parsed on the event loop, its body not read). An accepted request's route
+ * is passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
+ * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After any refusal
+ * the connection stops reading and ends once answered ({@link LingeringClose}): a client refused once is likely refused
+ * again, and its connection would hold a place under {@link ConnectionLimit}. A request taken that passed the JWT (on a
+ * port without JWT: any request taken) marks its connection as proven there. Refusals are logged ({@link RefusalLog}).
+ * One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -39,8 +38,6 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final ReadThrottle throttle;
     private final ServerMetrics metrics;
     private final Executor largeRequests;
-    /** Dropping the body of a request refused with keep-alive. */
-    private boolean discarding;
     /** A request was refused for good: everything read from now on is dropped. */
     private boolean closing;
     /** The route of the request being judged, once accepted. */
@@ -75,27 +72,21 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest request) {
             RefusedRequest refused = refusal(request);
             if (refused == null) {
+                if (route.needsJwt() || authenticator == Authenticator.NONE) {
+                    ConnectionLimit.proven(ctx.channel()); // it passed the JWT, or the port has none
+                }
                 ctx.fireChannelRead(route);
                 ctx.fireChannelRead(msg);
                 return;
             }
             ReferenceCountUtil.release(msg);
-            if (refused.keepAlive()) {
-                discarding = !(msg instanceof LastHttpContent);
-            } else {
-                closing = true;
-                throttle.pause();
-            }
+            closing = true;
+            throttle.pause();
             log.refused(
                     ctx.channel().remoteAddress(),
                     refused.status().code() + " for " + request.method() + " " + request.uri()
                             + (refused.reason() == null ? "" : ": " + refused.reason()));
             ctx.fireChannelRead(refused);
-            return;
-        }
-        if (discarding && msg instanceof HttpContent content) {
-            discarding = !(content instanceof LastHttpContent);
-            content.release();
             return;
         }
         ctx.fireChannelRead(msg);
@@ -108,29 +99,27 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     request.protocolVersion(),
                     HttpResponseStatus.BAD_REQUEST,
                     "malformed HTTP request: " + request.decoderResult().cause().getMessage(),
-                    null,
-                    false);
+                    null);
         }
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && !HttpUtil.is100ContinueExpected(request);
         RouteTable.Path path = routes.path(request.uri());
         if (path == null) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null, keepAlive);
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null);
         }
         route = path.route(request.method());
         if (route == null) {
             return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow(), keepAlive);
+                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow());
         }
-        Refusal refusal =
-                route.needsJwt() ? authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
-        if (refusal != null) {
-            metrics.jwtRefused(refusal.reason());
-            return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null, false);
+        if (route.needsJwt() && authenticator != Authenticator.NONE) {
+            Refusal refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            if (refusal != null) {
+                metrics.jwtRefused(refusal.reason());
+                return new RefusedRequest(
+                        request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null);
+            }
         }
         if (unsupportedExpectation(request)) {
-            return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.EXPECTATION_FAILED, null, null, false);
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.EXPECTATION_FAILED, null, null);
         }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
@@ -139,11 +128,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return rejection != null
                     ? new RefusedRequest(request.protocolVersion(), rejection)
                     : new RefusedRequest(
-                            request.protocolVersion(),
-                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                            null,
-                            null,
-                            keepAlive);
+                            request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null, null);
         }
         Rejection rejection = route.rejectHead(request.headers());
         if (rejection != null) {
@@ -155,8 +140,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     request.protocolVersion(),
                     HttpResponseStatus.SERVICE_UNAVAILABLE,
                     EngineApiHandler.SERVER_BUSY,
-                    null,
-                    false);
+                    null);
         }
         return null;
     }

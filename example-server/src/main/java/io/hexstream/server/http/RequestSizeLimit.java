@@ -49,6 +49,6 @@ final class RequestSizeLimit extends HttpObjectAggregator {
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
         ctx.fireChannelRead(new RefusedRequest(
-                oversized.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null, null, false));
+                oversized.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null, null));
     }
 }
