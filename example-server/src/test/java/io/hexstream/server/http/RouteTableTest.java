@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.Refusal;
@@ -98,22 +97,29 @@ class RouteTableTest {
     }
 
     @Test
-    void unknownPathsAre404AndOtherMethods405WithAllow() {
-        EmbeddedChannel channel = channel();
-        assertEquals(
-                "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
-                        + "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"
-                        + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST, GET\r\n\r\n"
-                        + "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: POST\r\n\r\n"
-                        + ok("got 2"),
-                exchange(
-                        channel,
-                        post("/", null, "ab") + post("/open/", null, "ab")
-                                + "PUT /guarded HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
-                                + "GET /open?x=1 HTTP/1.1\r\nHost: t\r\n\r\n"
-                                + post("/open?query", null, "ab")));
-        assertTrue(channel.isOpen(), "404 and 405 keep the connection");
-        assertFalse(channel.finishAndReleaseAll());
+    void unknownPathsAre404AndOtherMethods405WithAllowEachClosingItsConnection() {
+        String[][] cases = {
+            {post("/", null, "ab"), "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"},
+            {post("/open/", null, "ab"), "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"},
+            {
+                "PUT /guarded HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc",
+                "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\nallow: POST, GET\r\n\r\n"
+            },
+            {
+                "GET /open?x=1 HTTP/1.1\r\nHost: t\r\n\r\n",
+                "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\nallow: POST\r\n\r\n"
+            },
+        };
+        for (String[] refused : cases) {
+            EmbeddedChannel channel = channel();
+            // what follows a refused request on its connection is not answered
+            assertEquals(refused[1], exchange(channel, refused[0] + post("/open?query", null, "ab")), refused[0]);
+            assertFalse(channel.isOpen(), () -> "a refusal closes its connection: " + refused[0]);
+            assertFalse(channel.finishAndReleaseAll());
+        }
+        EmbeddedChannel query = channel();
+        assertEquals(ok("got 2"), exchange(query, post("/open?query", null, "ab")));
+        assertFalse(query.finishAndReleaseAll());
     }
 
     @Test
@@ -137,10 +143,14 @@ class RouteTableTest {
     void eachRouteHasItsOwnBodyLimit() {
         EmbeddedChannel channel = channel();
         assertEquals(
-                "HTTP/1.1 413 Request Entity Too Large\r\ncontent-length: 0\r\n\r\n" + ok("got 9"),
+                "HTTP/1.1 413 Request Entity Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
                 exchange(channel, post("/open", null, "123456789") + post("/guarded", "Bearer good", "123456789")));
-        assertTrue(channel.isOpen(), "an empty 413 drops the body and keeps the connection");
+        assertFalse(channel.isOpen(), "a 413 closes the connection; what followed is not answered");
         assertFalse(channel.finishAndReleaseAll());
+
+        EmbeddedChannel guarded = channel();
+        assertEquals(ok("got 9"), exchange(guarded, post("/guarded", "Bearer good", "123456789")));
+        assertFalse(guarded.finishAndReleaseAll());
 
         EmbeddedChannel small = channel();
         assertEquals(
