@@ -82,37 +82,40 @@ class LimitsTest {
 
     @Test
     void aSlowOrStalledReaderOfABigResponseIsNotCutOffButAnIdleConnectionIs() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, SHORT_TIMEOUT);
-                HttpConnection reader = HttpConnection.open(server.port())) {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, SHORT_TIMEOUT)) {
             String json = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
             byte[] expected = HttpConnection.sha256().digest(server.post(json).body());
-            reader.send(HttpConnection.post(server.token(), json));
-            Thread.sleep(SHORT_TIMEOUT.multipliedBy(2).toMillis()); // stalled: reads nothing for twice the timeout
-            HttpConnection.Head head = reader.readHead();
-            long left = head.contentLength();
-            java.security.MessageDigest sha256 = HttpConnection.sha256();
-            long slowStarted = System.nanoTime();
-            while (left > 0) { // then slow: a sixteenth of the body every 250 ms, 4 s in all
-                byte[] piece = reader.readExactly(Math.min(left, head.contentLength() / 16 + 1));
-                sha256.update(piece);
-                left -= piece.length;
-                Thread.sleep(250);
-            }
-            assertTrue(System.nanoTime() - slowStarted > SHORT_TIMEOUT.toNanos());
-            assertArrayEquals(expected, sha256.digest(), "the whole response, though it took three times the timeout");
+            // opened once the expected body is known, which may take longer than the idle timeout
+            try (HttpConnection reader = HttpConnection.open(server.port())) {
+                reader.send(HttpConnection.post(server.token(), json));
+                Thread.sleep(SHORT_TIMEOUT.multipliedBy(2).toMillis()); // stalled: reads nothing for twice the timeout
+                HttpConnection.Head head = reader.readHead();
+                long left = head.contentLength();
+                java.security.MessageDigest sha256 = HttpConnection.sha256();
+                long slowStarted = System.nanoTime();
+                while (left > 0) { // then slow: a sixteenth of the body every 250 ms, 4 s in all
+                    byte[] piece = reader.readExactly(Math.min(left, head.contentLength() / 16 + 1));
+                    sha256.update(piece);
+                    left -= piece.length;
+                    Thread.sleep(250);
+                }
+                assertTrue(System.nanoTime() - slowStarted > SHORT_TIMEOUT.toNanos());
+                assertArrayEquals(
+                        expected, sha256.digest(), "the whole response, though it took three times the timeout");
 
-            // The server finished writing when the last bytes went into the socket's buffers, well before
-            // they were read; a small exchange marks when it is idle.
-            reader.send(HttpConnection.post(server.token(), request(2, "engine_exchangeCapabilities", "[[]]")));
-            reader.readBody(reader.readHead());
-            long idleFrom = System.nanoTime();
-            assertTrue(
-                    reader.closedByServerWithin(SHORT_TIMEOUT.plus(SLACK)),
-                    "an unused keep-alive connection is closed");
-            assertBetween(
-                    SHORT_TIMEOUT.minus(Duration.ofMillis(50)),
-                    SHORT_TIMEOUT.plus(SLACK),
-                    Duration.ofNanos(System.nanoTime() - idleFrom));
+                // The server finished writing when the last bytes went into the socket's buffers, well before
+                // they were read; a small exchange marks when it is idle.
+                reader.send(HttpConnection.post(server.token(), request(2, "engine_exchangeCapabilities", "[[]]")));
+                reader.readBody(reader.readHead());
+                long idleFrom = System.nanoTime();
+                assertTrue(
+                        reader.closedByServerWithin(SHORT_TIMEOUT.plus(SLACK)),
+                        "an unused keep-alive connection is closed");
+                assertBetween(
+                        SHORT_TIMEOUT.minus(Duration.ofMillis(50)),
+                        SHORT_TIMEOUT.plus(SLACK),
+                        Duration.ofNanos(System.nanoTime() - idleFrom));
+            }
         }
     }
 
