@@ -26,6 +26,7 @@ import io.hexstream.server.rpc.ResponseWriter;
 import io.hexstream.server.ssz.SszRoute;
 import io.hexstream.server.tx.IngestWork;
 import io.hexstream.server.tx.TransactionIngest;
+import io.hexstream.server.ws.WebSocketRoute;
 import io.netty.handler.codec.http.HttpMethod;
 import java.time.Clock;
 import java.util.List;
@@ -77,7 +78,9 @@ record ServerWiring(
         RefusalLog refusals = new RefusalLog();
         ConnectionLimit engineApi = new ConnectionLimit(config.maxConnections, "--max-connections", refusals, metrics);
         RouteTable engineRoutes = SszRoute.register(
-                        RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc),
+                        RouteTable.builder()
+                                .add(HttpMethod.POST, "/", jsonRpc)
+                                .upgrade("websocket", "/", webSocket(jsonRpc, metrics)),
                         new BlobLookup(pool, metrics),
                         config.fork,
                         config.maxBlobsPerRequest,
@@ -115,6 +118,12 @@ record ServerWiring(
                     ? StartupErrors.notBound(failure, "--metrics-port", "--metrics-host")
                     : StartupErrors.notBound(failure, failed == rpc ? "--rpc-port" : "port", "--host");
         }
+    }
+
+    /** The WebSocket upgrade of the Engine API's port: its messages answered by {@code jsonRpc}, with its bounds. */
+    private WebSocketRoute webSocket(JsonRpcRoute jsonRpc, ServerMetrics metrics) {
+        return new WebSocketRoute(
+                jsonRpc, config.maxRequestBytes, config.maxPipelined, config.idleTimeout, largeRequests, metrics);
     }
 
     /** The JSON-RPC route of the Engine API's ports: every method, and the dispatcher that calls them. */

@@ -17,8 +17,9 @@ import java.util.concurrent.Executor;
  * while too many responses are unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route;
  * 400/404/405/401/413 on the head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a
  * body without Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder →
- * IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. No compression:
- * responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * IdleTimeoutHandler → ProtocolSwitch (a route's {@link SwitchingProtocols}: the HTTP handlers replaced once its 101 is
+ * written) → EngineApiHandler (each request to its route, responses in request order)}. No compression: responses are
+ * sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -97,6 +98,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
                         new ChunkedWriteHandler(),
                         new StreamedResponseEncoder(),
                         new IdleTimeoutHandler(limits.idleTimeout(), metrics),
+                        new ProtocolSwitch(),
                         new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
     }
 }
