@@ -217,14 +217,14 @@ class WebSocketTest {
             ws.sendFrame(true, WebSocketConnection.CONTINUATION, half);
             WebSocketConnection.Frame close = ws.readFrame();
             assertEquals(WebSocketConnection.CLOSE, close.opcode());
-            assertEquals(1009, ((close.payload()[0] & 0xFF) << 8) | (close.payload()[1] & 0xFF));
+            assertEquals(1009, status(close));
             assertEquals(-1, ws.read());
         }
         try (WebSocketConnection ws = WebSocketConnection.open(server.port(), server.token())) {
             ws.sendFrame(true, WebSocketConnection.TEXT, new byte[70_000]); // one frame over the limit
             WebSocketConnection.Frame close = ws.readFrame();
             assertEquals(WebSocketConnection.CLOSE, close.opcode());
-            assertEquals(1009, ((close.payload()[0] & 0xFF) << 8) | (close.payload()[1] & 0xFF));
+            assertEquals(1009, status(close));
         }
     }
 
@@ -252,6 +252,37 @@ class WebSocketTest {
             assertArrayEquals(
                     HttpConnection.sha256().digest(overHttp), ws.readMessage().sha256());
         }
+    }
+
+    @Test
+    void idleConnectionsAndThoseOfAStoppingServerGetAGoingAwayClose() throws Exception {
+        try (EngineServerFixture idle = EngineServerFixture.start(Fork.OSAKA, Duration.ofSeconds(1));
+                WebSocketConnection ws = WebSocketConnection.open(idle.port(), idle.token())) {
+            long started = System.nanoTime();
+            assertGoingAway(ws);
+            long waited = System.nanoTime() - started;
+            assertTrue(waited >= 900_000_000L && waited < 5_000_000_000L, waited + " ns");
+        }
+        WebSocketConnection ws;
+        try (EngineServerFixture stopping = EngineServerFixture.start(Fork.OSAKA)) {
+            ws = WebSocketConnection.open(stopping.port(), stopping.token());
+        }
+        try (ws) {
+            assertGoingAway(ws);
+        }
+    }
+
+    /** Reads a close frame with 1001 (going away), then the end of the stream. */
+    private static void assertGoingAway(WebSocketConnection ws) throws Exception {
+        WebSocketConnection.Frame close = ws.readFrame();
+        assertEquals(WebSocketConnection.CLOSE, close.opcode());
+        assertEquals(1001, status(close));
+        assertEquals(-1, ws.read());
+    }
+
+    /** A close frame's status code (RFC 6455 5.5.1: its first two bytes, big-endian). */
+    private static int status(WebSocketConnection.Frame close) {
+        return ((close.payload()[0] & 0xFF) << 8) | (close.payload()[1] & 0xFF);
     }
 
     private static CompletableFuture<WebSocket> connect(Messages messages, String token) {

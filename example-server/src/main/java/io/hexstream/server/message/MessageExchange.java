@@ -307,8 +307,8 @@ public final class MessageExchange extends ChannelInboundHandlerAdapter {
 
     /** Closes the connection after the transport's goodbye, if it has one. */
     private void goodbye(ChannelHandlerContext ctx) {
-        Object goodbye = framing.goodbye();
-        if (goodbye == null || !ctx.channel().isActive()) {
+        Object goodbye = ctx.channel().isActive() ? framing.goodbye() : null;
+        if (goodbye == null) {
             ctx.close();
         } else {
             ctx.writeAndFlush(goodbye).addListener(ChannelFutureListener.CLOSE);

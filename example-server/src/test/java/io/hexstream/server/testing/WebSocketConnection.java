@@ -37,7 +37,7 @@ public final class WebSocketConnection implements AutoCloseable {
     private WebSocketConnection(Socket socket) throws IOException {
         this.socket = socket;
         this.out = socket.getOutputStream();
-        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
     }
 
     /** Connects to {@code 127.0.0.1:port} without a handshake yet. */
