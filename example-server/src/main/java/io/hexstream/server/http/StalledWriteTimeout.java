@@ -15,12 +15,12 @@ import org.slf4j.LoggerFactory;
  * Abandons a response that makes no progress for {@code timeout}: while anything is being written and no write (a
  * response head, or a chunk of at most 256 KiB of its body) has reached the socket for that long, the connection is
  * closed, which fails the pending writes and closes the response's input, releasing its body. A slow reader that takes
- * a chunk now and then is not cut off. Sits between the HTTP codec and the {@code ChunkedWriteHandler}, so that it sees
- * each chunk. One instance per connection; {@link Duration#ZERO} never closes anything. Netty's own
- * {@code WriteTimeoutHandler} times each write from when it was queued, so it would cut off a reader making steady
- * progress behind a few queued chunks.
+ * a chunk now and then is not cut off. Sits between the codec (HTTP, WebSocket, lines) and the
+ * {@code ChunkedWriteHandler}, so that it sees each chunk. One instance per connection; {@link Duration#ZERO} never
+ * closes anything. Netty's own {@code WriteTimeoutHandler} times each write from when it was queued, so it would cut
+ * off a reader making steady progress behind a few queued chunks.
  */
-final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
+public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
 
     private final long timeoutNanos;
@@ -37,7 +37,7 @@ final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
         progressAt = System.nanoTime();
     };
 
-    StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
+    public StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("write timeout " + timeout + " < 0");
         }
