@@ -29,6 +29,11 @@ public final class IpcPipeline extends ChannelInitializer<Channel> {
         }
 
         @Override
+        public String transport() {
+            return "ipc";
+        }
+
+        @Override
         public Object goodbye() {
             return null;
         }

@@ -276,7 +276,8 @@ public final class MessageExchange extends ChannelInboundHandlerAdapter {
     /** A message's reply is written ({@code sent}; or there was none), to its last byte if {@code completed}. */
     private void written(ChannelHandlerContext ctx, Slot slot, boolean sent, boolean completed) {
         if (slot.summary != null) {
-            metrics.responded(slot.summary, slot.bodyBytes, System.nanoTime() - slot.received, completed);
+            metrics.responded(
+                    framing.transport(), slot.summary, slot.bodyBytes, System.nanoTime() - slot.received, completed);
         }
         if (sent) {
             metrics.responseDone(); // after: no reply in flight means every one is in the metrics

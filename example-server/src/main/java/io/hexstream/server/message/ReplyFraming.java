@@ -6,6 +6,9 @@ import io.netty.handler.stream.ChunkedInput;
 /** How a transport frames the replies of a {@link MessageExchange}. One instance may serve every connection. */
 public interface ReplyFraming {
 
+    /** The transport's label in the metrics and the access log, e.g. {@code ws}. */
+    String transport();
+
     /**
      * What is written for one reply: a {@link ChunkedInput} that a {@code ChunkedWriteHandler} drains as the socket
      * does, producing from {@code body}'s chunks (at most the chunk size each) the transport's framing of them, one

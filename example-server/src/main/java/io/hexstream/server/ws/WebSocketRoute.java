@@ -56,6 +56,11 @@ public final class WebSocketRoute implements Route {
         }
 
         @Override
+        public String transport() {
+            return "ws";
+        }
+
+        @Override
         public Object goodbye() {
             return new CloseWebSocketFrame(WebSocketCloseStatus.ENDPOINT_UNAVAILABLE);
         }
