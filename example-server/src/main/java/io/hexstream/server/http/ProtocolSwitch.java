@@ -7,7 +7,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +27,7 @@ final class ProtocolSwitch extends ChannelDuplexHandler {
 
     /** Requests passed on to {@link EngineApiHandler}: whole ones and refused ones. */
     private long requests;
-    /** Responses written for them. */
+    /** Final responses written for them. */
     private long responses;
 
     private boolean switching;
@@ -48,7 +50,9 @@ final class ProtocolSwitch extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        responses++;
+        if (!(msg instanceof HttpResponse interim && interim.status().codeClass() == HttpStatusClass.INFORMATIONAL)) {
+            responses++; // a final response (a 100 Continue is not one)
+        }
         if (!(msg instanceof SwitchingProtocols next)) {
             ctx.write(msg, promise);
             return;

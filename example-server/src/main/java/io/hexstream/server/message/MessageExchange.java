@@ -13,6 +13,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -360,6 +361,9 @@ public final class MessageExchange extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof TooLongFrameException) { // a message over --max-request-bytes
+            metrics.refused(ServerMetrics.Limit.MAX_REQUEST_BYTES);
+        }
         LOG.debug("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
     }

@@ -290,7 +290,8 @@ public final class EndToEndBenchmark {
         Path out = options.out();
         String jdk = System.getProperty("java.version");
         String markdown = Report.markdown(cells, jdk, options.seconds(), (System.nanoTime() - started) / 1e9)
-                + MetricsRatio.markdown(cells);
+                + MetricsRatio.markdown(cells)
+                + Report.transports(cells);
         Files.writeString(out.resolve("e2e.md"), markdown);
         Report.charts(cells, jdk, out.resolve("e2e-p50.png"), out.resolve("e2e-heap.png"));
         System.out.println(markdown);
