@@ -15,7 +15,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
+import io.hexstream.server.ipc.IpcServer;
 import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.ServerMemory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * The Engine API over IPC ({@code --ipc-path}), driven by the JDK's {@code SocketChannel} on a
  * {@code UnixDomainSocketAddress}: newline-delimited JSON-RPC without JWT, the same bytes as over HTTP and as in the
  * pool, replies in line order, the socket file mode 600 and removed at stop, a stale file replaced but a live one
- * refused, eight connections at most, and clients that leave mid-reply.
+ * refused, eight connections at most, stalled readers held to HTTP's memory bound, and clients that leave mid-reply.
  */
 class IpcTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -163,6 +165,38 @@ class IpcTest {
             ipc.send(json + "\n");
             assertArrayEquals(overHttp, ipc.readLine());
         }
+    }
+
+    @Test
+    void stalledReadersPinNoMoreThanOverHttp() throws Exception {
+        String json = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
+        byte[] overHttp = server.post(json).body();
+        List<Lines> stalled = new ArrayList<>();
+        Thread.sleep(300); // the connections of the tests before closed on the server's side: all 8 places free
+        long before = ServerMemory.direct();
+        long peak;
+        try (ServerMemory.Peak memory = new ServerMemory.Peak()) {
+            try {
+                for (int i = 0; i < IpcServer.MAX_CONNECTIONS; i++) {
+                    Lines ipc = Lines.open(socket);
+                    stalled.add(ipc);
+                    ipc.send(json + "\n");
+                }
+                Thread.sleep(2000); // each reply produced up to the write water mark, then waiting for its reader
+                assertArrayEquals(overHttp, stalled.get(0).readLine(), "a stalled reader that resumes");
+            } finally {
+                for (Lines ipc : stalled) {
+                    ipc.close();
+                }
+            }
+            peak = memory.bytes();
+        }
+        // StalledReadersTest's bound, 1 MiB a stalled connection (the water mark's 512 KiB and a chunk).
+        assertTrue(
+                peak - before < IpcServer.MAX_CONNECTIONS * (1L << 20),
+                "direct memory grew by " + (peak - before) + " bytes");
+        Thread.sleep(500);
+        assertEquals(List.of(), LeakDetectionExtension.collectReports());
     }
 
     /** A client of the socket: lines out, lines in (read as bytes, up to each line feed). */
