@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -29,9 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The example server running: KZG loaded, secret, durable pool (transactions' blobs and generated blobs topped up to
  * {@code --generate}, all kept across restarts), the Engine API methods with {@code eth_sendRawTransaction} on the
- * ingest executor, and one HTTP server: the JWT port, and optionally the same API without JWT on {@code --rpc-port} and
- * {@code GET /metrics} on {@code --metrics-port}. What {@code Main} runs and what the tests and benchmarks start, each
- * from {@link ServerOptions} through {@link #builder}.
+ * ingest executor, and one HTTP server: the JWT port, and optionally {@code eth_sendRawTransaction} without JWT on
+ * {@code --rpc-port} and {@code GET /metrics} on {@code --metrics-port}. What {@code Main} runs and what the tests and
+ * benchmarks start, each from {@link ServerOptions} through {@link #builder}.
  *
  * <p>{@link Builder#open} runs the quick {@link Startup} steps; the server serves from then on. Then {@link #topUp}
  * generates the missing blobs (the slow part, about 1.3 s a blob per core), writes the hashes file, then starts
@@ -42,6 +43,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExampleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
+    /** How often {@link #close} says it is still waiting for the work in progress. */
+    private static final long STOP_LOG_SECONDS = 5;
 
     private final ServerOptions options;
     private final DataDirLock lock;
@@ -231,14 +234,41 @@ public final class ExampleServer implements AutoCloseable {
         return secret;
     }
 
-    /** Stops serving (the responses in flight get up to 2 s), then releases the data dir. Idempotent. */
+    /**
+     * Stops serving (the responses in flight get up to 2 s), then waits for the executors to end: the work running ends
+     * as it would (a transaction being written is written whole), the calls and requests still queued are not made and
+     * release what they hold, the backfill stops after the item it has queued. Only then are the hex cache and the data
+     * dir released, so that no writer outlives the lock. Idempotent.
+     */
     @Override
     public void close() {
         ports.close();
-        executors.forEach(ExecutorService::shutdownNow);
+        executors.forEach(ExecutorService::shutdown);
+        executors.forEach(ExampleServer::awaitEnd);
         if (hexCache != null) {
             hexCache.close();
         }
         lock.close();
+    }
+
+    /** Waits, uninterruptibly, until {@code executor} has ended (logging every few seconds while it has not). */
+    private static void awaitEnd(ExecutorService executor) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    if (executor.awaitTermination(STOP_LOG_SECONDS, TimeUnit.SECONDS)) {
+                        return;
+                    }
+                    LOG.info("stopping: waiting for the work in progress to end (KZG, a transaction being written)");
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -5,9 +5,9 @@ import io.hexstream.server.ipc.IpcServer;
 import java.net.InetSocketAddress;
 
 /**
- * The server's ports by name, bound by {@code http}: the Engine API's ({@code --port}, JWT required), the same API
- * without JWT ({@code --rpc-port}; {@code null}: none) and {@code GET /metrics} ({@code --metrics-port}; {@code null}:
- * none); and the IPC socket ({@code --ipc-path}; {@code null}: none).
+ * The server's ports by name, bound by {@code http}: the Engine API's ({@code --port}, JWT required),
+ * {@code eth_sendRawTransaction} without JWT ({@code --rpc-port}; {@code null}: none) and {@code GET /metrics}
+ * ({@code --metrics-port}; {@code null}: none); and the IPC socket ({@code --ipc-path}; {@code null}: none).
  */
 record ListeningPorts(
         EngineServer http, EngineServer.Port engine, EngineServer.Port rpc, EngineServer.Port metrics, IpcServer ipc) {

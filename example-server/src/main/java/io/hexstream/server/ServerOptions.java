@@ -39,8 +39,8 @@ public final class ServerOptions {
             names = "--rpc-port",
             paramLabel = "PORT",
             converter = PortNumber.class,
-            description = "Also serve the same API without JWT on this port (eth_sendRawTransaction for wallets)"
-                    + " (default: off).")
+            description = "Also serve eth_sendRawTransaction without JWT on this port, for wallets (no engine_ method;"
+                    + " half the ingest queue and of the pool, 16 transactions per sender) (default: off).")
     Integer rpcPort;
 
     @Option(
@@ -49,6 +49,15 @@ public final class ServerOptions {
             description = "Also serve the same API on this Unix domain socket, mode 600, without JWT (the file's"
                     + " permissions are the gate); Linux x86-64 (default: off).")
     Path ipcPath;
+
+    @Option(
+            names = "--rpc-max-connections",
+            paramLabel = "N",
+            defaultValue = "8",
+            converter = AtLeastOne.class,
+            description = "More connections at once to --rpc-port are closed at accept; its own places, apart from"
+                    + " --max-connections (default: ${DEFAULT-VALUE}).")
+    int rpcMaxConnections;
 
     @Mixin
     SecretOptions secret;
@@ -161,7 +170,8 @@ public final class ServerOptions {
             paramLabel = "N",
             defaultValue = "64",
             converter = AtLeastOne.class,
-            description = "More connections at once are closed at accept (default: ${DEFAULT-VALUE}).")
+            description = "Connections open at once; when all are taken, one that has not passed the JWT gives its"
+                    + " place to a new one (default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
     @Option(

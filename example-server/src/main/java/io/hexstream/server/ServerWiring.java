@@ -20,11 +20,13 @@ import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ExecutorShare;
 import io.hexstream.server.rpc.JsonRpcDispatcher;
 import io.hexstream.server.rpc.JsonRpcRoute;
 import io.hexstream.server.rpc.RequestParser;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.rpc.RpcMethod;
 import io.hexstream.server.ssz.SszRoute;
 import io.hexstream.server.tx.IngestWork;
 import io.hexstream.server.tx.TransactionIngest;
@@ -34,6 +36,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
@@ -65,8 +68,11 @@ record ServerWiring(
 
     /**
      * Builds the methods and pipelines and binds the ports, in order: the Engine API's, the one without JWT, the
-     * metrics one; serving from then on. The first two share the {@code --max-connections} places; the metrics port has
-     * {@link MetricsRoute#MAX_CONNECTIONS} of its own.
+     * metrics one; serving from then on. Each has its own connection places: {@code --max-connections},
+     * {@code --rpc-max-connections}, {@link MetricsRoute#MAX_CONNECTIONS}. The one without JWT serves only
+     * {@link EngineMethods#unauthenticated its methods} (an {@code engine_} method is not found there), and its
+     * blocking calls take at most half of the ingest queue ({@link ExecutorShare}): the other half stays the Engine API
+     * port's.
      *
      * @param renderer makes the response renderer of the server's writer (the one that answers from the hex cache),
      *     e.g. {@code ResponseRenderer::streaming}
@@ -75,7 +81,18 @@ record ServerWiring(
     ListeningPorts bind(Function<ResponseWriter, ResponseRenderer> renderer)
             throws StartupException, InterruptedException {
         ServerMetrics metrics = instrumentation.metrics();
-        JsonRpcRoute jsonRpc = jsonRpc(renderer.apply(new ResponseWriter()), metrics);
+        ResponseRenderer responses = renderer.apply(new ResponseWriter());
+        TransactionIngest transactions = new TransactionIngest(
+                pool,
+                config.maxBlobsPerTx,
+                config.convertV0Sidecars && config.fork.atLeast(Fork.OSAKA),
+                metrics,
+                ingestWork);
+        JsonRpcRoute jsonRpc = jsonRpc(
+                EngineMethods.all(pool, config.fork, config.maxBlobsPerRequest, transactions, metrics, hexCache),
+                ingest,
+                responses,
+                metrics);
         EngineApiInitializer.Limits limits = new EngineApiInitializer.Limits(
                 config.maxRequestBytes, config.maxPipelined, config.idleTimeout, config.writeTimeout);
         RefusalLog refusals = new RefusalLog();
@@ -102,13 +119,23 @@ record ServerWiring(
                 engineApi);
         EngineServer.Port rpc = null;
         if (config.rpcPort != null) {
-            RouteTable rpcRoutes =
-                    RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc).build();
+            int ingestQueue = ingest.getQueue().size() + ingest.getQueue().remainingCapacity();
+            JsonRpcRoute open = jsonRpc(
+                    EngineMethods.unauthenticated(transactions),
+                    new ExecutorShare(ingest, ingestQueue / 2),
+                    responses,
+                    metrics);
             rpc = new EngineServer.Port(
                     config.host,
                     config.rpcPort,
-                    new EngineApiInitializer(rpcRoutes, Authenticator.NONE, limits, largeRequests, refusals, metrics),
-                    engineApi);
+                    new EngineApiInitializer(
+                            RouteTable.builder().add(HttpMethod.POST, "/", open).build(),
+                            Authenticator.NONE,
+                            limits,
+                            largeRequests,
+                            refusals,
+                            metrics),
+                    new ConnectionLimit(config.rpcMaxConnections, "--rpc-max-connections", refusals, metrics));
         }
         EngineServer.Port scrape = instrumentation.prometheus() != null ? metricsPort(refusals) : null;
         List<EngineServer.Port> ports =
@@ -153,24 +180,11 @@ record ServerWiring(
                 jsonRpc, config.maxRequestBytes, config.maxPipelined, config.idleTimeout, largeRequests, metrics);
     }
 
-    /** The JSON-RPC route of the Engine API's ports: every method, and the dispatcher that calls them. */
-    private JsonRpcRoute jsonRpc(ResponseRenderer renderer, ServerMetrics metrics) {
-        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(
-                EngineMethods.all(
-                        pool,
-                        config.fork,
-                        config.maxBlobsPerRequest,
-                        new TransactionIngest(
-                                pool,
-                                config.maxBlobsPerTx,
-                                config.convertV0Sidecars && config.fork.atLeast(Fork.OSAKA),
-                                metrics,
-                                ingestWork),
-                        metrics,
-                        hexCache),
-                ingest,
-                config.maxResponseBytes,
-                metrics);
+    /** A JSON-RPC route serving {@code methods}, its blocking ones run on {@code blocking}. */
+    private JsonRpcRoute jsonRpc(
+            List<RpcMethod> methods, Executor blocking, ResponseRenderer renderer, ServerMetrics metrics) {
+        JsonRpcDispatcher dispatcher =
+                new JsonRpcDispatcher(methods, renderer::reply, blocking, config.maxResponseBytes, metrics);
         RequestParser parser = new RequestParser(config.maxRequestBytes, config.maxBatchSize, metrics);
         return new JsonRpcRoute(parser, dispatcher, renderer, config.maxRequestBytes, metrics);
     }

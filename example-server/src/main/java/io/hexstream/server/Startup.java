@@ -45,7 +45,7 @@ final class Startup {
     static final int INGEST_QUEUE_PER_THREAD = 16;
     /** Threads that parse and dispatch request bodies over 64 KiB, off the event loops: half the cores. */
     static final int LARGE_REQUEST_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
-    /** Large requests that may wait for such a thread; more are handled on their event loop. */
+    /** Large requests that may wait for such a thread; more are refused with 503 "server busy", unparsed. */
     static final int LARGE_REQUEST_QUEUE = 64;
 
     private Startup() {}
@@ -169,7 +169,7 @@ final class Startup {
                 kernel());
         InetSocketAddress rpc = ports.address(ports.rpc());
         if (rpc != null) {
-            LOG.info("the same API without JWT on http://{}:{}", rpc.getHostString(), rpc.getPort());
+            LOG.info("eth_sendRawTransaction without JWT on http://{}:{}", rpc.getHostString(), rpc.getPort());
         }
         InetSocketAddress scrape = ports.address(ports.metrics());
         if (scrape != null) {

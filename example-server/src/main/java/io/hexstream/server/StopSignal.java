@@ -13,8 +13,9 @@ import java.util.function.BooleanSupplier;
 final class StopSignal implements BooleanSupplier {
     private static final StopSignal INSTANCE = new StopSignal();
     /**
-     * How long the hook waits for the main thread's exit code (stopping takes up to 2 s a port, or a batch of
-     * generation); past it, or if the main thread ended without one, the JVM's own exit code stands.
+     * How long the hook waits for the main thread's exit code (stopping takes up to 2 s a port, a transaction being
+     * written, or a batch of generation); past it, or if the main thread ended without one, the JVM's own exit code
+     * stands.
      */
     private static final long EXIT_TIMEOUT_SECONDS = 30;
 

@@ -5,10 +5,12 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
+import io.hexstream.server.testing.HttpConnection;
+import io.hexstream.server.testing.PoolBodies;
 import java.net.http.HttpResponse;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -16,16 +18,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Sixteen clients at once, each asking for 128 blobs: every body complete and identical. */
+/** Sixteen clients at once, each asking for 128 blobs: every body complete, the pool's bytes exactly. */
 class ConcurrentClientsTest {
 
     @Test
     void sixteenClientsGetIdenticalCompleteBodies() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            String body = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
-            byte[] reference = server.post(body).body();
-            assertEquals(34 + 128 * 275_096 + 127 + 2, reference.length);
-            byte[] referenceDigest = MessageDigest.getInstance("SHA-256").digest(reference);
+            List<VersionedHash> hashes = server.cycledHashes(128);
+            String body = request(1, "engine_getBlobsV2", hashParams(hashes));
+            PoolBodies.Expected expected =
+                    PoolBodies.getBlobsV2(1, PoolBodies.entries(server.server().pool(), hashes));
+            assertEquals(34 + 128 * 275_096 + 127 + 2, expected.length());
 
             ExecutorService clients = Executors.newFixedThreadPool(16);
             try {
@@ -36,10 +39,8 @@ class ConcurrentClientsTest {
                 for (Future<HttpResponse<byte[]>> response : responses) {
                     HttpResponse<byte[]> r = response.get();
                     assertEquals(200, r.statusCode());
-                    assertEquals(reference.length, r.body().length);
-                    assertArrayEquals(
-                            referenceDigest,
-                            MessageDigest.getInstance("SHA-256").digest(r.body()));
+                    assertEquals(expected.length(), r.body().length);
+                    assertArrayEquals(expected.sha256(), HttpConnection.sha256().digest(r.body()));
                 }
             } finally {
                 clients.shutdownNow();

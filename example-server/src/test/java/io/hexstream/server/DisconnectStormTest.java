@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
+import io.hexstream.server.testing.PoolBodies;
 import io.hexstream.server.testing.ReliabilitySizes;
 import io.hexstream.server.testing.ServerSockets;
 import java.net.http.HttpResponse;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * Two thousand clients (ten thousand at full size), sixteen at a time, each ask for 128 blobs (about 35 MB) and hang up
  * at a random point of the response: before its first byte, inside its head, inside its body, one byte before its end,
  * or right after it; half with a FIN, half with a reset. With paranoid leak detection no leak is reported, the server
- * closes every one of those connections, and then answers a normal request exactly.
+ * closes every one of those connections, and then answers a normal request with the pool's bytes exactly.
  */
 class DisconnectStormTest {
     private static final int CONCURRENCY = 16;
@@ -58,14 +60,19 @@ class DisconnectStormTest {
     @Test
     void clientsHangingUpAnywhereInAResponseLeakNothing() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            String json = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
-            HttpConnection.Digested reference;
+            List<VersionedHash> hashes = server.cycledHashes(128);
+            String json = request(1, "engine_getBlobsV2", hashParams(hashes));
+            PoolBodies.Expected expected =
+                    PoolBodies.getBlobsV2(1, PoolBodies.entries(server.server().pool(), hashes));
+            HttpConnection.Digested first;
             try (HttpConnection connection = HttpConnection.open(server.port())) {
                 connection.send(HttpConnection.post(server.token(), json));
-                reference = connection.readDigested();
+                first = connection.readDigested();
             }
-            int headSize = reference.head().size();
-            long total = headSize + reference.length();
+            assertEquals(expected.length(), first.length());
+            assertArrayEquals(expected.sha256(), first.sha256(), "the pool's bytes");
+            int headSize = first.head().size();
+            long total = headSize + expected.length();
 
             Random random = new Random(SEED);
             List<Client> clients = new ArrayList<>();
@@ -106,8 +113,8 @@ class DisconnectStormTest {
 
             HttpResponse<byte[]> after = server.post(json);
             assertEquals(200, after.statusCode());
-            assertEquals(reference.length(), after.body().length);
-            assertArrayEquals(reference.sha256(), HttpConnection.sha256().digest(after.body()));
+            assertEquals(expected.length(), after.body().length);
+            assertArrayEquals(expected.sha256(), HttpConnection.sha256().digest(after.body()), "the pool's bytes");
             assertEquals(
                     "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":[\"engine_getBlobsV2\",\"engine_getBlobsV3\""
                             + ",\"engine_getBlobsV4\"]}",

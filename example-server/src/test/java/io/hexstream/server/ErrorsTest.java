@@ -141,7 +141,7 @@ class ErrorsTest {
     void countAndForkComeBeforeTheHashes() {
         String bad = "\"0xzz\"";
         assertEquals(
-                errorReply("10", -38004, "Too large request: 129 versioned hashes, at most 128"),
+                errorReply("10", -38004, "Too large request: more than 128 versioned hashes"),
                 reply(request(10, "engine_getBlobsV2", "[[" + (bad + ",").repeat(128) + bad + "]]")));
         assertEquals(
                 errorReply("11", -38005, "Unsupported fork: serving osaka"),

@@ -168,7 +168,7 @@ class GetBlobsV4ServerTest {
     void countAndForkComeBeforeTheBitarrayAndTheHashes() {
         List<String> tooMany = java.util.Collections.nCopies(129, "0xzz");
         assertEquals(
-                errorReply(15, -38004, "Too large request: 129 versioned hashes, at most 128"),
+                errorReply(15, -38004, "Too large request: more than 128 versioned hashes"),
                 reply(amsterdam, request(15, "engine_getBlobsV4", params(tooMany, "\"0x\""))));
         assertEquals(
                 128,

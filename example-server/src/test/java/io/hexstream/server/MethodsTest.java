@@ -142,7 +142,7 @@ class MethodsTest {
         JsonNode tooMany = osaka.call(request(9, "engine_getBlobsV2", hashParams(many)));
         assertEquals(-38004, tooMany.at("/error/code").asInt());
         assertEquals(
-                "Too large request: 129 versioned hashes, at most 128",
+                "Too large request: more than 128 versioned hashes",
                 tooMany.at("/error/message").asText());
     }
 

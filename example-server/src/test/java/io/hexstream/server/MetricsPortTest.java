@@ -60,23 +60,31 @@ class MetricsPortTest {
     }
 
     @Test
-    void otherPathsAndMethodsAreAnsweredByTheTableOnOneConnection() throws Exception {
-        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0");
-                HttpConnection connection =
-                        HttpConnection.open(server.server().metricsAddress().getPort())) {
-            connection.send(request("GET", "/"));
-            assertEquals(
-                    "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
-                    connection.readHead().text());
-            connection.send(request("DELETE", MetricsEndpoint.PATH));
-            assertEquals(
-                    "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nallow: GET, HEAD\r\n\r\n",
-                    connection.readHead().text());
-            connection.send(request("HEAD", MetricsEndpoint.PATH + "?name[]=x"));
-            HttpConnection.Head head = connection.readHead();
-            assertEquals(200, head.status());
-            assertTrue(head.contentLength() > 1000, head.text());
-            assertEquals(200, scrape(connection), "no body followed the HEAD response: the next head came next");
+    void otherPathsAndMethodsAreAnsweredByTheTable() throws Exception {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--metrics-port", "0")) {
+            int port = server.server().metricsAddress().getPort();
+            try (HttpConnection refused = HttpConnection.open(port)) {
+                refused.send(request("GET", "/"));
+                assertEquals(
+                        "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                        refused.readHead().text());
+                assertTrue(refused.closedByServerWithin(Duration.ofSeconds(2)), "closed after a refusal");
+            }
+            try (HttpConnection refused = HttpConnection.open(port)) {
+                refused.send(request("DELETE", MetricsEndpoint.PATH));
+                assertEquals(
+                        "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close"
+                                + "\r\nallow: GET, HEAD\r\n\r\n",
+                        refused.readHead().text());
+                assertTrue(refused.closedByServerWithin(Duration.ofSeconds(2)), "closed after a refusal");
+            }
+            try (HttpConnection connection = HttpConnection.open(port)) {
+                connection.send(request("HEAD", MetricsEndpoint.PATH + "?name[]=x"));
+                HttpConnection.Head head = connection.readHead();
+                assertEquals(200, head.status());
+                assertTrue(head.contentLength() > 1000, head.text());
+                assertEquals(200, scrape(connection), "no body followed the HEAD response: the next head came next");
+            }
         }
     }
 

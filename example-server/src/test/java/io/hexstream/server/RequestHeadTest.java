@@ -3,7 +3,6 @@ package io.hexstream.server;
 import static io.hexstream.server.testing.EngineClient.request;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.engine.Fork;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Requests judged on their head, before any body byte is read: a bad token gets 401 with the reason while its 16 MiB
  * body is still unsent, {@code Expect: 100-continue} is answered only after the check, and paths other than {@code /}
- * get 404 with keep-alive honoured.
+ * get 404, their connection closed after it as after every refusal.
  */
 class RequestHeadTest {
     private static final String CAPABILITIES =
@@ -85,17 +84,20 @@ class RequestHeadTest {
     }
 
     @Test
-    void otherPathsGetNotFoundAndTheConnectionStaysUsable() throws Exception {
-        try (HttpConnection connection = HttpConnection.open(server.port())) {
-            for (String path : new String[] {"/engine/v1/blobs/v5", "/x", "//"}) {
+    void otherPathsGetNotFoundAndTheirConnectionIsClosed() throws Exception {
+        for (String path : new String[] {"/engine/v1/blobs/v5", "/x", "//"}) {
+            try (HttpConnection connection = HttpConnection.open(server.port())) {
                 byte[] body = "{\"blob\":1}".getBytes(US_ASCII);
                 connection.send(head(path, server.token(), body.length, ""));
                 connection.send(body);
                 HttpConnection.Head head = connection.readHead();
                 assertEquals(404, head.status(), path);
                 assertEquals(0, head.contentLength());
-                assertFalse(head.text().contains("connection: close"), head.text());
+                assertTrue(head.text().contains("connection: close\r\n"), head.text());
+                assertTrue(connection.closedByServerWithin(Duration.ofSeconds(2)), path);
             }
+        }
+        try (HttpConnection connection = HttpConnection.open(server.port())) {
             connection.send(HttpConnection.post(server.token(), CALL));
             HttpConnection.Head head = connection.readHead();
             assertEquals(200, head.status());

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
+import io.hexstream.server.testing.PoolBodies;
 import io.hexstream.server.testing.ServerMemory;
 import io.hexstream.server.testing.ServerSockets;
 import io.hexstream.server.testing.SszBlobs;
@@ -31,13 +33,17 @@ class SszStalledReadersTest {
     @Test
     void stalledSszReadersPinBoundedDirectMemory() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            byte[] body = SszBlobs.request(server.cycledHashes(128));
-            HttpConnection.Digested reference;
+            List<VersionedHash> hashes = server.cycledHashes(128);
+            byte[] body = SszBlobs.request(hashes);
+            PoolBodies.Expected expected =
+                    PoolBodies.sszBlobsV2(PoolBodies.entries(server.server().pool(), hashes));
+            assertEquals(BODY_LENGTH, expected.length());
             try (HttpConnection connection = HttpConnection.open(server.port())) {
                 connection.send(SszBlobs.rawPost(server.token(), "/engine/v1/blobs/v2", body));
-                reference = connection.readDigested();
+                HttpConnection.Digested first = connection.readDigested();
+                assertEquals(BODY_LENGTH, first.length());
+                assertArrayEquals(expected.sha256(), first.sha256(), "the pool's bytes");
             }
-            assertEquals(BODY_LENGTH, reference.length());
             long directBefore = ServerMemory.direct();
             long peak;
             List<HttpConnection> stalled = new ArrayList<>();
@@ -52,10 +58,10 @@ class SszStalledReadersTest {
                     Thread.sleep(2_000); // every socket buffer fills, every outbound buffer reaches its high water mark
                     peak = sampler.bytes();
                     HttpConnection resumed = stalled.remove(0);
+                    HttpConnection.Digested late = resumed.readDigested();
+                    assertEquals(BODY_LENGTH, late.length());
                     assertArrayEquals(
-                            reference.sha256(),
-                            resumed.readDigested().sha256(),
-                            "a stalled reader that resumes gets its whole answer");
+                            expected.sha256(), late.sha256(), "a stalled reader that resumes gets its whole answer");
                     resumed.close();
                 } finally {
                     for (HttpConnection connection : stalled) {

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Latencies;
+import io.hexstream.server.testing.PoolBodies;
 import io.hexstream.server.testing.ReliabilitySizes;
 import io.hexstream.server.testing.ServerMemory;
 import io.hexstream.server.testing.ServerSockets;
@@ -49,10 +51,15 @@ class StalledReadersTest {
     void stalledReadersPinBoundedMemoryAndDoNotSlowAHealthyClient() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA);
                 HttpConnection healthy = HttpConnection.open(server.port())) {
-            String json = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
-            HttpConnection.Digested reference = fetch(healthy, server, json);
-            assertEquals(200, reference.head().status());
-            assertEquals(BODY_LENGTH, reference.length());
+            List<VersionedHash> hashes = server.cycledHashes(128);
+            String json = request(1, "engine_getBlobsV2", hashParams(hashes));
+            PoolBodies.Expected expected =
+                    PoolBodies.getBlobsV2(1, PoolBodies.entries(server.server().pool(), hashes));
+            assertEquals(BODY_LENGTH, expected.length());
+            HttpConnection.Digested first = fetch(healthy, server, json);
+            assertEquals(200, first.head().status());
+            assertEquals(BODY_LENGTH, first.length());
+            assertArrayEquals(expected.sha256(), first.sha256(), "the pool's bytes");
             for (int warm = 0; warm < 20; warm++) { // JIT
                 fetch(healthy, server, json);
             }
@@ -82,7 +89,7 @@ class StalledReadersTest {
             assertEquals(1, ServerSockets.awaitAtMost(server.port(), 1, Duration.ofSeconds(10)));
             Latencies idleBefore = new Latencies();
             for (int i = 0; i < IDLE_SAMPLES; i++) {
-                idleBefore.add(timed(healthy, server, json, reference));
+                idleBefore.add(timed(healthy, server, json, expected));
             }
             long heapBefore = ServerMemory.heapAfterGc();
             long directBefore = ServerMemory.direct();
@@ -103,14 +110,14 @@ class StalledReadersTest {
                     long stallEnds =
                             System.nanoTime() + ReliabilitySizes.stall().toNanos();
                     while (System.nanoTime() < stallEnds || loaded.count() < MIN_LOADED_SAMPLES) {
-                        loaded.add(timed(healthy, server, json, reference));
+                        loaded.add(timed(healthy, server, json, expected));
                     }
                     heapDuring = ServerMemory.heapAfterGc();
                     HttpConnection resumed = stalled.remove(0);
                     HttpConnection.Digested late = resumed.readDigested();
                     assertEquals(BODY_LENGTH, late.length());
                     assertArrayEquals(
-                            reference.sha256(), late.sha256(), "a stalled reader that resumes gets its whole response");
+                            expected.sha256(), late.sha256(), "a stalled reader that resumes gets its whole response");
                     resumed.close();
                 } finally {
                     for (HttpConnection connection : stalled) {
@@ -128,7 +135,7 @@ class StalledReadersTest {
             List<String> leaks = LeakDetectionExtension.collectReports();
             Latencies idleAfter = new Latencies();
             for (int i = 0; i < IDLE_SAMPLES; i++) {
-                idleAfter.add(timed(healthy, server, json, reference));
+                idleAfter.add(timed(healthy, server, json, expected));
             }
             // The idle time is the better of before (the JIT may still be at work) and after.
             long idle = Math.min(idleBefore.median(), idleAfter.median());
@@ -174,16 +181,17 @@ class StalledReadersTest {
         return connection.readDigested();
     }
 
-    /** Nanoseconds from sending the request to the last byte of a response equal to {@code reference}. */
+    /** Nanoseconds from sending the request to the last byte of a response of exactly the {@code expected} bytes. */
     private static long timed(
-            HttpConnection connection, EngineServerFixture server, String json, HttpConnection.Digested reference)
+            HttpConnection connection, EngineServerFixture server, String json, PoolBodies.Expected expected)
             throws Exception {
         byte[] request = HttpConnection.post(server.token(), json);
         long started = System.nanoTime();
         connection.send(request);
         HttpConnection.Digested response = connection.readDigested();
         long took = System.nanoTime() - started;
-        assertArrayEquals(reference.sha256(), response.sha256());
+        assertEquals(expected.length(), response.length());
+        assertArrayEquals(expected.sha256(), response.sha256());
         return took;
     }
 

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Latencies;
+import io.hexstream.server.testing.PoolBodies;
 import io.hexstream.server.testing.ReliabilitySizes;
 import io.hexstream.server.testing.ServerProcess;
 import java.io.IOException;
@@ -27,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Sixteen keep-alive clients ask for 1 to 128 blobs by getBlobsV2 or V3, at random, for a minute (five at full size),
  * of a server in its own JVM held to {@code -Xmx256m -XX:MaxDirectMemorySize=256m}. Every response is checked by length
- * and SHA-256 against a reference fetched once per request shape before the load; no request may fail, no connection
- * may break, and the server's log shows no leak and no error. Prints responses per second and the 99th percentile of
- * the time to the last byte.
+ * and SHA-256 against the body built from the pool's bytes ({@link PoolBodies}); each client gets exactly one response
+ * per request, all on the one connection it opened (none may fail, none may break), and the server's log shows no leak
+ * and no error. Prints responses per second and the 99th percentile of the time to the last byte.
  */
 class SustainedLoadTest {
     private static final int CLIENTS = 16;
@@ -41,21 +43,30 @@ class SustainedLoadTest {
     private static final long ENTRY = 275_096;
 
     private static final long FRAME = 34 + 2;
+    /** A response lost or stuck this long is an error, counted, not a test that hangs. */
+    private static final int RESPONSE_TIMEOUT_MS = 30_000;
 
-    /** A request shape: method version and blob count, its JSON text and the reference response. */
-    record Shape(String version, int blobs, String json, long expectedLength, HttpConnection.Digested reference) {}
+    /** A request shape: method version and blob count, its JSON text and the body it must be answered with. */
+    record Shape(String version, int blobs, String json, PoolBodies.Expected expected) {}
 
-    /** What one client saw. */
-    record Outcome(Latencies latencies, long bytes, int failed, int errors, String firstProblem) {}
+    /** What one client saw: requests sent, responses read whole, and of those the ones that were not exact. */
+    record Outcome(
+            Latencies latencies,
+            long bytes,
+            int requests,
+            int responses,
+            int failed,
+            int errors,
+            String firstProblem) {}
 
     @Test
     void sixteenKeepAliveClientsGetEveryResponseExact(@TempDir Path dir) throws Exception {
         List<VersionedHash> pool = EngineServerFixture.copySharedPool(dir.resolve("data"));
+        List<Shape> shapes = shapes(pool, PoolBodies.entries(dir.resolve("data"), pool));
         try (ServerProcess server = ServerProcess.start(
                 dir.resolve("data"),
                 dir.resolve("server.log"),
                 List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m", "--add-modules", "jdk.incubator.vector"))) {
-            List<Shape> shapes = references(server, pool);
             long started = System.nanoTime();
             long ends = started + ReliabilitySizes.load().toNanos();
             List<Outcome> outcomes = new ArrayList<>();
@@ -76,26 +87,31 @@ class SustainedLoadTest {
 
             Latencies all = new Latencies();
             long bytes = 0;
+            int requests = 0;
+            int responses = 0;
             int failed = 0;
             int errors = 0;
             String firstProblem = null;
             for (Outcome outcome : outcomes) {
                 all.addAll(outcome.latencies());
                 bytes += outcome.bytes();
+                requests += outcome.requests();
+                responses += outcome.responses();
                 failed += outcome.failed();
                 errors += outcome.errors();
                 firstProblem = firstProblem != null ? firstProblem : outcome.firstProblem();
             }
             String log = server.log();
             System.out.printf(
-                    "sustained load (%s): %d clients for %.0f s, %d responses (%.1f/s, %.2f GB/s), time to last byte"
-                            + " p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors; server peak RSS %.0f MiB;"
-                            + " leak reports in its log: %d%n",
+                    "sustained load (%s): %d clients for %.0f s, %d requests, %d responses (%.1f/s, %.2f GB/s),"
+                            + " time to last byte p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors;"
+                            + " server peak RSS %.0f MiB; leak reports in its log: %d%n",
                     ReliabilitySizes.label(),
                     CLIENTS,
                     seconds,
-                    all.count(),
-                    all.count() / seconds,
+                    requests,
+                    responses,
+                    responses / seconds,
                     bytes / seconds / 1e9,
                     all.median() / 1e6,
                     all.percentile(99) / 1e6,
@@ -105,60 +121,78 @@ class SustainedLoadTest {
                     log.lines().filter(l -> l.contains("LEAK")).count());
             assertEquals(0, failed, firstProblem);
             assertEquals(0, errors, firstProblem);
-            assertTrue(all.count() >= CLIENTS, "responses: " + all.count());
+            for (int c = 0; c < CLIENTS; c++) {
+                Outcome outcome = outcomes.get(c);
+                assertTrue(outcome.requests() > 0, "client " + c + " sent nothing");
+                assertEquals(outcome.requests(), outcome.responses(), "client " + c + ": a response per request");
+                assertEquals(outcome.responses(), outcome.latencies().count(), "client " + c);
+            }
+            assertEquals(requests, all.count());
+            assertTrue(seconds >= ReliabilitySizes.load().toSeconds(), "the load lasted " + seconds + " s");
             assertFalse(log.contains("LEAK"), log);
             assertFalse(log.contains("ERROR") || log.contains("Exception"), log);
         }
     }
 
-    /** Every shape's reference response, fetched once over one connection, its length checked. */
-    private static List<Shape> references(ServerProcess server, List<VersionedHash> pool) throws IOException {
+    /**
+     * Every shape and the body it must be answered with, built from the pool's {@code entries} (of {@code pool}'s
+     * hashes, in order), its length checked against the arithmetic of the format.
+     */
+    private static List<Shape> shapes(List<VersionedHash> pool, List<BlobEntry> entries) {
         List<Shape> shapes = new ArrayList<>();
-        try (HttpConnection connection = HttpConnection.open(server.port())) {
-            for (String version : List.of("V2", "V3")) {
-                for (int n = 1; n <= MAX_BLOBS; n++) {
-                    List<Object> hashes = new ArrayList<>(n);
-                    int missing = 0;
-                    for (int i = 0; i < n; i++) {
-                        boolean unknown = version.equals("V3") && i % 8 == 7;
-                        hashes.add(unknown ? UNKNOWN : pool.get(i % pool.size()));
-                        missing += unknown ? 1 : 0;
-                    }
-                    String json = request(1, "engine_getBlobs" + version, hashParams(hashes));
-                    connection.send(HttpConnection.post(server.client().token(), json));
-                    HttpConnection.Digested reference = connection.readDigested();
-                    long expected = FRAME + (n - missing) * ENTRY + missing * "null".length() + (n - 1);
-                    assertEquals(200, reference.head().status());
-                    assertEquals(expected, reference.length(), version + " of " + n + " blobs");
-                    shapes.add(new Shape(version, n, json, expected, reference));
-                }
+        for (String version : List.of("V2", "V3")) {
+            List<Object> hashes = new ArrayList<>(MAX_BLOBS);
+            List<BlobEntry> answered = new ArrayList<>(MAX_BLOBS);
+            for (int i = 0; i < MAX_BLOBS; i++) {
+                boolean unknown = version.equals("V3") && i % 8 == 7;
+                hashes.add(unknown ? UNKNOWN : pool.get(i % pool.size()));
+                answered.add(unknown ? null : entries.get(i % pool.size()));
+            }
+            List<PoolBodies.Expected> bodies = PoolBodies.getBlobsV2Prefixes(1, answered);
+            for (int n = 1; n <= MAX_BLOBS; n++) {
+                String json = request(1, "engine_getBlobs" + version, hashParams(hashes.subList(0, n)));
+                long missing = version.equals("V3") ? n / 8 : 0;
+                long length = FRAME + (n - missing) * ENTRY + missing * "null".length() + (n - 1);
+                assertEquals(length, bodies.get(n - 1).length(), version + " of " + n + " blobs");
+                shapes.add(new Shape(version, n, json, bodies.get(n - 1)));
             }
         }
         return shapes;
+    }
+
+    /** A connection on which a response that does not come within {@link #RESPONSE_TIMEOUT_MS} is an error. */
+    private static HttpConnection open(ServerProcess server) throws IOException {
+        HttpConnection connection = HttpConnection.open(server.port());
+        connection.socket().setSoTimeout(RESPONSE_TIMEOUT_MS);
+        return connection;
     }
 
     /** One client: random shapes on one keep-alive connection until {@code ends}, reconnecting after an error. */
     private static Outcome load(ServerProcess server, List<Shape> shapes, Random random, long ends) throws IOException {
         Latencies latencies = new Latencies();
         long bytes = 0;
+        int requests = 0;
+        int responses = 0;
         int failed = 0;
         int errors = 0;
         String firstProblem = null;
-        HttpConnection connection = HttpConnection.open(server.port());
+        HttpConnection connection = open(server);
         try {
             while (System.nanoTime() < ends) {
                 Shape shape = shapes.get(random.nextInt(shapes.size()));
                 byte[] request = HttpConnection.post(server.client().token(), shape.json());
                 try {
                     long sent = System.nanoTime();
+                    requests++;
                     connection.send(request);
                     HttpConnection.Digested response = connection.readDigested();
                     latencies.add(System.nanoTime() - sent);
+                    responses++;
                     bytes += response.length();
                     if (response.head().status() != 200
-                            || response.length() != shape.expectedLength()
+                            || response.length() != shape.expected().length()
                             || !Arrays.equals(
-                                    response.sha256(), shape.reference().sha256())) {
+                                    response.sha256(), shape.expected().sha256())) {
                         failed++;
                         firstProblem = firstProblem != null
                                 ? firstProblem
@@ -170,12 +204,12 @@ class SustainedLoadTest {
                     firstProblem =
                             firstProblem != null ? firstProblem : shape.version() + " of " + shape.blobs() + ": " + e;
                     connection.close();
-                    connection = HttpConnection.open(server.port());
+                    connection = open(server);
                 }
             }
         } finally {
             connection.close();
         }
-        return new Outcome(latencies, bytes, failed, errors, firstProblem);
+        return new Outcome(latencies, bytes, requests, responses, failed, errors, firstProblem);
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.hexstream.codec.jackson.HexModule;
+import io.hexstream.codec.vertx.VertxResponseOutputStream;
 import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -48,7 +49,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code hexModuleStreamed}: the alternative {@code HexModule} was measured against,
  *       {@link StreamedHexSerializer} (8 KiB pieces straight to the stream), same stream;
  *   <li>{@code hexModuleDirect}: {@link HexModule} into {@link DirectResponseStream} (no heap copy per write), to show
- *       what the module itself allocates.
+ *       what the module itself allocates;
+ *   <li>{@code hexModuleVertxStream}: {@link HexModule} into the codec's {@link VertxResponseOutputStream} (pooled
+ *       direct chunks of its default size handed to Vert.x without a copy) over a {@link CompletingVertxResponse},
+ *       whose writes complete at once, so each chunk is released as soon as it is handed on.
  * </ul>
  *
  * Each proof is its own 48-byte array, as KZG hands them to Besu. Run with {@code -prof gc}.
@@ -158,6 +162,16 @@ public class JacksonModuleBenchmark {
         DirectResponseStream stream = new DirectResponseStream(pooled);
         hexModule.writeValue(stream, bytesResponse());
         return stream.written();
+    }
+
+    @Benchmark
+    public long hexModuleVertxStream() throws IOException {
+        CompletingVertxResponse response = new CompletingVertxResponse();
+        hexModule.writeValue(
+                new VertxResponseOutputStream(
+                        response.response(), pooled, VertxResponseOutputStream.DEFAULT_CHUNK_SIZE),
+                bytesResponse());
+        return response.written();
     }
 
     @Benchmark

@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import java.util.List;
 
 /** A Netty pipeline answering every request with one blob and its proofs, streamed as the socket drains. */
@@ -44,7 +43,6 @@ public final class NettyBlobServer extends ChannelInitializer<SocketChannel> {
                 .addLast(
                         new HttpServerCodec(),
                         new HttpObjectAggregator(1 << 20),
-                        new ChunkedWriteHandler(),
                         new StreamedResponseEncoder(),
                         new SimpleChannelInboundHandler<FullHttpRequest>() {
                             @Override

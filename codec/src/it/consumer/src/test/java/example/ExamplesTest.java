@@ -50,6 +50,11 @@ class ExamplesTest {
     }
 
     private static byte[] post(int port) throws Exception {
+        return post(port, false);
+    }
+
+    /** The body, checked to be JSON of exact {@code Content-Length} or, if {@code chunked}, chunked. */
+    private static byte[] post(int port, boolean chunked) throws Exception {
         HttpResponse<byte[]> response = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .build()
@@ -62,9 +67,15 @@ class ExamplesTest {
         assertEquals(
                 "application/json",
                 response.headers().firstValue("content-type").orElseThrow());
-        assertEquals(
-                Long.toString(response.body().length),
-                response.headers().firstValue("content-length").orElseThrow());
+        if (chunked) {
+            assertEquals(
+                    "chunked",
+                    response.headers().firstValue("transfer-encoding").orElseThrow());
+        } else {
+            assertEquals(
+                    Long.toString(response.body().length),
+                    response.headers().firstValue("content-length").orElseThrow());
+        }
         return response.body();
     }
 
@@ -107,6 +118,25 @@ class ExamplesTest {
         assertEquals(
                 "{\"commitment\":\"0x00ff\"}",
                 JacksonExample.commitmentJson(new JacksonExample.Commitment(new byte[] {0, -1})));
+    }
+
+    @Test
+    void besuEngine() throws Exception {
+        List<Bytes48> tuweniProofs = new ArrayList<>();
+        proofs.forEach(p -> tuweniProofs.add(Bytes48.wrap(p)));
+        Vertx vertx = Vertx.vertx();
+        try {
+            HttpServer server = BesuEngineServer.start(
+                            vertx, 0, List.of(new BesuEngineServer.BlobAndProofV2(Bytes.wrap(blob), tuweniProofs)))
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+            String expected = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[{\"blob\":\"0x" + HEX.formatHex(blob)
+                    + "\",\"proofs\":" + proofsJson() + "}]}";
+            assertArrayEquals(expected.getBytes(StandardCharsets.US_ASCII), post(server.actualPort(), true));
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 
     @Test

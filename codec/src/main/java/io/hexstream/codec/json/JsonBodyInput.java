@@ -9,13 +9,14 @@ import java.util.List;
 
 /**
  * Produces a {@link JsonBody} as a sequence of direct {@link ByteBuf}s of at most {@code chunkSize} bytes each, from
- * the channel's allocator, for {@link io.netty.handler.stream.ChunkedWriteHandler}: a chunk is made only when the
- * channel is writable, so at most the high water mark plus one chunk is outstanding per connection. A chunk may end a
- * byte short of {@code chunkSize} where a hex digit pair would not fit whole.
+ * the channel's allocator, for whoever drains it as the socket does ({@code StreamedResponseEncoder}, Netty's
+ * {@code ChunkedWriteHandler}): a chunk is made only when the channel is writable, so at most the high water mark plus
+ * one chunk is outstanding per connection. A chunk may end a byte short of {@code chunkSize} where a hex digit pair
+ * would not fit whole.
  *
- * <p>Owns one reference to the body and releases it in {@link #close()}, which is idempotent;
- * {@code ChunkedWriteHandler} calls it at the end, on write failure and on disconnect. Every chunk returned is the
- * caller's to release. Not thread-safe: one event loop reads it.
+ * <p>Owns one reference to the body and releases it in {@link #close()}, which is idempotent: whoever drains it calls
+ * it at the end, on write failure and on disconnect. Every chunk returned is the caller's to release. Not thread-safe:
+ * one event loop reads it.
  */
 public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
     /** Default chunk size: 256 KiB, within what Netty 4.2's allocators pool (≤ 1 MiB). */
@@ -89,11 +90,12 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         Segment current = segments.get(segment);
         if (current.bytesBeforeSlice(segmentPosition) == 0) {
             // Digits already encoded: handed on as they lie, a retained slice, never copied, as a chunk
-            // of its own. Measured against a CompositeByteBuf of pieces and slices up to the chunk size
-            // (a 128-blob getBlobsV2 from cached digits, heap of the server's I/O threads per response):
-            // 162 KB this way, 202 KB with composites (their components and per-component NIO views
-            // cost more than the writes they save), at about the same server CPU per response end to
-            // end; the socket gathers either into one writev.
+            // of its own. Measured against CompositeByteBufs gathering 8 or 64 pieces and slices (a
+            // 128-blob getBlobsV2 from cached digits, EndToEndBenchmark, server heap per response):
+            // 101-103 KiB this way, 123-127 KiB with composites (their components and the NIO views of
+            // them at each writev cost more than the writes they save), server CPU per response alike
+            // within the noise; StreamedResponseEncoder writes these without a promise each and
+            // flushes several at a time, so the socket gathers them into one writev either way.
             ByteBuf slice = current.slice(segmentPosition, chunkSize);
             advance(slice.readableBytes());
             return slice;

@@ -3,8 +3,8 @@
  * tokens, names, strings and hex values that reference their bytes (or their digits, already encoded),
  * {@link io.hexstream.codec.json.JsonBody} knows its exact length before its first byte, and
  * {@link io.hexstream.codec.json.JsonBodyInput} produces it as direct {@code ByteBuf} chunks (and retained slices of
- * encoded digits) for Netty's {@code ChunkedWriteHandler}. The other way, {@link io.hexstream.codec.json.JsonHexReader}
- * reads a document from chunks as they arrive, decoding each hex value straight into the destination its
- * {@link io.hexstream.codec.json.JsonTokenListener} picks. Knows nothing of HTTP.
+ * encoded digits), a {@link io.netty.handler.stream.ChunkedInput} for a streamed HTTP response. The other way,
+ * {@link io.hexstream.codec.json.JsonHexReader} reads a document from chunks as they arrive, decoding each hex value
+ * straight into the destination its {@link io.hexstream.codec.json.JsonTokenListener} picks. Knows nothing of HTTP.
  */
 package io.hexstream.codec.json;

@@ -35,7 +35,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -73,7 +72,6 @@ class JsonResponseReaderSocketTest {
                                 .addLast(
                                         new HttpServerCodec(),
                                         new HttpObjectAggregator(1024),
-                                        new ChunkedWriteHandler(),
                                         new StreamedResponseEncoder(64 * 1024),
                                         new SimpleChannelInboundHandler<FullHttpRequest>() {
                                             @Override

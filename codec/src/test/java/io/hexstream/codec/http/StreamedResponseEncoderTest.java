@@ -14,13 +14,18 @@ import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPipelineException;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContentCompressor;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
@@ -29,7 +34,10 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,8 +73,7 @@ class StreamedResponseEncoderTest {
     void keepAliveResponseHasExactLengthAndJsonType() {
         List<Entry> entries = BlobFixtures.randomEntries(new Random(9), 3, 0.3);
         byte[] expected = BlobFixtures.jackson(7L, entries);
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
         channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(7L, entries)));
         request.release();
@@ -84,8 +91,7 @@ class StreamedResponseEncoderTest {
 
     @Test
     void closeIsHonouredAfterTheLastByte() {
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         JsonBody body = BlobFixtures.body("a", List.of());
         ChannelFuture done = channel.writeAndFlush(
                 new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_REQUEST, false, body));
@@ -102,8 +108,7 @@ class StreamedResponseEncoderTest {
 
     @Test
     void http10KeepAliveIsSaidExplicitly() {
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.POST, "/");
         request.headers().set("connection", "keep-alive");
         channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(null, List.of())));
@@ -116,24 +121,38 @@ class StreamedResponseEncoderTest {
         assertFalse(channel.finishAndReleaseAll());
     }
 
+    /** A ChunkedWriteHandler between it and the socket would hold its chunks unflushed: refused. */
     @Test
-    void withoutChunkedWriteHandlerTheWriteFailsAndTheBodyIsReleased() {
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
-        JsonBody body = BlobFixtures.body(1L, List.of());
-        ChannelFuture done =
-                channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
-        assertFalse(done.isSuccess());
+    void aChunkedWriteHandlerOnTheSocketSideIsRefused() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new ChunkedWriteHandler());
+        channel.pipeline().addLast(new StreamedResponseEncoder(CHUNK));
+        ChannelPipelineException refused = assertThrows(ChannelPipelineException.class, channel::checkException);
         assertEquals(
-                "StreamedResponseEncoder needs a ChunkedWriteHandler before it",
-                done.cause().getMessage());
-        assertEquals(0, body.refCnt());
+                "StreamedResponseEncoder streams its bodies itself: a ChunkedWriteHandler between it and the socket"
+                        + " would hold its chunks unflushed",
+                refused.getCause().getMessage());
+        assertNull(channel.pipeline().get(StreamedResponseEncoder.class));
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** One on its application side (for other chunked inputs) is fine, and a response passes it. */
+    @Test
+    void aChunkedWriteHandlerOnTheApplicationSideIsFine() {
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK), new ChunkedWriteHandler());
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(5), 2, 0.0);
+        byte[] expected = BlobFixtures.jackson(5L, entries);
+        assertTrue(channel.writeAndFlush(new JsonResponse(
+                        HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(5L, entries)))
+                .isSuccess());
+        byte[] response = written(channel);
+        assertArrayEquals(expected, Arrays.copyOfRange(response, headEnd(response), response.length));
         assertFalse(channel.finishAndReleaseAll());
     }
 
     @Test
     void aResponseWrittenToAClosedChannelIsReleased() {
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(CHUNK));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         channel.close();
         JsonBody body = BlobFixtures.body(1L, BlobFixtures.randomEntries(new Random(1), 1, 0));
         ChannelFuture done =
@@ -146,8 +165,7 @@ class StreamedResponseEncoderTest {
     /** A compressor would corrupt the body's bare buffers: the encoder refuses to join its pipeline. */
     @Test
     void aPipelineWithACompressorIsRefused() {
-        EmbeddedChannel channel =
-                new EmbeddedChannel(new HttpResponseEncoder(), new HttpContentCompressor(), new ChunkedWriteHandler());
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new HttpContentCompressor());
         channel.pipeline().addLast(new StreamedResponseEncoder(CHUNK));
         ChannelPipelineException refused = assertThrows(ChannelPipelineException.class, channel::checkException);
         assertEquals(
@@ -170,7 +188,6 @@ class StreamedResponseEncoderTest {
                         ctx.write(msg, promise);
                     }
                 },
-                new ChunkedWriteHandler(),
                 new StreamedResponseEncoder(CHUNK));
         List<Entry> entries = BlobFixtures.randomEntries(new Random(3), 2, 0.0);
         byte[] expected = BlobFixtures.jackson(1L, entries);
@@ -190,8 +207,7 @@ class StreamedResponseEncoderTest {
     /** The HTTP encoder's state is back at the start after each body: a second response is framed right. */
     @Test
     void twoResponsesInARowOnOneConnection() {
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new HttpResponseEncoder(), new ChunkedWriteHandler(), new StreamedResponseEncoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(1024));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
         List<Entry> entries = BlobFixtures.randomEntries(new Random(4), 1, 0.0);
         byte[] body = BlobFixtures.jackson(2L, entries);
@@ -210,5 +226,154 @@ class StreamedResponseEncoderTest {
         }
         assertEquals(new String(expected.toByteArray(), US_ASCII), new String(written(channel), US_ASCII));
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** Head and chunks go with the void promise (no promise or listener per write); only the end is tracked. */
+    @Test
+    void onlyTheEndOfABodyCarriesAPromise() {
+        List<Boolean> voids = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ChannelOutboundHandlerAdapter() {
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        voids.add(promise.isVoid());
+                        ctx.write(msg, promise);
+                    }
+                },
+                new StreamedResponseEncoder(CHUNK));
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(6), 2, 0.0);
+        ChannelFuture done = channel.writeAndFlush(
+                new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(6L, entries)));
+        assertTrue(done.isSuccess());
+        int chunks = (BlobFixtures.jackson(6L, entries).length + CHUNK - 1) / CHUNK;
+        List<Boolean> expected = new ArrayList<>();
+        for (int i = 0; i < 1 + chunks; i++) {
+            expected.add(true);
+        }
+        expected.add(false);
+        assertEquals(expected, voids);
+        assertTrue(channel.finishAndReleaseAll());
+    }
+
+    /**
+     * A chunk whose write fails (here the third write, the second chunk) has no promise: its failure comes back as
+     * {@code exceptionCaught}, and the encoder closes the connection, which closes the body's input (releasing it) and
+     * fails the response's promise; the exception goes on down the pipeline.
+     */
+    @Test
+    void aFailedChunkWriteClosesTheConnectionAndReleasesTheBody() {
+        IOException broken = new IOException("broken pipe");
+        List<Throwable> caught = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(),
+                new ChannelOutboundHandlerAdapter() {
+                    private int writes;
+
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        if (++writes == 3) {
+                            ReferenceCountUtil.release(msg);
+                            promise.setFailure(broken);
+                        } else {
+                            ctx.write(msg, promise);
+                        }
+                    }
+                },
+                new StreamedResponseEncoder(CHUNK),
+                new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        caught.add(cause);
+                    }
+                });
+        JsonBody body = BlobFixtures.body(8L, BlobFixtures.randomEntries(new Random(8), 2, 0.0));
+        ChannelFuture done =
+                channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
+        channel.runPendingTasks();
+        assertFalse(channel.isOpen());
+        assertEquals(List.of(broken), caught);
+        assertEquals(0, body.refCnt());
+        assertInstanceOf(ClosedChannelException.class, done.cause());
+        written(channel);
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** A message written while a body is being sent waits behind it, and behind its end. */
+    @Test
+    void aMessageWrittenDuringABodyFollowsIt() {
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(7), 1, 0.0);
+        byte[] body = BlobFixtures.jackson(3L, entries);
+        ChannelFuture first = channel.write(
+                new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(3L, entries)));
+        FullHttpResponse after = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED, Unpooled.copiedBuffer("next", US_ASCII));
+        after.headers().set("content-length", 4);
+        ChannelFuture second = channel.writeAndFlush(after);
+        assertTrue(first.isSuccess());
+        assertTrue(second.isSuccess());
+        String expected = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
+                + "\r\n\r\n" + new String(body, US_ASCII) + "HTTP/1.1 202 Accepted\r\ncontent-length: 4\r\n\r\nnext";
+        assertEquals(expected, new String(written(channel), US_ASCII));
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /**
+     * Closing the connection mid-body releases the body and what waits behind it, and fails their promises; the head,
+     * written with the void promise and not flushed, comes back as {@code exceptionCaught}.
+     */
+    @Test
+    void closingMidBodyReleasesTheBodyAndWhatWaits() {
+        List<Throwable> caught = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK), new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        caught.add(cause);
+                    }
+                });
+        JsonBody body = BlobFixtures.body(4L, BlobFixtures.randomEntries(new Random(2), 2, 0.0));
+        ChannelFuture first = channel.write(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
+        ByteBuf waiting = Unpooled.copiedBuffer("waits", US_ASCII);
+        ChannelFuture second = channel.write(waiting);
+        channel.close();
+        assertEquals(0, body.refCnt());
+        assertEquals(0, waiting.refCnt());
+        assertInstanceOf(ClosedChannelException.class, first.cause());
+        assertInstanceOf(ClosedChannelException.class, second.cause());
+        assertEquals(1, caught.size());
+        assertInstanceOf(ClosedChannelException.class, caught.get(0));
+        written(channel);
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /**
+     * Each flush empties the queue and turns the channel writable again, firing {@code channelWritabilityChanged} from
+     * within the flush: the chunks still go out from one loop, not one nested drain per flush (a 250 MB body would
+     * overflow the stack).
+     */
+    @Test
+    void aFlushThatTurnsTheChannelWritableDoesNotNestTheDrain() {
+        int[] depths = {Integer.MAX_VALUE, 0};
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ChannelOutboundHandlerAdapter() {
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        int depth = Thread.currentThread().getStackTrace().length;
+                        depths[0] = Math.min(depths[0], depth);
+                        depths[1] = Math.max(depths[1], depth);
+                        ctx.write(msg, promise);
+                    }
+                },
+                new StreamedResponseEncoder(1024));
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(1, 2));
+        List<Entry> entries = BlobFixtures.randomEntries(new Random(10), 2, 0.0);
+        byte[] expected = BlobFixtures.jackson(10L, entries);
+        assertTrue(channel.writeAndFlush(new JsonResponse(
+                        HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(10L, entries)))
+                .isSuccess());
+        assertTrue(expected.length / 1024 > 500, "hundreds of flushes");
+        assertTrue(depths[1] - depths[0] < 40, "stack depths of the writes from " + depths[0] + " to " + depths[1]);
+        assertTrue(channel.finishAndReleaseAll());
     }
 }

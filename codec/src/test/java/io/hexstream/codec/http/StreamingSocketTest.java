@@ -26,7 +26,6 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -70,7 +69,6 @@ class StreamingSocketTest {
                                 .addLast(
                                         new HttpServerCodec(),
                                         new HttpObjectAggregator(1024),
-                                        new ChunkedWriteHandler(),
                                         new StreamedResponseEncoder(CHUNK),
                                         new SimpleChannelInboundHandler<FullHttpRequest>() {
                                             @Override

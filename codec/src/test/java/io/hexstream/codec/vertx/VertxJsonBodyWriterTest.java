@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.testing.BlobFixtures;
+import io.hexstream.codec.testing.CountingAllocator;
 import io.hexstream.codec.testing.HttpHeads;
-import io.netty.buffer.AbstractByteBufAllocator;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -29,7 +27,6 @@ import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,37 +44,6 @@ class VertxJsonBodyWriterTest {
 
     private static final List<BlobFixtures.Entry> ENTRIES = BlobFixtures.randomEntries(new Random(12), 128, 0.0);
     private static final byte[] EXPECTED = BlobFixtures.jackson(1L, ENTRIES);
-
-    /** Chunk memory: exact counts of direct bytes allocated and not yet released, and their peak. */
-    private static final class CountingAllocator extends AbstractByteBufAllocator {
-        private final UnpooledByteBufAllocator memory = new UnpooledByteBufAllocator(true, false, false);
-        final AtomicLong peak = new AtomicLong();
-
-        CountingAllocator() {
-            super(true);
-        }
-
-        @Override
-        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-            ByteBuf buf = memory.directBuffer(initialCapacity, maxCapacity);
-            peak.accumulateAndGet(outstanding(), Math::max);
-            return buf;
-        }
-
-        @Override
-        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-            return memory.heapBuffer(initialCapacity, maxCapacity);
-        }
-
-        @Override
-        public boolean isDirectBufferPooled() {
-            return false;
-        }
-
-        long outstanding() {
-            return memory.metric().usedDirectMemory();
-        }
-    }
 
     private static final CountingAllocator ALLOCATOR = new CountingAllocator();
     private static final BlockingQueue<Future<Void>> WRITES = new LinkedBlockingQueue<>();
@@ -202,13 +168,13 @@ class VertxJsonBodyWriterTest {
 
     @Test
     void aStalledClientHoldsAtMostTheWriteQueueMaximumPlusTwoChunks() throws Exception {
-        ALLOCATOR.peak.set(0);
+        ALLOCATOR.resetPeak();
         Future<Void> write;
         try (Socket stalled = request("/")) {
             stalled.getInputStream().readNBytes(64 * 1024);
             write = nextWrite();
             Thread.sleep(1500); // the kernel's buffers fill, then the write queue
-            long peak = ALLOCATOR.peak.get();
+            long peak = ALLOCATOR.peak();
             System.out.println("stalled Vert.x client: peak outstanding chunk memory " + peak
                     + " bytes (write queue max " + WRITE_QUEUE_MAX + ", chunk " + CHUNK + ")");
             assertTrue(peak <= WRITE_QUEUE_MAX + 2L * CHUNK, "peak outstanding " + peak);

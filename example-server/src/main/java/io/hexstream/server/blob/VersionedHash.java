@@ -49,6 +49,23 @@ public final class VersionedHash {
         return new VersionedHash(HexDecoder.decode(text, BlobSizes.VERSIONED_HASH_SIZE));
     }
 
+    /**
+     * A hash from its JSON-RPC text in {@code text[offset, offset + length)} (e.g. a JSON parser's buffer), decoded
+     * straight into the key, no {@code String} made; as {@link #decode(CharSequence)}, with its errors.
+     *
+     * @throws HexFormatException if the text is not {@code DATA} of 32 bytes
+     */
+    public static VersionedHash decode(char[] text, int offset, int length) {
+        int size = HexDecoder.checkedByteCount(
+                length,
+                length > 0 ? text[offset] : 0,
+                length > 1 ? text[offset + 1] : 0,
+                BlobSizes.VERSIONED_HASH_SIZE);
+        byte[] bytes = new byte[size];
+        HexDecoder.decodeDigits(text, offset + 2, length - 2, bytes, 0, 2);
+        return new VersionedHash(bytes);
+    }
+
     /** The versioned hash of a 48-byte KZG commitment. */
     public static VersionedHash ofCommitment(byte[] commitment) {
         try {

@@ -1,5 +1,6 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
@@ -7,15 +8,18 @@ import io.hexstream.server.rpc.RpcMethod;
 import io.hexstream.server.tx.TransactionIngest;
 import java.util.List;
 
-/** Every method the example server serves, over one pool. */
+/**
+ * The methods the example server serves, over one pool: every one on the Engine API port, only the {@code eth_} ones on
+ * a port without JWT.
+ */
 public final class EngineMethods {
     private EngineMethods() {}
 
     /**
      * getBlobs V1 to V4 (each replying {@code -38005} unless {@code fork} serves it),
-     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest}; getBlobs tells
-     * {@code metrics} the hashes asked for and found, and writes from {@code cache} (the hex cache, or {@code null} for
-     * none) when it holds every entry.
+     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest} (the transactions
+     * of the {@link Origin#AUTHENTICATED authenticated} origin); getBlobs tells {@code metrics} the hashes asked for
+     * and found, and writes from {@code cache} (the hex cache, or {@code null} for none) when it holds every entry.
      */
     public static List<RpcMethod> all(
             DurableBlobPool pool,
@@ -30,6 +34,14 @@ public final class EngineMethods {
                 new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V4, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new ExchangeCapabilities(fork),
-                new SendRawTransaction(ingest));
+                new SendRawTransaction(ingest, Origin.AUTHENTICATED));
+    }
+
+    /**
+     * The methods of a port without JWT ({@code --rpc-port}): {@code eth_sendRawTransaction} through {@code ingest},
+     * its transactions of the {@link Origin#UNAUTHENTICATED unauthenticated} origin, and no {@code engine_} method.
+     */
+    public static List<RpcMethod> unauthenticated(TransactionIngest ingest) {
+        return List.of(new SendRawTransaction(ingest, Origin.UNAUTHENTICATED));
     }
 }

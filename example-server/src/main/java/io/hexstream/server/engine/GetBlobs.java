@@ -7,23 +7,25 @@ import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.DecodedArray;
+import io.hexstream.server.rpc.ElementReader;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
 import io.hexstream.server.rpc.RpcException;
 import io.hexstream.server.rpc.RpcMethod;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * {@code engine_getBlobsV1} (execution-apis {@code cancun.md}), {@code V2} and {@code V3} ({@code osaka.md}): params
  * {@code [[versioned hash, …]]}, blobs from the pool; {@code V4} ({@code amsterdam.md}): params {@code [[versioned
- * hash, …], indices_bitarray]}, the selected cells of each blob ({@link CellIndices}). Checked in this order, before
- * any hash is decoded: the shape ({@code -32602}), the count ({@code -38004 Too large request} above
- * {@code maxBlobsPerRequest}), the fork ({@code -38005 Unsupported fork}); then V4's {@code indices_bitarray}
- * ({@code -32602} unless 16 bytes of {@code DATA}); then each hash, decoded straight into its lookup key
- * ({@code -32602} naming the first bad one); then the {@link BlobLookup}. The result is a {@link BlobsResult} of the
- * version's shape ({@link BlobAndProofV1}, {@link BlobAndProofV2}, {@link BlobCellsAndProofsV1}), written from the hex
- * cache when it holds every entry; it tallies the hashes asked for and the blobs returned, for the access log.
+ * hash, …], indices_bitarray]}, the selected cells of each blob ({@link CellIndices}). The hashes are bounded and
+ * decoded as the request is parsed ({@link #elements()}: none past the bound is read, each decoded from the parser's
+ * text straight into its lookup key); the call then answers in this order: the shape ({@code -32602}), the count
+ * ({@code -38004 Too large request} above {@code maxBlobsPerRequest}), the fork ({@code -38005 Unsupported fork}); then
+ * V4's {@code indices_bitarray} ({@code -32602} unless 16 bytes of {@code DATA}); then the first hash that did not
+ * decode ({@code -32602} naming it); then the {@link BlobLookup}. The result is a {@link BlobsResult} of the version's
+ * shape ({@link BlobAndProofV1}, {@link BlobAndProofV2}, {@link BlobCellsAndProofsV1}), written from the hex cache when
+ * it holds every entry; it tallies the hashes asked for and the blobs returned, for the access log.
  */
 public final class GetBlobs implements RpcMethod {
 
@@ -65,6 +67,7 @@ public final class GetBlobs implements RpcMethod {
     private final Fork served;
     private final int maxBlobsPerRequest;
     private final HexCache cache;
+    private final ElementReader hashes;
 
     /**
      * @param served the fork the server serves
@@ -85,6 +88,28 @@ public final class GetBlobs implements RpcMethod {
         this.served = served;
         this.maxBlobsPerRequest = maxBlobsPerRequest;
         this.cache = cache;
+        this.hashes = new HashReader(maxBlobsPerRequest);
+    }
+
+    /**
+     * The versioned hashes param: at most {@code maxBlobsPerRequest} ({@code -38004 Too large request} at the one more,
+     * execution-apis {@code osaka.md}), each decoded from its text straight into its key ({@code -32602} naming the
+     * first bad one).
+     */
+    private record HashReader(int maxElements) implements ElementReader {
+        @Override
+        public RpcException tooMany() {
+            return new RpcException(RpcError.TOO_LARGE_REQUEST, "more than " + maxElements + " versioned hashes");
+        }
+
+        @Override
+        public Object decode(char[] text, int offset, int length, int index) throws RpcException {
+            try {
+                return VersionedHash.decode(text, offset, length);
+            } catch (HexFormatException e) {
+                throw new RpcException(RpcError.INVALID_PARAMS, "versioned hash " + index + ": " + e.getMessage());
+            }
+        }
     }
 
     @Override
@@ -92,28 +117,24 @@ public final class GetBlobs implements RpcMethod {
         return version.methodName();
     }
 
+    /** The versioned hashes, bounded and decoded into their lookup keys as the request is parsed. */
+    @Override
+    public ElementReader elements() {
+        return hashes;
+    }
+
     @Override
     public BlobsResult call(Params params) throws RpcException {
         boolean v4 = version == Version.V4;
-        List<String> texts = v4 ? params.stringArray(0, 2, V4_PARAMS) : params.oneStringArray();
+        DecodedArray decoded = v4 ? params.decodedArray(0, 2, V4_PARAMS) : params.oneDecodedArray();
         String bitarray = v4 ? params.string(1, 2, V4_PARAMS) : null;
-        if (texts.size() > maxBlobsPerRequest) {
-            throw new RpcException(
-                    RpcError.TOO_LARGE_REQUEST, texts.size() + " versioned hashes, at most " + maxBlobsPerRequest);
-        }
+        decoded.checkCount();
         if (!version.servedUnder(served)) {
             throw new RpcException(
                     RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
         }
         CellIndices selected = v4 ? cellIndices(bitarray) : null;
-        VersionedHash[] hashes = new VersionedHash[texts.size()];
-        for (int i = 0; i < hashes.length; i++) {
-            try {
-                hashes[i] = VersionedHash.decode(texts.get(i));
-            } catch (HexFormatException e) {
-                throw new RpcException(RpcError.INVALID_PARAMS, "versioned hash " + i + ": " + e.getMessage());
-            }
-        }
+        VersionedHash[] hashes = decoded.values(VersionedHash[].class);
         BlobLookup.Found found = lookup.lookUp(version, hashes, name());
         if (version == Version.V2 && !found.all()) {
             return new BlobsResult(null, BlobAndProofV2.SHAPE, cache, new Tally(hashes.length, 0));

@@ -3,6 +3,7 @@ package io.hexstream.server.engine;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
 import io.hexstream.codec.json.JsonBodyBuilder;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.metrics.Tally;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
@@ -20,15 +21,20 @@ import org.slf4j.LoggerFactory;
  * network form (EIP-4844 or EIP-7594); result its hash, {@code DATA} of 32 bytes. Errors: {@code -32602} for input that
  * is not hex or not a decodable transaction, {@code -32000} naming the failed check otherwise, or saying it could not
  * be stored durably (then it is not pooled: nothing is acknowledged that a crash could lose), the same text in
- * {@code data.err}. {@link #blocking() Blocks} (KZG, fsync): the dispatcher runs it on the ingest executor.
+ * {@code data.err}; through a port without JWT also when the pool's limits on such transactions refuse it (its sender
+ * has {@link io.hexstream.server.pool.BlobPool#MAX_TRANSACTIONS_PER_SENDER} pooled, or it does not fit in their share
+ * of the pool). {@link #blocking() Blocks} (KZG, fsync): the dispatcher runs it on the ingest executor.
  */
 public final class SendRawTransaction implements RpcMethod {
     private static final Logger LOG = LoggerFactory.getLogger(SendRawTransaction.class);
 
     private final TransactionIngest ingest;
+    private final Origin origin;
 
-    public SendRawTransaction(TransactionIngest ingest) {
+    /** Takes transactions in through {@code ingest} as having come through a port of {@code origin}. */
+    public SendRawTransaction(TransactionIngest ingest, Origin origin) {
         this.ingest = ingest;
+        this.origin = origin;
     }
 
     /** The result: the transaction's hash, {@code DATA}. */
@@ -64,7 +70,7 @@ public final class SendRawTransaction implements RpcMethod {
             throw new RpcException(RpcError.INVALID_PARAMS, "transaction: " + e.getMessage());
         }
         try {
-            return new TransactionHash(ingest.accept(raw));
+            return new TransactionHash(ingest.accept(raw, origin));
         } catch (TransactionRefusedException e) {
             LOG.debug("refused a transaction: {}", e.getMessage());
             throw new RpcException(e.undecodable() ? RpcError.INVALID_PARAMS : RpcError.SERVER_ERROR, e.getMessage());

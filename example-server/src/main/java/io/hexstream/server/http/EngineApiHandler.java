@@ -9,7 +9,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -26,17 +25,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The requests of one connection, in line: each whole request ({@link FullHttpRequest}, its head already checked by
  * {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its route; each refused one
- * ({@link RefusedRequest}) is answered with its status. The responses go out in request order (HTTP/1.1 pipelining),
- * each as soon as it and all before it are ready: a response that waits for an executor holds back the responses to
- * later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
- * large-request executor (on the loop only if that is full), its buffer retained until then.
+ * ({@link RefusedRequest}) is answered with its status; a {@link ContinueExpected} is answered {@code 100 Continue}.
+ * Every response, those of the handlers before this one included, is written here, in request order (HTTP/1.1
+ * pipelining), each as soon as it and all before it are ready: a response that waits for an executor holds back the
+ * responses to later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
+ * large-request executor, its buffer retained until then (released unhandled if the event loop has stopped meanwhile);
+ * never on the loop: when that executor's queue is full the request is refused unparsed with {@code 503} (on its head
+ * by {@link RequestHeadCheck}, before its body is read, when its {@code Content-Length} says it is large; here, once
+ * the body is whole, when the queue filled up meanwhile or the body came without a length), and the connection closes
+ * after the answer.
  *
  * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written (to the socket);
  * at that many the connection stops reading ({@link ReadThrottle}) until one is written, so a client that sends without
@@ -51,8 +54,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
      * 6-blob transaction 1.7 MB.
      */
     static final int LARGE_REQUEST_BYTES = 64 * 1024;
-    /** How long a connection ended after a refusal waits, output shut, before it closes. */
-    private static final long LINGER_MILLIS = 1000;
+    /** The reason of a {@code 503}: the large-request queue is full (see {@link RequestHeadCheck}). */
+    static final String SERVER_BUSY = "server busy: the request queue is full, try again later";
 
     /**
      * One request's place in line, and its route's {@link Responder}: its response once ready, whether the connection
@@ -68,6 +71,9 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         Object response;
         boolean close;
         boolean unreadBody;
+        /** A {@code 100 Continue}: written in turn, but no request's response. */
+        boolean interim;
+
         final long received = System.nanoTime();
         ResponseSummary summary;
         long bodyBytes;
@@ -165,9 +171,11 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof Route next) {
             route = next;
         } else if (msg instanceof RefusedRequest refused) {
-            Slot slot = take(ctx, refused.version(), refused.keepAlive(), EmptyHttpHeaders.INSTANCE);
+            Slot slot = take(ctx, refused.version(), false, EmptyHttpHeaders.INSTANCE);
             slot.unreadBody = true;
             ready(slot, refusal(refused), 0, null);
+        } else if (msg instanceof ContinueExpected expected) {
+            interim(ctx, expected.version());
         } else if (msg instanceof FullHttpRequest request) {
             try {
                 take(ctx, request);
@@ -190,22 +198,40 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
             ready(slot, empty(slot.version, HttpResponseStatus.BAD_REQUEST, false), 0, null);
             return;
         }
-        if (request.content().readableBytes() > LARGE_REQUEST_BYTES) {
-            ByteBuf body = request.content().retain();
-            try {
-                largeRequests.execute(() -> {
-                    try {
-                        handler.handle(body, slot);
-                    } finally {
-                        body.release();
-                    }
-                });
-                return;
-            } catch (RejectedExecutionException e) {
-                body.release(); // the executor is full: handled here, as a small request would be
-            }
+        if (request.content().readableBytes() <= LARGE_REQUEST_BYTES) {
+            handler.handle(request.content(), slot);
+            return;
         }
-        handler.handle(request.content(), slot);
+        ByteBuf body = request.content().retain();
+        try {
+            largeRequests.execute(() -> {
+                try {
+                    if (!ctx.executor().isShuttingDown()) { // else the server is stopping: no reply can be sent
+                        handler.handle(body, slot);
+                    }
+                } finally {
+                    body.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            body.release(); // the queue filled up while the body came in: refused unparsed, as on its head
+            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+            slot.close = true;
+            closing = true;
+            throttle.pause();
+            ready(slot, text(slot.version, HttpResponseStatus.SERVICE_UNAVAILABLE, SERVER_BUSY, false), 0, null);
+        }
+    }
+
+    /**
+     * A {@code 100 Continue} for the request whose body comes next: in line behind the responses before it, so that it
+     * is written after them; it takes no place of a request.
+     */
+    private void interim(ChannelHandlerContext ctx, HttpVersion version) {
+        Slot slot = new Slot(ctx, version, true, EmptyHttpHeaders.INSTANCE);
+        slot.interim = true;
+        line.add(slot);
+        ready(slot, new DefaultFullHttpResponse(version, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER), 0, null);
     }
 
     /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
@@ -235,13 +261,17 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!line.isEmpty() && line.peek().response != null) {
             Slot next = line.poll();
-            metrics.responseStarted();
             ChannelFuture written = ctx.write(next.response);
             next.response = null;
             wrote = true;
+            if (next.interim) {
+                continue;
+            }
+            metrics.responseStarted();
             written.addListener(done -> written(next, done.isSuccess()));
             if (next.close && next.unreadBody) {
-                written.addListener(done -> closeGently(ctx));
+                // Closing with unread bytes would reset the connection, the response perhaps unread.
+                written.addListener(done -> ctx.pipeline().fireUserEventTriggered(LingeringClose.START));
             } else if (next.close) {
                 // The whole request was read, and nothing follows a Connection: close: a FIN follows the
                 // response at once (lingering here would hold the connection a second after every
@@ -251,26 +281,6 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
         if (wrote) {
             ctx.flush();
-        }
-    }
-
-    /**
-     * Ends the connection after a response to a request whose body may still be arriving (refused on its head, or not
-     * readable whole): a FIN first and the close {@link #LINGER_MILLIS} later, because closing with unread bytes sends
-     * a reset, which can make the client drop the response before it reads it.
-     */
-    private static void closeGently(ChannelHandlerContext ctx) {
-        if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
-            duplex.shutdownOutput()
-                    .addListener(shut -> ctx.executor()
-                            .schedule(
-                                    () -> {
-                                        ctx.close();
-                                    },
-                                    LINGER_MILLIS,
-                                    TimeUnit.MILLISECONDS));
-        } else {
-            ctx.close();
         }
     }
 
@@ -286,13 +296,12 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
         if (refused.contentType() != null) {
-            return body(
-                    refused.version(), refused.status(), refused.contentType(), refused.reason(), refused.keepAlive());
+            return body(refused.version(), refused.status(), refused.contentType(), refused.reason(), false);
         }
         if (refused.reason() != null) {
-            return text(refused.version(), refused.status(), refused.reason(), refused.keepAlive());
+            return text(refused.version(), refused.status(), refused.reason(), false);
         }
-        FullHttpResponse response = empty(refused.version(), refused.status(), refused.keepAlive());
+        FullHttpResponse response = empty(refused.version(), refused.status(), false);
         if (refused.allow() != null) {
             response.headers().set(HttpHeaderNames.ALLOW, refused.allow());
         }

@@ -13,13 +13,16 @@ import java.util.concurrent.Executor;
 
 /**
  * The pipeline of a port serving a {@link RouteTable}, the one the server, the tests, the fuzz targets and the
- * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → ReadThrottle (reads paused
- * while too many responses are unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route;
- * 400/404/405/401/413 on the head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a
- * body without Content-Length; 100 Continue after the head check) → ChunkedWriteHandler → StreamedResponseEncoder →
+ * benchmarks use. Per connection, from the socket: {@code [TransportMeter (metrics on)] → LingeringClose (after a
+ * refusal: output shut, input dropped, then closed) → ReadThrottle (reads paused while too many responses are
+ * unwritten) → HttpServerCodec → StalledWriteTimeout → RequestHeadCheck (the route; 400/404/405/401/413/417/503 on the
+ * head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a body without Content-Length;
+ * 100 Continue after the head check; both passed on, written in turn by EngineApiHandler) → StreamedResponseEncoder
+ * (JSON and SSZ bodies) → ChunkedWriteHandler (other chunked inputs, as the benchmarks' file regions) →
  * IdleTimeoutHandler → ProtocolSwitch (a route's {@link SwitchingProtocols}: the HTTP handlers replaced once its 101 is
- * written) → EngineApiHandler (each request to its route, responses in request order)}. No compression: responses are
- * sent as they are whatever the client's {@code Accept-Encoding}.
+ * written) → EngineApiHandler (each request to its route, responses in request order)}. A request body over 64 KiB is
+ * handled on the large-request executor; when its queue is full the request gets {@code 503} unparsed. No compression:
+ * responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -63,7 +66,8 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      * @param authenticator what the routes that need a JWT are checked with ({@link Authenticator#NONE} on a port
      *     without JWT)
      * @param largeRequests where request bodies over 64 KiB are handled, off the event loop: a bounded executor (its
-     *     owner shuts it down)
+     *     owner shuts it down); a {@link java.util.concurrent.ThreadPoolExecutor}'s full queue is seen on a request's
+     *     head, any executor's refusal once its body is whole
      * @param metrics what the connections tell; with {@link ServerMetrics#NONE} no handler is added for them
      */
     public EngineApiInitializer(
@@ -89,14 +93,15 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         }
         ch.pipeline()
                 .addLast(
+                        new LingeringClose(limits.maxRequestBytes()),
                         throttle,
                         new HttpServerCodec(
                                 new HttpDecoderConfig().setMaxChunkSize(MAX_CHUNK_SIZE), MAX_PIPELINE_DEPTH),
                         new StalledWriteTimeout(limits.writeTimeout(), metrics),
-                        new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics),
+                        new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics, largeRequests),
                         new RequestSizeLimit(limits.maxRequestBytes(), metrics),
-                        new ChunkedWriteHandler(),
                         new StreamedResponseEncoder(),
+                        new ChunkedWriteHandler(),
                         new IdleTimeoutHandler(limits.idleTimeout(), metrics),
                         new ProtocolSwitch(),
                         new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));

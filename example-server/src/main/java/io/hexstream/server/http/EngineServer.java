@@ -36,9 +36,9 @@ public final class EngineServer implements AutoCloseable {
 
     /**
      * Per connection, the bytes queued for the socket above which the channel turns unwritable and
-     * {@code ChunkedWriteHandler} stops producing chunks, and below which it resumes. A response is produced at most
-     * this far (plus one chunk) ahead of the socket, so a stalled reader pins at most about 768 KiB of direct memory;
-     * 512 KiB ahead keeps the socket busy while the next chunk is made.
+     * {@code StreamedResponseEncoder} stops producing chunks, and below which it resumes. A response is produced at
+     * most this far (plus one chunk) ahead of the socket, so a stalled reader pins at most about 768 KiB of direct
+     * memory; 512 KiB ahead keeps the socket busy while the next chunk is made.
      */
     public static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 

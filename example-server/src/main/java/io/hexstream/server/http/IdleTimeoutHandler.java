@@ -5,6 +5,8 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Sits between the aggregator (it sees {@link FullHttpRequest}s, and the {@link RefusedRequest}s of
  * {@link RequestHeadCheck}) and {@link EngineApiHandler}, which writes exactly one message, the whole response, per
- * request: each write through here is one response, done when its promise completes. One instance per connection;
- * {@link Duration#ZERO} never closes anything.
+ * request: each write through here is one response, done when its promise completes (a {@code 100 Continue} before it
+ * is not counted). One instance per connection; {@link Duration#ZERO} never closes anything.
  *
  * <p>On {@link #CLOSE_WHEN_IDLE} (the server is stopping) it reads no more requests and closes the connection once no
  * response is in flight.
@@ -95,6 +97,10 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof HttpResponse interim && interim.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+            ctx.write(msg, promise); // a 100 Continue: the request's response is still to come
+            return;
+        }
         ctx.write(msg, promise.unvoid()).addListener(written -> {
             if (inFlight > 0 && --inFlight == 0) {
                 idleSince = System.nanoTime();

@@ -5,7 +5,8 @@ import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * A request refused on its head by {@link RequestHeadCheck}, passed on in its place (past the aggregator, which never
- * sees its body) so that {@link EngineApiHandler} answers it in turn.
+ * sees its body) so that {@link EngineApiHandler} answers it in turn, with {@code Connection: close}; the connection
+ * then ends ({@link LingeringClose}).
  *
  * @param version the request's HTTP version
  * @param status 400, 401, 404, 405, or what a route's {@link Rejection} says
@@ -13,22 +14,16 @@ import io.netty.handler.codec.http.HttpVersion;
  *     for an empty one
  * @param contentType the body's type if not plain text (a route's {@link Rejection}), else {@code null}
  * @param allow the {@code Allow} header of a 405, else {@code null}
- * @param keepAlive whether the connection stays open after the answer (the body is then dropped unread)
  */
 record RefusedRequest(
-        HttpVersion version,
-        HttpResponseStatus status,
-        String reason,
-        CharSequence contentType,
-        String allow,
-        boolean keepAlive) {
+        HttpVersion version, HttpResponseStatus status, String reason, CharSequence contentType, String allow) {
     /** A refusal of {@code http}'s own, its reason plain text. */
-    RefusedRequest(HttpVersion version, HttpResponseStatus status, String reason, String allow, boolean keepAlive) {
-        this(version, status, reason, null, allow, keepAlive);
+    RefusedRequest(HttpVersion version, HttpResponseStatus status, String reason, String allow) {
+        this(version, status, reason, null, allow);
     }
 
-    /** A route's {@link Rejection}; the connection closes after it. */
+    /** A route's {@link Rejection}. */
     RefusedRequest(HttpVersion version, Rejection rejection) {
-        this(version, rejection.status(), rejection.body(), rejection.contentType(), null, false);
+        this(version, rejection.status(), rejection.body(), rejection.contentType(), null);
     }
 }

@@ -5,26 +5,31 @@ import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
 
 /**
  * Resolves each request's {@link Route} in the {@link RouteTable} and judges the request on its head, as the route
  * declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body byte: a head that does
  * not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a method the path has not {@code 405}
  * (with {@code Allow}), a missing or bad JWT on a route that needs one {@code 401} with the reason as a one-line body,
- * a {@code Content-Length} over the route's body limit {@code 413} (with the route's body, if it gives one), and any
- * other refusal the route makes of the head ({@link Route#rejectHead}) as it answers it. An accepted request's route is
- * passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
- * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After a 400 or 401
- * (and after any refusal of a request that asked {@code Expect: 100-continue}, whose client may never send the body)
- * the connection stops reading and closes once answered; after a 404 or 405 it stays open if the request asked for
- * keep-alive. Refusals are logged ({@link RefusalLog}). One instance per connection.
+ * an expectation other than {@code 100-continue} {@code 417}, a {@code Content-Length} over the route's body limit
+ * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
+ * ({@link Route#rejectHead}) as it answers it; a body that would go to the large-request executor while its queue is
+ * full gets {@code 503} "server busy" (never parsed on the event loop, its body not read). An accepted request's route
+ * is passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
+ * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After any refusal
+ * the connection stops reading and ends once answered ({@link LingeringClose}): a client refused once is likely refused
+ * again, and its connection would hold a place under {@link ConnectionLimit}. A request taken that passed the JWT (on a
+ * port without JWT: any request taken) marks its connection as proven there. Refusals are logged ({@link RefusalLog}).
+ * One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -32,25 +37,30 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RefusalLog log;
     private final ReadThrottle throttle;
     private final ServerMetrics metrics;
-    /** Dropping the body of a request refused with keep-alive. */
-    private boolean discarding;
+    private final Executor largeRequests;
     /** A request was refused for good: everything read from now on is dropped. */
     private boolean closing;
     /** The route of the request being judged, once accepted. */
     private Route route;
 
-    /** @param authenticator what {@link Route#needsJwt()} routes are checked with on this port */
+    /**
+     * @param authenticator what {@link Route#needsJwt()} routes are checked with on this port
+     * @param largeRequests where {@link EngineApiHandler} hands large bodies: a large one is refused on its head while
+     *     its queue is full
+     */
     RequestHeadCheck(
             RouteTable routes,
             Authenticator authenticator,
             RefusalLog log,
             ReadThrottle throttle,
-            ServerMetrics metrics) {
+            ServerMetrics metrics,
+            Executor largeRequests) {
         this.routes = routes;
         this.authenticator = authenticator;
         this.log = log;
         this.throttle = throttle;
         this.metrics = metrics;
+        this.largeRequests = largeRequests;
     }
 
     @Override
@@ -62,27 +72,21 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest request) {
             RefusedRequest refused = refusal(request);
             if (refused == null) {
+                if (route.needsJwt() || authenticator == Authenticator.NONE) {
+                    ConnectionLimit.proven(ctx.channel()); // it passed the JWT, or the port has none
+                }
                 ctx.fireChannelRead(route);
                 ctx.fireChannelRead(msg);
                 return;
             }
             ReferenceCountUtil.release(msg);
-            if (refused.keepAlive()) {
-                discarding = !(msg instanceof LastHttpContent);
-            } else {
-                closing = true;
-                throttle.pause();
-            }
+            closing = true;
+            throttle.pause();
             log.refused(
                     ctx.channel().remoteAddress(),
                     refused.status().code() + " for " + request.method() + " " + request.uri()
                             + (refused.reason() == null ? "" : ": " + refused.reason()));
             ctx.fireChannelRead(refused);
-            return;
-        }
-        if (discarding && msg instanceof HttpContent content) {
-            discarding = !(content instanceof LastHttpContent);
-            content.release();
             return;
         }
         ctx.fireChannelRead(msg);
@@ -95,25 +99,27 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     request.protocolVersion(),
                     HttpResponseStatus.BAD_REQUEST,
                     "malformed HTTP request: " + request.decoderResult().cause().getMessage(),
-                    null,
-                    false);
+                    null);
         }
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && !HttpUtil.is100ContinueExpected(request);
         RouteTable.Path path = routes.path(request.uri());
         if (path == null) {
-            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null, keepAlive);
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null);
         }
         route = path.route(request.method(), request.headers());
         if (route == null) {
             return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow(), keepAlive);
+                    request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow());
         }
-        Refusal refusal =
-                route.needsJwt() ? authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION)) : null;
-        if (refusal != null) {
-            metrics.jwtRefused(refusal.reason());
-            return new RefusedRequest(
-                    request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null, false);
+        if (route.needsJwt() && authenticator != Authenticator.NONE) {
+            Refusal refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            if (refusal != null) {
+                metrics.jwtRefused(refusal.reason());
+                return new RefusedRequest(
+                        request.protocolVersion(), HttpResponseStatus.UNAUTHORIZED, refusal.message(), null);
+            }
+        }
+        if (unsupportedExpectation(request)) {
+            return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.EXPECTATION_FAILED, null, null);
         }
         long length = HttpUtil.getContentLength(request, -1L);
         if (length > route.maxBodyBytes()) {
@@ -122,13 +128,37 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return rejection != null
                     ? new RefusedRequest(request.protocolVersion(), rejection)
                     : new RefusedRequest(
-                            request.protocolVersion(),
-                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                            null,
-                            null,
-                            keepAlive);
+                            request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null, null);
         }
         Rejection rejection = route.rejectHead(request.headers());
-        return rejection == null ? null : new RefusedRequest(request.protocolVersion(), rejection);
+        if (rejection != null) {
+            return new RefusedRequest(request.protocolVersion(), rejection);
+        }
+        if (length > EngineApiHandler.LARGE_REQUEST_BYTES && queueFull()) {
+            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    EngineApiHandler.SERVER_BUSY,
+                    null);
+        }
+        return null;
+    }
+
+    /** An {@code Expect} other than {@code 100-continue} (RFC 9110, 10.1.1), which HTTP/1.0 does not have. */
+    private static boolean unsupportedExpectation(HttpRequest request) {
+        String expect = request.headers().get(HttpHeaderNames.EXPECT);
+        return expect != null
+                && request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0
+                && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect);
+    }
+
+    /**
+     * Whether the large-request executor would refuse a request now: a {@link ThreadPoolExecutor} whose queue is full.
+     * Any other executor (a test's {@code Runnable::run}) never refuses.
+     */
+    private boolean queueFull() {
+        return largeRequests instanceof ThreadPoolExecutor pool
+                && pool.getQueue().remainingCapacity() == 0;
     }
 }

@@ -1,8 +1,8 @@
 package io.hexstream.server.http;
 
 import io.hexstream.server.metrics.ServerMetrics;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import java.time.Duration;
@@ -12,30 +12,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Abandons a response that makes no progress for {@code timeout}: while anything is being written and no write (a
- * response head, or a chunk of at most 256 KiB of its body) has reached the socket for that long, the connection is
- * closed, which fails the pending writes and closes the response's input, releasing its body. A slow reader that takes
- * a chunk now and then is not cut off. Sits between the codec (HTTP, WebSocket, lines) and the
- * {@code ChunkedWriteHandler}, so that it sees each chunk. One instance per connection; {@link Duration#ZERO} never
- * closes anything. Netty's own {@code WriteTimeoutHandler} times each write from when it was queued, so it would cut
- * off a reader making steady progress behind a few queued chunks.
+ * Abandons a response that makes no progress for {@code timeout}: while anything is queued for the socket and nothing
+ * of it has left for that long, the connection is closed, which fails the pending writes and closes the response's
+ * input, releasing its body. A slow reader that takes a chunk now and then is not cut off. Progress is read off the
+ * channel's outbound buffer (its first message, how far that is written, the bytes queued), looked at every quarter of
+ * the timeout while anything is queued, so a stall is caught between {@code timeout} and 1.25 × {@code timeout} after
+ * the last byte left, and no write needs a promise or listener of its own (the body's chunks have none). One instance
+ * per connection; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler} times each write
+ * from when it was queued, so it would cut off a reader making steady progress behind a few queued chunks.
  */
 public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
 
     private final long timeoutNanos;
     private final ServerMetrics metrics;
-    /** Writes not yet completed. */
-    private int pending;
-    /** {@link System#nanoTime()} of the last completed write, or of the first pending one. */
+    /** {@link System#nanoTime()} when progress was last seen, or when the first write was queued. */
     private long progressAt;
+    /** The outbound buffer as last seen: its first message's identity, that message's progress, the bytes queued. */
+    private int seenMessage;
 
+    private long seenProgress;
+    private long seenPending;
     private ScheduledFuture<?> check;
-    /** Counts a write done: one listener for every write of the connection, not an object per write. */
-    private final ChannelFutureListener written = future -> {
-        pending--;
-        progressAt = System.nanoTime();
-    };
 
     public StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
@@ -47,31 +45,51 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (timeoutNanos == 0) {
-            ctx.write(msg, promise);
-            return;
+        ctx.write(msg, promise);
+        if (timeoutNanos != 0 && check == null) {
+            ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
+            if (queued != null) {
+                progressAt = System.nanoTime();
+                see(queued);
+                schedule(ctx, period());
+            }
         }
-        if (pending++ == 0) {
-            progressAt = System.nanoTime();
-        }
-        if (check == null) {
-            schedule(ctx, timeoutNanos);
-        }
-        ctx.write(msg, promise.unvoid()).addListener(written);
+    }
+
+    private long period() {
+        return Math.max(timeoutNanos / 4, 1);
     }
 
     private void schedule(ChannelHandlerContext ctx, long delayNanos) {
         check = ctx.executor().schedule(() -> expire(ctx), delayNanos, TimeUnit.NANOSECONDS);
     }
 
+    private void see(ChannelOutboundBuffer queued) {
+        seenMessage = System.identityHashCode(queued.current());
+        seenProgress = queued.currentProgress();
+        seenPending = queued.totalPendingWriteBytes();
+    }
+
+    private boolean moved(ChannelOutboundBuffer queued) {
+        return seenMessage != System.identityHashCode(queued.current())
+                || seenProgress != queued.currentProgress()
+                || seenPending != queued.totalPendingWriteBytes();
+    }
+
     private void expire(ChannelHandlerContext ctx) {
         check = null;
-        if (pending == 0 || !ctx.channel().isOpen()) {
-            return;
+        ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
+        if (queued == null || !ctx.channel().isOpen() || queued.totalPendingWriteBytes() == 0) {
+            return; // nothing being written: the next write watches again
         }
-        long left = timeoutNanos - (System.nanoTime() - progressAt);
+        long now = System.nanoTime();
+        if (moved(queued)) {
+            progressAt = now;
+            see(queued);
+        }
+        long left = timeoutNanos - (now - progressAt);
         if (left > 0) {
-            schedule(ctx, left);
+            schedule(ctx, Math.min(left, period()));
             return;
         }
         LOG.debug(

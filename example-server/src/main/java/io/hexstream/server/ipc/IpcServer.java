@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The Engine API on a Unix domain socket ({@code --ipc-path}), through Netty's native epoll transport on an I/O thread
  * of its own ({@code hexstream-ipc}): the socket file is made mode 600 before the first connection is accepted, at most
- * {@link #MAX_CONNECTIONS} connections are open at once (more are closed at accept), and {@link #close()} removes the
- * file. A file left at the path by a server that was killed is replaced, but only if nothing listens on it.
+ * {@link #MAX_CONNECTIONS} connections are open at once (each authenticated, so keeping its place: more are closed at
+ * accept), and {@link #close()} removes the file. A file left at the path by a server that was killed is replaced, but
+ * only if nothing listens on it.
  */
 public final class IpcServer implements AutoCloseable {
     /** The most IPC connections open at once: a consensus client or two, and a tool. */
@@ -86,6 +87,7 @@ public final class IpcServer implements AutoCloseable {
                         @Override
                         protected void initChannel(Channel connection) {
                             connections.add(connection);
+                            ConnectionLimit.proven(connection); // authenticated: the file's permissions let it in
                             connection.pipeline().addLast(pipeline);
                         }
                     })

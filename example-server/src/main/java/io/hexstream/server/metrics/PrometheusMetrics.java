@@ -108,7 +108,7 @@ public final class PrometheusMetrics implements ServerMetrics {
     private final Counter limitRefusals = Counter.builder()
             .name("hexstream_limit_refusals_total")
             .help("Connections or requests refused, or connections closed, by a limit of the server"
-                    + " (the option's name; server_busy: the ingest queue full)")
+                    + " (the option's name; server_busy: the ingest or the request queue full)")
             .labelNames("limit")
             .register(registry);
     private final Counter accepted = Counter.builder()

@@ -32,6 +32,8 @@ public interface ServerMetrics {
     /** The limits of the server that refuse a connection or a request, as the metrics name them. */
     enum Limit {
         MAX_CONNECTIONS,
+        /** A connection that had not passed the JWT, closed to give its place to a new one. */
+        MAX_CONNECTIONS_DISPLACED,
         MAX_PIPELINED,
         MAX_BATCH_SIZE,
         MAX_RESPONSE_BYTES,
@@ -40,7 +42,10 @@ public interface ServerMetrics {
         IDLE_TIMEOUT,
         SERVER_BUSY;
 
-        /** The option's name without dashes, e.g. {@code max_connections}; {@code server_busy} for the ingest queue. */
+        /**
+         * The option's name without dashes, e.g. {@code max_connections}; {@code max_connections_displaced} for a
+         * connection closed for a new one, {@code server_busy} for a full ingest or request queue.
+         */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }

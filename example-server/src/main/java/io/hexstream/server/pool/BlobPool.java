@@ -1,9 +1,11 @@
 package io.hexstream.server.pool;
 
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,14 +18,32 @@ import java.util.Map;
  * of the one it replaces) is pooled once, as one {@link BlobEntry} instance that every holder shares, and stays until
  * its last holder is evicted. Thread-safe: lookups and insertions take one lock for a few map operations, never for
  * I/O. A response holding an entry keeps its bytes alive after eviction.
+ *
+ * <p>Items of an {@link Origin#UNAUTHENTICATED unauthenticated} origin (a port without JWT: anyone) are bounded: the
+ * blobs they hold (a blob counts once, if any of them holds it) are at most {@link #unauthenticatedShare()}, half the
+ * capacity; one of them makes room by evicting the oldest of its own origin only, never an authenticated item, and is
+ * refused ({@link PoolRefusedException}) when that does not make room; and at most {@link #MAX_TRANSACTIONS_PER_SENDER}
+ * of them are pooled per sender. The pool keeps every transaction it is given (it knows no nonce), so a transaction
+ * with the nonce of a pooled one from the same sender counts as one more. An authenticated item evicts the oldest items
+ * of any origin, as it always did.
  */
 public final class BlobPool {
+    /**
+     * The most transactions of an unauthenticated origin pooled per sender: go-ethereum's blob pool limit
+     * ({@code maxTxsPerAccount}, {@code core/txpool/blobpool/blobpool.go}).
+     */
+    public static final int MAX_TRANSACTIONS_PER_SENDER = 16;
+
     private final int capacity;
     /** Each pooled blob, in the order it was first pooled, with how many item entries hold it. */
     private final LinkedHashMap<VersionedHash, Held> entries = new LinkedHashMap<>();
 
     private final LinkedHashMap<String, PoolItem> items = new LinkedHashMap<>();
     private final Evictions onEvict;
+    /** How many pooled blobs an item of the unauthenticated origin holds. */
+    private int unauthenticatedBlobs;
+    /** How many pooled transactions of the unauthenticated origin each sender has. */
+    private final Map<String, Integer> unauthenticatedBySender = new HashMap<>();
 
     /** Told, outside the pool's lock, of each item the pool drops. */
     @FunctionalInterface
@@ -35,10 +55,14 @@ public final class BlobPool {
         void evicted(PoolItem item, List<BlobEntry> freed);
     }
 
-    /** A pooled blob and the number of entries of pooled items that are it (an item may list a blob twice). */
+    /**
+     * A pooled blob and the number of entries of pooled items that are it (an item may list a blob twice), of which
+     * those of unauthenticated items.
+     */
     private static final class Held {
         BlobEntry entry;
         int holders;
+        int unauthenticatedHolders;
 
         Held(BlobEntry entry) {
             this.entry = entry;
@@ -58,7 +82,13 @@ public final class BlobPool {
      * Adds {@code item} unless an item with its key is pooled. Each of its entries whose versioned hash is pooled
      * already is taken as the pooled instance (the item then holds that one; the pool holds no second copy). Then
      * evicts the oldest items while more than {@code capacity} blobs are pooled; an evicted item's blobs stay while
-     * another item holds them. Returns whether it was added.
+     * another item holds them. An item of the unauthenticated origin evicts only items of its origin, oldest first,
+     * while they hold more than {@link #unauthenticatedShare()} blobs or the pool more than {@code capacity}; the
+     * caller has made sure, by {@link #checkAdmission} with no addition in between, that this makes room. Returns
+     * whether it was added.
+     *
+     * @throws IllegalStateException if {@code item} is of the unauthenticated origin and {@link #checkAdmission} would
+     *     refuse it; nothing was changed
      */
     public boolean add(PoolItem item) {
         List<PoolItem> evicted = new ArrayList<>(0);
@@ -67,13 +97,30 @@ public final class BlobPool {
             if (items.containsKey(item.key())) {
                 return false;
             }
+            boolean unauthenticated = item.origin() == Origin.UNAUTHENTICATED;
+            List<PoolItem> making;
+            try {
+                making = unauthenticated ? room(item) : List.of();
+            } catch (PoolRefusedException e) {
+                throw new IllegalStateException("item " + item.key() + " added without room: " + e.getMessage(), e);
+            }
             List<BlobEntry> held = new ArrayList<>(item.entries().size());
             for (BlobEntry entry : item.entries()) {
                 Held blob = entries.computeIfAbsent(entry.versionedHash(), hash -> new Held(entry));
                 blob.holders++;
+                if (unauthenticated && blob.unauthenticatedHolders++ == 0) {
+                    unauthenticatedBlobs++;
+                }
                 held.add(blob.entry);
             }
-            items.put(item.key(), new PoolItem(item.transactionHash(), held));
+            items.put(item.key(), item.holding(held));
+            if (unauthenticated) {
+                unauthenticatedBySender.merge(item.sender(), 1, Integer::sum);
+            }
+            for (PoolItem dropped : making) {
+                evicted.add(items.remove(dropped.key()));
+                freed.add(release(dropped));
+            }
             for (Iterator<PoolItem> oldest = items.values().iterator(); entries.size() > capacity; ) {
                 PoolItem dropped = oldest.next();
                 oldest.remove();
@@ -87,11 +134,97 @@ public final class BlobPool {
         return true;
     }
 
+    /**
+     * Whether {@link #add} would take {@code item}, not pooled yet: any item of the authenticated origin; one of the
+     * unauthenticated origin if its sender has fewer than {@link #MAX_TRANSACTIONS_PER_SENDER} such transactions pooled
+     * and evicting the oldest items of its origin makes room for it (in the share and in the pool). Changes nothing.
+     *
+     * @throws PoolRefusedException saying which limit refuses it
+     */
+    public void checkAdmission(PoolItem item) throws PoolRefusedException {
+        if (item.origin() == Origin.UNAUTHENTICATED) {
+            synchronized (entries) {
+                room(item);
+            }
+        }
+    }
+
+    /**
+     * The items to evict, oldest first, so that the unauthenticated {@code item} fits: every count as it would be with
+     * {@code item} added, then items of its origin dropped one by one. Holds the lock.
+     */
+    private List<PoolItem> room(PoolItem item) throws PoolRefusedException {
+        int pooled = unauthenticatedBySender.getOrDefault(item.sender(), 0);
+        if (pooled >= MAX_TRANSACTIONS_PER_SENDER) {
+            throw new PoolRefusedException(
+                    PoolRefusedException.SENDER_LIMIT,
+                    item.sender() + " has " + pooled + " transactions pooled from ports without JWT, at most "
+                            + MAX_TRANSACTIONS_PER_SENDER + " per sender");
+        }
+        Map<VersionedHash, int[]> holds = new HashMap<>(); // blob -> {holders, unauthenticated holders}, as if changed
+        int blobs = entries.size();
+        int unauthenticated = unauthenticatedBlobs;
+        for (BlobEntry entry : item.entries()) {
+            int[] held = holds.computeIfAbsent(entry.versionedHash(), this::holds);
+            blobs += held[0]++ == 0 ? 1 : 0;
+            unauthenticated += held[1]++ == 0 ? 1 : 0;
+        }
+        checkShare(holds.size()); // its blobs, each once: what its origin holds once every other such item is gone
+        List<PoolItem> evictions = new ArrayList<>();
+        for (Iterator<PoolItem> older = items.values().iterator();
+                (unauthenticated > unauthenticatedShare() || blobs > capacity) && older.hasNext(); ) {
+            PoolItem dropped = older.next();
+            if (dropped.origin() != Origin.UNAUTHENTICATED) {
+                continue;
+            }
+            evictions.add(dropped);
+            for (BlobEntry entry : dropped.entries()) {
+                int[] held = holds.computeIfAbsent(entry.versionedHash(), this::holds);
+                unauthenticated -= --held[1] == 0 ? 1 : 0;
+                blobs -= --held[0] == 0 ? 1 : 0;
+            }
+        }
+        if (blobs > capacity) {
+            throw new PoolRefusedException(
+                    PoolRefusedException.POOL_SHARE,
+                    "the pool is full: its " + capacity + " blobs would have to lose some that came through the"
+                            + " Engine API port, and ports without JWT evict only their own");
+        }
+        return evictions;
+    }
+
+    /**
+     * Whether an item of the unauthenticated origin holding {@code blobs} distinct blobs fits in the share at all.
+     *
+     * @throws PoolRefusedException {@link PoolRefusedException#POOL_SHARE} if {@code blobs} is more than the share
+     */
+    public void checkShare(int blobs) throws PoolRefusedException {
+        if (blobs > unauthenticatedShare()) {
+            throw new PoolRefusedException(
+                    PoolRefusedException.POOL_SHARE,
+                    blobs + " blobs, more than the " + unauthenticatedShare() + " of the pool's " + capacity
+                            + " that ports without JWT may fill");
+        }
+    }
+
+    /** {holders, unauthenticated holders} of the blob {@code hash} as pooled now. Holds the lock. */
+    private int[] holds(VersionedHash hash) {
+        Held blob = entries.get(hash);
+        return blob == null ? new int[2] : new int[] {blob.holders, blob.unauthenticatedHolders};
+    }
+
     /** Drops {@code item}'s hold on each of its blobs; returns those it held last, now removed. */
     private List<BlobEntry> release(PoolItem item) {
+        boolean unauthenticated = item.origin() == Origin.UNAUTHENTICATED;
+        if (unauthenticated) {
+            unauthenticatedBySender.computeIfPresent(item.sender(), (sender, n) -> n == 1 ? null : n - 1);
+        }
         List<BlobEntry> freed = new ArrayList<>(item.entries().size());
         for (BlobEntry entry : item.entries()) {
             Held blob = entries.get(entry.versionedHash());
+            if (unauthenticated && --blob.unauthenticatedHolders == 0) {
+                unauthenticatedBlobs--;
+            }
             if (--blob.holders == 0) {
                 entries.remove(entry.versionedHash());
                 freed.add(blob.entry);
@@ -128,7 +261,7 @@ public final class BlobPool {
                 }
                 held.add(blob.entry);
             }
-            items.put(stale.key(), new PoolItem(complete.transactionHash(), held)); // the key keeps its place
+            items.put(stale.key(), stale.holding(held)); // the key keeps its place
             return true;
         }
     }
@@ -230,5 +363,10 @@ public final class BlobPool {
 
     public int capacity() {
         return capacity;
+    }
+
+    /** The most blobs items of the unauthenticated origin may hold: half the capacity, rounded down. */
+    public int unauthenticatedShare() {
+        return capacity / 2;
     }
 }

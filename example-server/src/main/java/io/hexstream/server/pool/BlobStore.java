@@ -1,7 +1,10 @@
 package io.hexstream.server.pool;
 
+import io.hexstream.codec.Hex;
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;
 import java.io.IOException;
@@ -24,17 +27,18 @@ import org.slf4j.LoggerFactory;
  * order. Only {@link DurableBlobPool} uses it: it remembers each item's file, so that evicting deletes that file
  * without listing the directory.
  *
- * <p>File layout ({@code HXB3}): {@code "HXB3"}, an origin byte (0 generated, 1 transaction), the transaction hash (32
- * bytes, transactions only), the blob count (2 bytes, big-endian), then per blob a flags byte (bit 0: blob proof
- * present, bit 1: cell proofs present, bit 2: extension cells present), the blob (131,072 bytes), the commitment (48),
- * the blob proof (48, if present), the cell proofs (6,144, if present) and the extension cells (cells 64 to 127,
- * 131,072, if present); last a CRC32C of everything before it (4 bytes, big-endian). {@code HXB2} files, the same
- * without bit 2 and the extension cells, still load: their entries come without extension cells, which
- * {@code CellBackfill} adds, rewriting the file as {@code HXB3} ({@link #rewrite}). A file is written to a temporary
- * name, forced to disk, then renamed into place (over the old file, for a rewrite) and the directory forced, each step
- * through {@link StoreFiles}, so a crash leaves either the whole new file or the old one (a leftover temporary file is
- * removed at the next start); a write returns only once all four steps succeeded. A file that fails its checksum is
- * skipped with a warning and never served.
+ * <p>File layout ({@code HXB3}): {@code "HXB3"}, an origin byte (0 generated, 1 transaction through the Engine API
+ * port, 2 transaction through a port without JWT), the transaction hash (32 bytes, transactions only), the sender (20
+ * bytes, origin 2 only), the blob count (2 bytes, big-endian), then per blob a flags byte (bit 0: blob proof present,
+ * bit 1: cell proofs present, bit 2: extension cells present), the blob (131,072 bytes), the commitment (48), the blob
+ * proof (48, if present), the cell proofs (6,144, if present) and the extension cells (cells 64 to 127, 131,072, if
+ * present); last a CRC32C of everything before it (4 bytes, big-endian). {@code HXB2} files, the same without bit 2 and
+ * the extension cells, still load: their entries come without extension cells, which {@code CellBackfill} adds,
+ * rewriting the file as {@code HXB3} ({@link #rewrite}). A file is written to a temporary name, forced to disk, then
+ * renamed into place (over the old file, for a rewrite) and the directory forced, each step through {@link StoreFiles},
+ * so a crash leaves either the whole new file or the old one (a leftover temporary file is removed at the next start);
+ * a write returns only once all four steps succeeded. A file that fails its checksum is skipped with a warning and
+ * never served.
  */
 final class BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(BlobStore.class);
@@ -47,6 +51,8 @@ final class BlobStore {
     private static final String TEMPORARY = ".tmp";
     private static final int GENERATED = 0;
     private static final int TRANSACTION = 1;
+    private static final int UNAUTHENTICATED_TRANSACTION = 2;
+    private static final int SENDER_SIZE = 20;
     private static final int BLOB_PROOF = 1;
     private static final int CELL_PROOFS = 2;
     private static final int EXTENSION_CELLS = 4;
@@ -181,7 +187,12 @@ final class BlobStore {
         if (entries.size() > 0xFFFF) {
             throw new IllegalArgumentException("at most 65,535 blobs in a file, got " + entries.size());
         }
-        int size = MAGIC.length + 1 + (item.isTransaction() ? BlobSizes.TRANSACTION_HASH_SIZE : 0) + 2 + 4;
+        int size = MAGIC.length
+                + 1
+                + (item.isTransaction() ? BlobSizes.TRANSACTION_HASH_SIZE : 0)
+                + (item.sender() != null ? SENDER_SIZE : 0)
+                + 2
+                + 4;
         for (BlobEntry entry : entries) {
             size += 1
                     + BlobSizes.BLOB_SIZE
@@ -191,7 +202,11 @@ final class BlobStore {
                     + (entry.extensionCells() != null ? BlobSizes.EXTENSION_CELLS_SIZE : 0);
         }
         ByteBuffer out = ByteBuffer.allocate(size).put(MAGIC);
-        if (item.isTransaction()) {
+        if (item.origin() == Origin.UNAUTHENTICATED) {
+            out.put((byte) UNAUTHENTICATED_TRANSACTION)
+                    .put(item.transactionHash())
+                    .put(HexDecoder.decode(item.sender()));
+        } else if (item.isTransaction()) {
             out.put((byte) TRANSACTION).put(item.transactionHash());
         } else {
             out.put((byte) GENERATED);
@@ -242,10 +257,12 @@ final class BlobStore {
         }
         try {
             int origin = in.get();
-            if (origin != GENERATED && origin != TRANSACTION) {
+            if (origin != GENERATED && origin != TRANSACTION && origin != UNAUTHENTICATED_TRANSACTION) {
                 throw new IllegalArgumentException("unknown origin " + origin);
             }
-            byte[] transactionHash = origin == TRANSACTION ? take(in, BlobSizes.TRANSACTION_HASH_SIZE) : null;
+            byte[] transactionHash = origin != GENERATED ? take(in, BlobSizes.TRANSACTION_HASH_SIZE) : null;
+            String sender =
+                    origin == UNAUTHENTICATED_TRANSACTION ? Hex.encodeToString(take(in, SENDER_SIZE), true) : null;
             int count = Short.toUnsignedInt(in.getShort());
             List<BlobEntry> entries = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
@@ -264,7 +281,11 @@ final class BlobStore {
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
             }
-            return new PoolItem(transactionHash, entries);
+            return new PoolItem(
+                    transactionHash,
+                    entries,
+                    origin == UNAUTHENTICATED_TRANSACTION ? Origin.UNAUTHENTICATED : Origin.AUTHENTICATED,
+                    sender);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated: " + file.length + " bytes");
         }

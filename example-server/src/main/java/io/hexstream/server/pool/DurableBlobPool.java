@@ -1,6 +1,7 @@
 package io.hexstream.server.pool;
 
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
@@ -42,7 +43,8 @@ public final class DurableBlobPool {
 
     /**
      * Opens the pool stored under {@code dataDir} (created if need be), of at most {@code capacity} blobs, with every
-     * intact item found there, oldest first (evicting the oldest if they are more than {@code capacity}).
+     * intact item found there, oldest first, each with the origin it was stored with (evicting the oldest if they are
+     * more than {@code capacity}, as adding them would; an unauthenticated one the pool refuses is deleted).
      *
      * @param metrics told how long each fsync of the store takes
      * @throws IOException if the directory cannot be created or listed
@@ -75,41 +77,69 @@ public final class DurableBlobPool {
     }
 
     /**
-     * Writes {@code item} durably, then adds it; evicts the oldest items (and deletes their files) while more than
-     * {@code capacity} blobs are pooled. Its entries whose versioned hash is pooled already are written and held as the
-     * pooled ones.
+     * Writes {@code item}, of the authenticated origin, durably, then adds it; evicts the oldest items (and deletes
+     * their files) while more than {@code capacity} blobs are pooled. Its entries whose versioned hash is pooled
+     * already are written and held as the pooled ones.
      *
      * @return false, writing nothing, if an item with its key is pooled already
      * @throws IOException if it could not be written durably; then nothing was added and no file of it is left
+     * @throws IllegalArgumentException if {@code item} is of the unauthenticated origin: {@link #addTransaction} takes
+     *     those, and may refuse them
      */
     public synchronized boolean add(PoolItem item) throws IOException {
+        if (item.origin() == Origin.UNAUTHENTICATED) {
+            throw new IllegalArgumentException("item " + item.key() + " is unauthenticated: add it by addTransaction");
+        }
         if (memory.containsItem(item.key())) {
             return false;
         }
-        List<BlobEntry> held = new ArrayList<>(item.entries().size());
-        for (BlobEntry entry : item.entries()) {
-            BlobEntry pooled = memory.get(entry.versionedHash());
-            held.add(pooled != null ? pooled : entry);
-        }
-        PoolItem holding = new PoolItem(item.transactionHash(), held);
+        PoolItem holding = holdingPooled(item);
         admit(holding, store.save(holding));
         return true;
     }
 
     /**
-     * Adds the transaction {@code transactionHash} holding {@code entries} (all of them: those pooled already are
-     * shared with their other holders), written first as {@link #add} does.
+     * Adds {@code transaction} (holding all its entries: those pooled already are shared with their other holders),
+     * written first as {@link #add} does; one of the unauthenticated origin only if the pool admits it
+     * ({@link BlobPool#checkAdmission}), making room by evicting the oldest of its origin.
      *
      * @return how many blobs were new to the pool, or -1 if the transaction is pooled already
+     * @throws PoolRefusedException if it is of the unauthenticated origin and the pool refuses it; nothing was written
+     *     or changed
      * @throws IOException if it could not be written durably; then nothing was added
      */
-    public synchronized int addTransaction(byte[] transactionHash, List<BlobEntry> entries) throws IOException {
-        if (memory.containsTransaction(transactionHash)) {
+    public synchronized int addTransaction(PoolItem transaction) throws IOException, PoolRefusedException {
+        if (!transaction.isTransaction()) {
+            throw new IllegalArgumentException("item " + transaction.key() + " is not a transaction");
+        }
+        if (memory.containsItem(transaction.key())) {
             return -1;
         }
-        int fresh = memory.notPooled(entries).size();
-        add(PoolItem.transaction(transactionHash, entries));
+        PoolItem holding = holdingPooled(transaction);
+        memory.checkAdmission(holding);
+        int fresh = memory.notPooled(holding.entries()).size();
+        admit(holding, store.save(holding));
         return fresh;
+    }
+
+    /**
+     * Whether {@link #addTransaction} would take {@code transaction} as the pool is now
+     * ({@link BlobPool#checkAdmission}): a check to make before costly work, changing nothing.
+     *
+     * @throws PoolRefusedException saying which limit refuses it
+     */
+    public void checkAdmission(PoolItem transaction) throws PoolRefusedException {
+        memory.checkAdmission(transaction);
+    }
+
+    /** {@code item} holding the pooled instance of each of its blobs that is pooled already. */
+    private PoolItem holdingPooled(PoolItem item) {
+        List<BlobEntry> held = new ArrayList<>(item.entries().size());
+        for (BlobEntry entry : item.entries()) {
+            BlobEntry pooled = memory.get(entry.versionedHash());
+            held.add(pooled != null ? pooled : entry);
+        }
+        return item.holding(held);
     }
 
     /**
@@ -138,7 +168,7 @@ public final class DurableBlobPool {
                                     ? pooled
                                     : entry.withExtensionCells(cells.apply(entry.blob())));
         }
-        PoolItem item = new PoolItem(stale.transactionHash(), complete);
+        PoolItem item = stale.holding(complete);
         synchronized (this) { // eviction happens under this lock too: the item is still pooled, or gone for good
             Path file = files.get(key);
             if (file == null || memory.item(key) != stale) {
@@ -170,6 +200,13 @@ public final class DurableBlobPool {
     /** Adds {@code item}, stored in {@code file}, telling the listener of each blob new to the pool. */
     private void admit(PoolItem item, Path file) {
         List<BlobEntry> fresh = memory.notPooled(item.entries());
+        try {
+            memory.checkAdmission(item); // refuses only an item read back, which a smaller pool may not hold now
+        } catch (PoolRefusedException e) {
+            LOG.warn("deleting {}: item {} is refused by the pool, {}", file, item.key(), e.getMessage());
+            store.delete(file);
+            return;
+        }
         files.put(item.key(), file);
         if (!memory.add(item)) {
             files.remove(item.key());
@@ -235,5 +272,15 @@ public final class DurableBlobPool {
     /** The most blobs pooled at once. */
     public int capacity() {
         return memory.capacity();
+    }
+
+    /**
+     * Whether a transaction of the unauthenticated origin with {@code blobs} blobs fits in the pool's share for that
+     * origin at all ({@link BlobPool#checkShare}): a check to make before any costly one.
+     *
+     * @throws PoolRefusedException {@link PoolRefusedException#POOL_SHARE} if not
+     */
+    public void checkShare(int blobs) throws PoolRefusedException {
+        memory.checkShare(blobs);
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * {@link RpcMethod#blocking() blocks} is handed to the ingest executor (a {@link BoundedExecutor}: a few threads and a
  * bounded queue; when it is full the call gets {@code -32000} "server busy" and is not run at all). The replies are
  * handed back on the event loop, all at once, in request order. A large request may be dispatched from another thread
- * than its event loop (the replies still come back on the loop).
+ * than its event loop (the replies still come back on the loop). A blocking call still queued when its event loop has
+ * stopped (the server stopping) is not made, its reply could not be sent; and the replies that can no longer be handed
+ * back to a stopped loop are released by whichever call ends last.
  *
  * <p>Response cap: the replies to one HTTP request take at most {@code maxResponseBytes}, counted exactly
  * ({@link RpcReply#length}: each reply is built when its method returns) in request order, before any byte is written.
@@ -40,6 +43,7 @@ public final class JsonRpcDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcDispatcher.class);
 
     private final Map<String, RpcMethod> methods;
+    private final BiFunction<byte[], RpcResult, RpcReply> replies;
     private final Executor executor;
     private final long maxResponseBytes;
     private final ServerMetrics metrics;
@@ -51,6 +55,20 @@ public final class JsonRpcDispatcher {
      * @param metrics told each reply's method and outcome, and each refusal by the cap or a full ingest queue
      */
     public JsonRpcDispatcher(List<RpcMethod> methods, Executor ingest, long maxResponseBytes, ServerMetrics metrics) {
+        this(methods, RpcReply::success, ingest, maxResponseBytes, metrics);
+    }
+
+    /**
+     * A dispatcher whose successful calls' replies are made by {@code replies} (a {@link ResponseRenderer#reply}, from
+     * a request's id and its method's result), on the thread that called the method; the others as
+     * {@link #JsonRpcDispatcher(List, Executor, long, ServerMetrics)}.
+     */
+    public JsonRpcDispatcher(
+            List<RpcMethod> methods,
+            BiFunction<byte[], RpcResult, RpcReply> replies,
+            Executor ingest,
+            long maxResponseBytes,
+            ServerMetrics metrics) {
         if (maxResponseBytes < 1) {
             throw new IllegalArgumentException("max response bytes " + maxResponseBytes + " < 1");
         }
@@ -61,9 +79,16 @@ public final class JsonRpcDispatcher {
             }
         }
         this.methods = Map.copyOf(byName);
+        this.replies = replies;
         this.maxResponseBytes = maxResponseBytes;
         this.executor = ingest;
         this.metrics = metrics;
+    }
+
+    /** The {@link RpcMethod#elements()} of the method named {@code method}, {@code null} if none or not served. */
+    ElementReader elements(String method) {
+        RpcMethod served = methods.get(method);
+        return served == null ? null : served.elements();
     }
 
     /**
@@ -114,7 +139,7 @@ public final class JsonRpcDispatcher {
         try {
             loop.execute(pending::dispatched);
         } catch (RejectedExecutionException e) {
-            pending.release();
+            pending.abandoned(PendingReplies.DISPATCH, null);
             LOG.debug("a request dispatched after the event loop stopped");
         }
     }
@@ -122,22 +147,20 @@ public final class JsonRpcDispatcher {
     /** Runs {@code method} on the executor, its reply handed back on {@code loop}; false if the queue is full. */
     private boolean submit(
             RpcRequest request, RpcMethod method, PendingReplies pending, int index, EventExecutor loop) {
-        pending.pending.incrementAndGet();
+        pending.outstanding.incrementAndGet();
         try {
             executor.execute(() -> {
-                RpcReply reply = call(request, method);
+                RpcReply reply = loop.isShuttingDown() ? null : call(request, method);
                 try {
                     loop.execute(() -> pending.arrived(index, reply));
                 } catch (RejectedExecutionException e) {
-                    if (reply != null) {
-                        reply.release();
-                    }
+                    pending.abandoned(index, reply);
                     LOG.debug("{} returned after the event loop stopped", method.name());
                 }
             });
             return true;
         } catch (RejectedExecutionException e) {
-            pending.pending.decrementAndGet();
+            pending.outstanding.decrementAndGet();
             metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
             return false;
         }
@@ -150,14 +173,19 @@ public final class JsonRpcDispatcher {
                 : failure(request, RpcError.METHOD_NOT_FOUND, request.method());
     }
 
-    /** Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). */
-    private static RpcReply call(RpcRequest request, RpcMethod method) {
+    /**
+     * Calls {@code method}: its reply, {@code null} for a notification (whose method runs all the same). Anything else
+     * it throws, an {@link Error} included (an {@link OutOfMemoryError} on the ingest thread, a
+     * {@link StackOverflowError}), is logged here once and replied {@code -32603}: every call gets its reply, so the
+     * replies behind it on the connection are not held back for good.
+     */
+    private RpcReply call(RpcRequest request, RpcMethod method) {
         try {
             RpcResult result = method.call(request.params());
-            return request.isNotification() ? null : RpcReply.success(request.id(), result);
+            return request.isNotification() ? null : replies.apply(request.id(), result);
         } catch (RpcException e) {
             return failure(request, e.error(), e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             LOG.error("{} failed", method.name(), e);
             return failure(request, RpcError.INTERNAL_ERROR, null);
         }
@@ -179,9 +207,13 @@ public final class JsonRpcDispatcher {
 
     /**
      * The replies to one HTTP request as they come in: set by the dispatching thread, then by blocking calls back on
-     * the event loop; finished on the event loop.
+     * the event loop; finished on the event loop. The dispatch and each blocking call are outstanding until they end;
+     * the one that ends last finishes the replies, or releases them if it could not reach the loop.
      */
     private static final class PendingReplies {
+        /** The index {@link #abandoned} is given for the dispatch itself, which sets no reply. */
+        static final int DISPATCH = -1;
+
         /** One per request, {@code null} for a notification (or a blocking call still running). */
         private final RpcReply[] replies;
         /** Each request's method label (a served method's name, or unknown or invalid). */
@@ -190,10 +222,8 @@ public final class JsonRpcDispatcher {
         private final boolean batch;
         private final Consumer<Replies> done;
         private final ServerMetrics metrics;
-        /** Blocking calls submitted and not returned yet. */
-        private final AtomicInteger pending = new AtomicInteger();
-        /** Whether every call has been dispatched; touched only on the event loop. */
-        private boolean dispatched;
+        /** The dispatch (until it is done) and the blocking calls submitted and not returned yet. */
+        private final AtomicInteger outstanding = new AtomicInteger(1);
 
         PendingReplies(int requests, boolean batch, Consumer<Replies> done, ServerMetrics metrics) {
             this.replies = new RpcReply[requests];
@@ -215,23 +245,31 @@ public final class JsonRpcDispatcher {
         /** Sets the reply of a blocking call at {@code index}, back on the event loop. */
         void arrived(int index, RpcReply reply) {
             replies[index] = reply;
-            if (pending.decrementAndGet() == 0 && dispatched) {
+            if (outstanding.decrementAndGet() == 0) {
                 finish();
             }
         }
 
+        /** Every call dispatched, on the event loop. */
         void dispatched() {
-            dispatched = true;
-            if (pending.get() == 0) {
+            if (outstanding.decrementAndGet() == 0) {
                 finish();
             }
         }
 
-        /** Gives back the replies set so far, when they cannot be handed back. */
-        void release() {
-            for (RpcReply reply : replies) {
-                if (reply != null) {
-                    reply.release();
+        /**
+         * The dispatch ({@link #DISPATCH}) or the blocking call at {@code index} (its reply, or {@code null}) ended and
+         * cannot reach the event loop: if it ends last, the replies are released, as none can be sent.
+         */
+        void abandoned(int index, RpcReply reply) {
+            if (index != DISPATCH) {
+                replies[index] = reply;
+            }
+            if (outstanding.decrementAndGet() == 0) {
+                for (RpcReply set : replies) {
+                    if (set != null) {
+                        set.release();
+                    }
                 }
             }
         }

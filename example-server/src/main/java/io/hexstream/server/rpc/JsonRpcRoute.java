@@ -57,7 +57,7 @@ public final class JsonRpcRoute implements Route {
     public void handle(ByteBuf body, Responder responder) {
         RequestParser.Parsed parsed;
         try {
-            parsed = parser.parse(body);
+            parsed = parser.parse(body, dispatcher::elements);
         } catch (RpcException e) {
             metrics.replied(ServerMetrics.NO_METHOD, e.error());
             render(

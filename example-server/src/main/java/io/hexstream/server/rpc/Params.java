@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * The {@code params} of a request as the parser found them, read by a method in the shape it takes; any other shape is
  * {@code -32602 Invalid params} (JSON-RPC 2.0, "Parameter Structures": params by name are a valid request, which no
- * method here takes). Positional params are each a {@code String}, a {@code List<String>} or {@link #OTHER}; nothing
- * else is kept from the request.
+ * method here takes). Positional params are each a {@code String}, an array ({@code List<String>}, or a
+ * {@link DecodedArray} for a method with an {@link ElementReader}) or {@link #OTHER}; nothing else is kept from the
+ * request.
  */
 public final class Params {
     /** A param that is neither a string nor an array of strings (no method here takes one). */
@@ -40,10 +41,23 @@ public final class Params {
      */
     @SuppressWarnings("unchecked")
     public List<String> oneStringArray() throws RpcException {
-        if (byName || positional.size() != 1 || !(positional.get(0) instanceof List)) {
-            throw invalid("expected one param, an array of strings");
+        return (List<String>) one(List.class, "an array of strings");
+    }
+
+    /**
+     * The one param, an array its method's {@link ElementReader} decoded, e.g. {@code [["0x…", …]]}.
+     *
+     * @throws RpcException {@code -32602} for any other shape (an element that is not a string included)
+     */
+    public DecodedArray oneDecodedArray() throws RpcException {
+        return (DecodedArray) one(DecodedArray.class, "an array of strings");
+    }
+
+    private Object one(Class<?> type, String what) throws RpcException {
+        if (byName || positional.size() != 1 || !type.isInstance(positional.get(0))) {
+            throw invalid("expected one param, " + what);
         }
-        return (List<String>) positional.get(0);
+        return positional.get(0);
     }
 
     /**
@@ -60,19 +74,18 @@ public final class Params {
     }
 
     /**
-     * Param {@code index} of exactly {@code count}, an array of strings: e.g. the versioned hashes of {@code [["0x…",
-     * …], "0x…"]}.
+     * Param {@code index} of exactly {@code count}, an array its method's {@link ElementReader} decoded: e.g. the
+     * versioned hashes of {@code [["0x…", …], "0x…"]}.
      *
      * @param expected the params' shape, for the error message ({@code "two params, …"})
      * @throws RpcException {@code -32602} if there are not {@code count} params or this one is not an array of strings
      */
-    @SuppressWarnings("unchecked")
-    public List<String> stringArray(int index, int count, String expected) throws RpcException {
+    public DecodedArray decodedArray(int index, int count, String expected) throws RpcException {
         checkCount(count, expected);
-        if (!(positional.get(index) instanceof List)) {
+        if (!(positional.get(index) instanceof DecodedArray array)) {
             throw invalid("expected " + expected + "; param " + (index + 1) + " is not an array of strings");
         }
-        return (List<String>) positional.get(index);
+        return array;
     }
 
     /**

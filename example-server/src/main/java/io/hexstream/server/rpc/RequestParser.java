@@ -19,11 +19,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Parses a JSON-RPC 2.0 request or batch with Jackson's streaming parser, straight from the request {@link ByteBuf} (no
  * {@code String} of the body, no tree). Each request of a batch is judged on its own; only malformed JSON fails the
- * whole body.
+ * whole body. The array params of a method with an {@link ElementReader} are bounded and decoded as they are read: the
+ * element one over the bound ends the array's reading (the rest is skipped, no value of it made). When {@code params}
+ * comes before {@code method} in the request object, it is skipped and read again from the body once the method is
+ * known.
  */
 public final class RequestParser {
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
@@ -56,10 +60,11 @@ public final class RequestParser {
     /**
      * Parses {@code body} (its readable bytes; indices not moved).
      *
+     * @param readers each method's {@link ElementReader} by name, {@code null} for none (its arrays kept as strings)
      * @throws RpcException {@code -32700} for malformed JSON, {@code -32600} for an empty batch or one of more than
      *     {@code maxBatchSize} requests (found as the parser reaches the one too many)
      */
-    public Parsed parse(ByteBuf body) throws RpcException {
+    public Parsed parse(ByteBuf body, Function<String, ElementReader> readers) throws RpcException {
         try (JsonParser parser = factory.createParser(stream(body))) {
             JsonToken first = parser.nextToken();
             if (first == null) {
@@ -75,14 +80,14 @@ public final class RequestParser {
                                 RpcError.INVALID_REQUEST,
                                 "batch of more than " + maxBatchSize + " requests (--max-batch-size)");
                     }
-                    requests.add(request(parser));
+                    requests.add(request(parser, body, readers));
                 }
                 if (requests.isEmpty()) {
                     throw new RpcException(RpcError.INVALID_REQUEST, "empty batch");
                 }
                 parsed = new Parsed(requests, true);
             } else {
-                parsed = new Parsed(List.of(request(parser)), false);
+                parsed = new Parsed(List.of(request(parser, body, readers)), false);
             }
             if (parser.nextToken() != null) {
                 throw new RpcException(RpcError.PARSE_ERROR, "trailing content after the JSON value");
@@ -113,7 +118,8 @@ public final class RequestParser {
     }
 
     /** One request; the parser is on its first token and is left on its last. */
-    private static RpcRequest request(JsonParser parser) throws IOException {
+    private RpcRequest request(JsonParser parser, ByteBuf body, Function<String, ElementReader> readers)
+            throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
             parser.skipChildren();
             return new RpcRequest(NULL, null, Params.NONE, "a request must be a JSON object");
@@ -122,6 +128,8 @@ public final class RequestParser {
         String method = null;
         String jsonrpc = null;
         Params params = Params.NONE;
+        long paramsAt = -1; // where params read before the method begin in the body, to be read again
+        long paramsEnd = -1;
         String invalid = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
@@ -147,8 +155,13 @@ public final class RequestParser {
                     }
                 }
                 case "params" -> {
-                    if (value == JsonToken.START_ARRAY) {
-                        params = params(parser);
+                    paramsAt = -1; // the last params member counts
+                    if (value == JsonToken.START_ARRAY && method != null) {
+                        params = params(parser, readers.apply(method));
+                    } else if (value == JsonToken.START_ARRAY) {
+                        paramsAt = parser.currentTokenLocation().getByteOffset();
+                        parser.skipChildren();
+                        paramsEnd = parser.currentLocation().getByteOffset();
                     } else if (value == JsonToken.START_OBJECT) {
                         params = Params.BY_NAME;
                         parser.skipChildren();
@@ -169,7 +182,20 @@ public final class RequestParser {
         if (invalid != null) {
             return new RpcRequest(id == null ? NULL : id, null, Params.NONE, invalid);
         }
+        if (paramsAt >= 0) {
+            params = paramsAgain(
+                    body.slice(body.readerIndex() + (int) paramsAt, (int) (paramsEnd - paramsAt)), method, readers);
+        }
         return new RpcRequest(id, method, params, null);
+    }
+
+    /** The params in {@code array} (the bytes of a JSON array, parsed once already), read for {@code method}. */
+    private Params paramsAgain(ByteBuf array, String method, Function<String, ElementReader> readers)
+            throws IOException {
+        try (JsonParser parser = factory.createParser(stream(array))) {
+            parser.nextToken();
+            return params(parser, readers.apply(method));
+        }
     }
 
     /** The id's exact JSON token, or {@code null} if the value may not be an id. */
@@ -189,28 +215,71 @@ public final class RequestParser {
         };
     }
 
-    private static Params params(JsonParser parser) throws IOException {
+    /** The params array the parser is on; its array params read by {@code reader} unless {@code null}. */
+    private static Params params(JsonParser parser, ElementReader reader) throws IOException {
         List<Object> params = new ArrayList<>(1);
         for (JsonToken token; (token = parser.nextToken()) != JsonToken.END_ARRAY; ) {
             if (token == JsonToken.VALUE_STRING) {
                 params.add(parser.getText());
             } else if (token == JsonToken.START_ARRAY) {
-                List<String> strings = new ArrayList<>();
-                boolean allStrings = true;
-                for (JsonToken element; (element = parser.nextToken()) != JsonToken.END_ARRAY; ) {
-                    if (element == JsonToken.VALUE_STRING) {
-                        strings.add(parser.getText());
-                    } else {
-                        allStrings = false;
-                        parser.skipChildren();
-                    }
-                }
-                params.add(allStrings ? strings : Params.OTHER);
+                params.add(reader == null ? strings(parser) : decoded(parser, reader));
             } else {
                 parser.skipChildren();
                 params.add(Params.OTHER);
             }
         }
         return Params.positional(params);
+    }
+
+    /** The array the parser is on, as strings, or {@link Params#OTHER} if an element is not one. */
+    private static Object strings(JsonParser parser) throws IOException {
+        List<String> strings = new ArrayList<>();
+        boolean allStrings = true;
+        for (JsonToken element; (element = parser.nextToken()) != JsonToken.END_ARRAY; ) {
+            if (element == JsonToken.VALUE_STRING) {
+                strings.add(parser.getText());
+            } else {
+                allStrings = false;
+                parser.skipChildren();
+            }
+        }
+        return allStrings ? strings : Params.OTHER;
+    }
+
+    /**
+     * The array the parser is on, its elements decoded by {@code reader}: refused at the element one over its bound,
+     * {@link Params#OTHER} at one that is not a string; either way the rest is skipped unread. After an element that
+     * does not decode, the others are only counted.
+     */
+    private static Object decoded(JsonParser parser, ElementReader reader) throws IOException {
+        List<Object> values = new ArrayList<>();
+        RpcException invalid = null;
+        for (JsonToken element; (element = parser.nextToken()) != JsonToken.END_ARRAY; ) {
+            if (element != JsonToken.VALUE_STRING || values.size() == reader.maxElements()) {
+                skipRest(parser);
+                return element != JsonToken.VALUE_STRING
+                        ? Params.OTHER
+                        : new DecodedArray(null, reader.tooMany(), null);
+            }
+            Object value = null;
+            if (invalid == null) {
+                try {
+                    value = reader.decode(
+                            parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength(), values.size());
+                } catch (RpcException e) {
+                    invalid = e;
+                }
+            }
+            values.add(value);
+        }
+        return new DecodedArray(values.toArray(), null, invalid);
+    }
+
+    /** Skips the element the parser is on and the rest of its array, leaving the parser on the array's end. */
+    private static void skipRest(JsonParser parser) throws IOException {
+        parser.skipChildren();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            parser.skipChildren();
+        }
     }
 }

@@ -6,10 +6,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
  * Turns the replies to one HTTP request into the HTTP response written for it, handed to the request's
- * {@link Responder}. The server's own is {@link #streaming}: the {@link ResponseWriter}'s body as a
+ * {@link Responder}, and makes those replies ({@link #reply}). The server's own is {@link #streaming}: each reply
+ * written into its own body when its method returns, the {@link ResponseWriter}'s body of them as a
  * {@link JsonResponse}, streamed by {@link io.hexstream.codec.http.StreamedResponseEncoder}; the benchmarks plug in
- * their String-based and pre-rendered peers here. Called on the channel's event loop; the bytes must be the same
- * whichever renders them (the response cap is counted with the server's writer).
+ * their String-based and pre-rendered peers here. {@link #render} is called on the channel's event loop; the bytes must
+ * be the same whichever renders them (the response cap is counted on the replies {@link #reply} makes).
  */
 @FunctionalInterface
 public interface ResponseRenderer {
@@ -19,6 +20,17 @@ public interface ResponseRenderer {
      * {@link Replies#summary()}. Takes the replies over: their bodies go into the response, or are released.
      */
     void render(Replies replies, Responder responder);
+
+    /**
+     * The reply to a request with {@code id} whose method returned {@code result}, on the thread that called it: the
+     * server's writes the result now, into the reply's own body ({@link RpcReply#success}). A renderer that answers
+     * from bytes of its own may make a reply that only names them, for its {@link #render} to recognise.
+     *
+     * @param id the JSON token of the request's id, UTF-8
+     */
+    default RpcReply reply(byte[] id, RpcResult result) {
+        return RpcReply.success(id, result);
+    }
 
     /** The server's renderer: {@code writer}'s body as a {@link JsonResponse}. */
     static ResponseRenderer streaming(ResponseWriter writer) {

@@ -18,6 +18,15 @@ public interface RpcMethod {
     }
 
     /**
+     * How the parser takes the elements of this method's array params, as it meets them (bounded, decoded without a
+     * {@code String}; the method reads them with {@link Params#decodedArray} or {@link Params#oneDecodedArray});
+     * {@code null} (the default): kept as strings ({@link Params#oneStringArray}).
+     */
+    default ElementReader elements() {
+        return null;
+    }
+
+    /**
      * Calls the method for one request.
      *
      * @throws RpcException with the spec's code (execution-apis {@code common.md}, "Errors") when the call is refused

@@ -8,10 +8,10 @@ import io.netty.handler.stream.ChunkedInput;
 
 /**
  * The body of a {@link BlobsResponse}, byte for byte as its {@link BlobsLayout} gives it, in pooled direct chunks of at
- * most {@code chunkSize} bytes produced only as the channel drains them ({@code ChunkedWriteHandler}): offsets written
- * as they come, blobs, cells and proofs copied from the pool's arrays straight into the chunk. A chunk resumes the
- * layout where the last one stopped: the header, then entry after entry, a part cut anywhere (even inside an offset).
- * Holds no buffer between chunks, so {@link #close()} only drops the references.
+ * most {@code chunkSize} bytes produced only as the channel drains them ({@code StreamedResponseEncoder}): offsets
+ * written as they come, blobs, cells and proofs copied from the pool's arrays straight into the chunk. A chunk resumes
+ * the layout where the last one stopped: the header, then entry after entry, a part cut anywhere (even inside an
+ * offset). Holds no buffer between chunks, so {@link #close()} only drops the references.
  */
 final class BlobsResponseInput implements ChunkedInput<ByteBuf> {
     /** The smallest chunk: the largest header, 4 + 128 offsets, fits in one. */

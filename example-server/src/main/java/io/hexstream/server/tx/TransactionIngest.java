@@ -1,9 +1,11 @@
 package io.hexstream.server.tx;
 
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.pool.PoolRefusedException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,14 +15,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes a raw blob transaction into the durable pool, cheapest checks first: decode (type, network form, counts,
  * sizes), already pooled by its hash (answered at once, nothing redone), at most {@code maxBlobsPerTransaction} blobs
- * (EIP-7594 {@code MAX_BLOBS_PER_TX}) and no more than the pool holds; then versioned hashes, signature and KZG proofs
- * ({@link BlobTransactionVerifier}, about 30 ms a blob); then every entry is given its extension cells (cells 64 to
- * 127): in the EIP-7594 form those the cell-proof verification computed, in the EIP-4844 form {@code computeCells} (a
- * few milliseconds a blob), or, when converting v0 sidecars (Osaka on, {@code --convert-v0-sidecars}),
- * {@code computeCellsAndKzgProofs} (about half a second a blob; a blob pooled with its cell proofs already is not
- * computed again), which also gives the 128 cell proofs that V2 and V3 serve while the blob proof stays for V1; then
- * the transaction is written with its blobs (fsynced) and only then added, sharing the blobs pooled already. A refused
- * or unwritable transaction changes nothing. Thread-safe.
+ * (EIP-7594 {@code MAX_BLOBS_PER_TX}) and no more than the pool holds (through a port without JWT, no more than its
+ * share of the pool); then versioned hashes, signature and KZG proofs ({@link BlobTransactionVerifier}, about 30 ms a
+ * blob); then, through a port without JWT, the pool's limits on such transactions (per sender, and its share:
+ * {@link DurableBlobPool#checkAdmission}), before any costly conversion; then every entry is given its extension cells
+ * (cells 64 to 127): in the EIP-7594 form those the cell-proof verification computed, in the EIP-4844 form
+ * {@code computeCells} (a few milliseconds a blob), or, when converting v0 sidecars (Osaka on,
+ * {@code --convert-v0-sidecars}), {@code computeCellsAndKzgProofs} (about half a second a blob; a blob pooled with its
+ * cell proofs already is not computed again), which also gives the 128 cell proofs that V2 and V3 serve while the blob
+ * proof stays for V1; then the transaction is written with its blobs (fsynced) and only then added, sharing the blobs
+ * pooled already. A refused or unwritable transaction changes nothing. Thread-safe.
  *
  * <p>It blocks (KZG, disk): call it on the ingest executor, never on an event loop.
  */
@@ -63,15 +67,17 @@ public final class TransactionIngest {
     }
 
     /**
-     * Accepts {@code raw} (a type-3 transaction in either network form); returns its 32-byte hash once it is on disk
-     * and in the pool.
+     * Accepts {@code raw} (a type-3 transaction in either network form) that came through a port of {@code origin};
+     * returns its 32-byte hash once it is on disk and in the pool.
      *
-     * @throws TransactionRefusedException if it does not decode or fails a check; nothing was stored
+     * @throws TransactionRefusedException if it does not decode or fails a check (for the unauthenticated origin, the
+     *     pool's limits too: {@link PoolRefusedException#SENDER_LIMIT}, {@link PoolRefusedException#POOL_SHARE});
+     *     nothing was stored
      * @throws IOException if it could not be written; nothing was added to the pool
      */
-    public byte[] accept(byte[] raw) throws TransactionRefusedException, IOException {
+    public byte[] accept(byte[] raw, Origin origin) throws TransactionRefusedException, IOException {
         try {
-            byte[] hash = checkAndAdd(raw);
+            byte[] hash = checkAndAdd(raw, origin);
             metrics.transactionAccepted();
             return hash;
         } catch (TransactionRefusedException e) {
@@ -80,7 +86,7 @@ public final class TransactionIngest {
         }
     }
 
-    private byte[] checkAndAdd(byte[] raw) throws TransactionRefusedException, IOException {
+    private byte[] checkAndAdd(byte[] raw, Origin origin) throws TransactionRefusedException, IOException {
         BlobTransaction tx = work.decode(raw);
         String key = PoolItem.keyOf(tx.hash());
         if (pool.containsTransaction(tx.hash())) {
@@ -97,15 +103,27 @@ public final class TransactionIngest {
             throw TransactionRefusedException.failed(
                     "pool capacity", blobs + " blobs, the pool holds at most " + pool.capacity());
         }
-        BlobTransactionVerifier.Verified verified = work.verify(tx, metrics);
-        int fresh = pool.addTransaction(tx.hash(), withExtensionCells(tx.form(), verified.entries()));
+        int fresh;
+        BlobTransactionVerifier.Verified verified;
+        try {
+            if (origin == Origin.UNAUTHENTICATED) {
+                pool.checkShare(blobs);
+            }
+            verified = work.verify(tx, metrics);
+            pool.checkAdmission(item(tx, verified.entries(), origin, verified.sender())); // before converting
+            fresh = pool.addTransaction(
+                    item(tx, withExtensionCells(tx.form(), verified.entries()), origin, verified.sender()));
+        } catch (PoolRefusedException e) {
+            throw TransactionRefusedException.failed(e.check(), e.detail());
+        }
         if (fresh < 0) {
             LOG.debug("transaction {} was pooled meanwhile", key);
         } else {
             LOG.info(
-                    "pooled transaction {} from {}: {} blobs with {} ({} new to the pool)",
+                    "pooled transaction {} from {}{}: {} blobs with {} ({} new to the pool)",
                     key,
                     verified.sender(),
+                    origin == Origin.UNAUTHENTICATED ? " through a port without JWT" : "",
                     blobs,
                     tx.form() == BlobTransaction.Form.EIP_7594
                             ? "cell proofs"
@@ -113,6 +131,13 @@ public final class TransactionIngest {
                     fresh);
         }
         return tx.hash();
+    }
+
+    /** The pool item of {@code tx} holding {@code entries}, as it came through a port of {@code origin}. */
+    private static PoolItem item(BlobTransaction tx, List<BlobEntry> entries, Origin origin, String sender) {
+        return origin == Origin.UNAUTHENTICATED
+                ? PoolItem.unauthenticated(tx.hash(), entries, sender)
+                : PoolItem.transaction(tx.hash(), entries);
     }
 
     /**

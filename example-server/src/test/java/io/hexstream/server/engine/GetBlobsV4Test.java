@@ -17,6 +17,7 @@ import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
+import io.hexstream.server.rpc.ElementReader;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.RequestParser;
@@ -319,11 +320,15 @@ class GetBlobsV4Test {
                 + String.join("\",\"", hashes) + "\"],\"" + bitarray + "\"]}";
     }
 
+    /** How V4 reads its versioned hashes as the request is parsed. */
+    private static final ElementReader HASHES =
+            new GetBlobs(GetBlobs.Version.V4, null, Fork.AMSTERDAM, 128, ServerMetrics.NONE, null).elements();
+
     private static Params parse(String request) throws Exception {
         ByteBuf body = Unpooled.wrappedBuffer(request.getBytes(StandardCharsets.UTF_8));
         try {
             return new RequestParser(1 << 20, 16, ServerMetrics.NONE)
-                    .parse(body)
+                    .parse(body, method -> HASHES)
                     .requests()
                     .get(0)
                     .params();

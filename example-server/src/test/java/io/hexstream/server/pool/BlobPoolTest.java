@@ -146,6 +146,207 @@ class BlobPoolTest {
         }
     }
 
+    /** A transaction through a port without JWT from sender {@code s} ({@code 0x} and 40 hex digits of {@code s}). */
+    static PoolItem unauthenticated(int n, int s, BlobEntry... entries) {
+        return PoolItem.unauthenticated(txHash(n), List.of(entries), sender(s));
+    }
+
+    static String sender(int s) {
+        return String.format("0x%040x", s);
+    }
+
+    /**
+     * Capacity 8, so a share of 4 for the unauthenticated origin: three generated blobs, then unauthenticated
+     * transactions that make room by evicting the oldest of their own origin only, by the share and then by the
+     * capacity, while every generated blob stays.
+     */
+    @Test
+    void unauthenticatedItemsHoldAtMostHalfThePoolAndEvictOnlyTheirOwn() throws Exception {
+        List<String> evicted = new ArrayList<>();
+        BlobPool pool = new BlobPool(8, (item, freed) -> evicted.add(item.key()));
+        assertEquals(4, pool.unauthenticatedShare());
+        for (int i = 1; i <= 3; i++) {
+            assertTrue(pool.add(item(i)));
+        }
+        PoolItem a = unauthenticated(10, 1, entry(10), entry(11));
+        PoolItem b = unauthenticated(11, 2, entry(12), entry(13));
+        PoolItem c = unauthenticated(12, 3, entry(14));
+        for (PoolItem tx : List.of(a, b, c)) {
+            pool.checkAdmission(tx);
+            assertTrue(pool.add(tx));
+        }
+        assertEquals(List.of(a.key()), evicted, "4 unauthenticated blobs at most: a goes, the oldest of its origin");
+        assertEquals(List.of(item(1).key(), item(2).key(), item(3).key(), b.key(), c.key()), pool.itemKeys());
+        assertEquals(6, pool.size());
+        assertNull(pool.get(entry(10).versionedHash()));
+
+        assertTrue(pool.add(item(4)));
+        assertTrue(pool.add(item(5))); // 8 blobs: the pool is full, nothing evicted
+        assertEquals(List.of(a.key()), evicted);
+        PoolItem d = unauthenticated(13, 4, entry(15));
+        pool.checkAdmission(d);
+        assertTrue(pool.add(d)); // 9 blobs: b goes (2 blobs), not item(1), the oldest of all
+        assertEquals(List.of(a.key(), b.key()), evicted);
+        assertEquals(
+                List.of(item(1).key(), item(2).key(), item(3).key(), c.key(), item(4).key(), item(5).key(), d.key()),
+                pool.itemKeys());
+        assertEquals(7, pool.size());
+        assertEquals(heldBytes(pool), servedBytes(pool));
+    }
+
+    /**
+     * An unauthenticated item that cannot make room by evicting its own origin is refused with the reason, and the pool
+     * is as it was: one larger than the share, and one that would need an authenticated blob evicted.
+     */
+    @Test
+    void anUnauthenticatedItemWithoutRoomIsRefusedAndChangesNothing() throws Exception {
+        List<String> evicted = new ArrayList<>();
+        BlobPool pool = new BlobPool(4, (item, freed) -> evicted.add(item.key()));
+        PoolItem large = unauthenticated(20, 1, entry(20), entry(21), entry(22));
+        PoolRefusedException tooLarge = assertThrows(PoolRefusedException.class, () -> pool.checkAdmission(large));
+        assertEquals(PoolRefusedException.POOL_SHARE, tooLarge.check());
+        assertEquals(
+                "pool share: 3 blobs, more than the 2 of the pool's 4 that ports without JWT may fill",
+                tooLarge.getMessage());
+        for (int i = 1; i <= 4; i++) {
+            assertTrue(pool.add(item(i)));
+        }
+        List<String> keys = pool.itemKeys();
+        PoolItem one = unauthenticated(21, 1, entry(23));
+        PoolRefusedException full = assertThrows(PoolRefusedException.class, () -> pool.checkAdmission(one));
+        assertEquals(
+                "pool share: the pool is full: its 4 blobs would have to lose some that came through the Engine API"
+                        + " port, and ports without JWT evict only their own",
+                full.getMessage());
+        assertThrows(IllegalStateException.class, () -> pool.add(one));
+        assertEquals(keys, pool.itemKeys());
+        assertEquals(4, pool.size());
+        assertEquals(List.of(), evicted);
+        PoolItem sharing = unauthenticated(22, 1, entry(2)); // holds a pooled blob: no new one, so it fits
+        pool.checkAdmission(sharing);
+        assertTrue(pool.add(sharing));
+        assertEquals(4, pool.size());
+        assertEquals(List.of(), evicted);
+    }
+
+    /**
+     * go-ethereum's limit, 16 unauthenticated transactions pooled per sender: the 17th is refused and changes nothing;
+     * another sender is not limited by it; once one of the 16 is evicted the sender may pool one more. An authenticated
+     * transaction is not counted.
+     */
+    @Test
+    void atMostSixteenUnauthenticatedTransactionsPerSender() throws Exception {
+        BlobPool pool = new BlobPool(64, (item, freed) -> {});
+        for (int n = 0; n < 16; n++) {
+            PoolItem tx = unauthenticated(100 + n, 7, entry(200 + n));
+            pool.checkAdmission(tx);
+            assertTrue(pool.add(tx));
+        }
+        assertTrue(pool.add(PoolItem.transaction(txHash(150), List.of(entry(2)))));
+        List<String> keys = pool.itemKeys();
+        PoolItem seventeenth = unauthenticated(116, 7, entry(1));
+        PoolRefusedException refused = assertThrows(PoolRefusedException.class, () -> pool.checkAdmission(seventeenth));
+        assertEquals(PoolRefusedException.SENDER_LIMIT, refused.check());
+        assertEquals(
+                "sender limit: " + sender(7) + " has 16 transactions pooled from ports without JWT, at most 16 per"
+                        + " sender",
+                refused.getMessage());
+        assertThrows(IllegalStateException.class, () -> pool.add(seventeenth));
+        assertEquals(keys, pool.itemKeys());
+        assertEquals(17, pool.size());
+        PoolItem other = unauthenticated(117, 8, entry(1));
+        pool.checkAdmission(other);
+        assertTrue(pool.add(other));
+
+        for (int i = 0; i < 47; i++) { // 65 blobs at the last: the oldest item goes, the first of sender 7
+            assertTrue(pool.add(item(1000 + i)));
+        }
+        assertEquals(64, pool.size());
+        assertFalse(pool.containsItem(unauthenticated(100, 7, entry(200)).key()));
+        pool.checkAdmission(seventeenth);
+        assertTrue(pool.add(seventeenth), "15 of sender 7 pooled now");
+        assertThrows(PoolRefusedException.class, () -> pool.checkAdmission(unauthenticated(118, 7, entry(1))));
+    }
+
+    /**
+     * Random items of both origins and a few senders, against a model of the rules written out here: an authenticated
+     * item drops the oldest items while their blobs are more than the capacity; an unauthenticated one is refused if
+     * its sender has 16 pooled or its blobs are more than the share, and otherwise drops the oldest unauthenticated
+     * items while theirs are more than the share or all more than the capacity, refused (nothing dropped) if that is
+     * not enough. The pool's items, blobs, count and bytes match the model's after every add.
+     */
+    @Test
+    void bothOriginsMatchAnIndependentModel() {
+        Random random = new Random(2121);
+        int capacity = 8;
+        Map<String, Set<VersionedHash>> model = new LinkedHashMap<>();
+        Map<String, String> senders = new LinkedHashMap<>(); // unauthenticated items' senders, by key
+        BlobPool pool = new BlobPool(capacity, (item, blobs) -> {});
+        int refusals = 0;
+        for (int n = 0; n < 600; n++) {
+            List<BlobEntry> blobs = new ArrayList<>();
+            for (int b = random.nextInt(3); b >= 0; b--) {
+                blobs.add(entry(random.nextInt(14)));
+            }
+            boolean open = random.nextBoolean();
+            String sender = sender(random.nextInt(2));
+            PoolItem item = open
+                    ? PoolItem.unauthenticated(txHash(n % 200), blobs, sender)
+                    : PoolItem.transaction(txHash(n % 200), blobs);
+            if (model.containsKey(item.key())) {
+                assertFalse(pool.add(item));
+                continue;
+            }
+            Map<String, Set<VersionedHash>> next = new LinkedHashMap<>(model);
+            next.put(item.key(), new HashSet<>(hashesOf(blobs)));
+            Map<String, String> nextSenders = new LinkedHashMap<>(senders);
+            boolean admitted = true;
+            if (open) {
+                nextSenders.put(item.key(), sender);
+                admitted = Collections.frequency(senders.values(), sender) < 16
+                        && next.get(item.key()).size() <= capacity / 2;
+                for (String key : List.copyOf(next.keySet())) {
+                    if (!admitted
+                            || union(subset(next, nextSenders.keySet())).size() <= capacity / 2
+                                    && union(next.values()).size() <= capacity) {
+                        break;
+                    }
+                    if (nextSenders.containsKey(key) && !key.equals(item.key())) {
+                        next.remove(key);
+                        nextSenders.remove(key);
+                    }
+                }
+                admitted &= union(next.values()).size() <= capacity;
+            } else {
+                while (union(next.values()).size() > capacity) {
+                    String oldest = next.keySet().iterator().next();
+                    next.remove(oldest);
+                    nextSenders.remove(oldest);
+                }
+            }
+            if (admitted) {
+                assertTrue(pool.add(item));
+                model = next;
+                senders = nextSenders;
+            } else {
+                refusals++;
+                assertThrows(PoolRefusedException.class, () -> pool.checkAdmission(item));
+            }
+            assertEquals(List.copyOf(model.keySet()), pool.itemKeys());
+            assertEquals(union(model.values()), Set.copyOf(pool.hashes()));
+            assertEquals(union(model.values()).size(), pool.size());
+            assertEquals(heldBytes(pool), servedBytes(pool));
+        }
+        assertTrue(refusals > 0, "the model refused some");
+    }
+
+    private static List<Set<VersionedHash>> subset(Map<String, Set<VersionedHash>> items, Set<String> keys) {
+        return items.entrySet().stream()
+                .filter(item -> keys.contains(item.getKey()))
+                .map(Map.Entry::getValue)
+                .toList();
+    }
+
     private static Set<VersionedHash> union(Iterable<Set<VersionedHash>> sets) {
         Set<VersionedHash> all = new HashSet<>();
         sets.forEach(all::addAll);

@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.Hxb2Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -170,6 +174,44 @@ class BlobStoreTest {
         assertArrayEquals(txHash(1), loaded.get(0).transactionHash());
         assertArrayEquals(Files.readAllBytes(files.get(1)), BlobStore.encode(loaded.get(0)));
         assertFalse(Files.exists(unfinished));
+    }
+
+    /**
+     * A transaction through a port without JWT is stored with origin 2 and its sender, byte by byte as the README's
+     * table says, and comes back with both; an Engine API one keeps origin 1 and no sender (the bytes as before).
+     */
+    @Test
+    void anUnauthenticatedTransactionKeepsItsOriginAndSender(@TempDir Path dir) throws Exception {
+        Random random = new Random(9);
+        String sender = "0x" + "a1".repeat(19) + "0f";
+        BlobEntry entry = entry(random, false, true);
+        PoolItem open = PoolItem.unauthenticated(txHash(9), List.of(entry), sender);
+        PoolItem engine = PoolItem.transaction(txHash(10), List.of(entry));
+        BlobStore store = new BlobStore(dir, ServerMetrics.NONE);
+        byte[] openBytes = Files.readAllBytes(store.save(open));
+        byte[] engineBytes = Files.readAllBytes(store.save(engine));
+
+        int blob = 1 + BlobSizes.BLOB_SIZE + 48 + BlobSizes.CELL_PROOFS_SIZE;
+        assertEquals(4 + 1 + 32 + 20 + 2 + blob + 4, openBytes.length);
+        assertEquals(4 + 1 + 32 + 2 + blob + 4, engineBytes.length);
+        assertEquals("HXB3", new String(openBytes, 0, 4, StandardCharsets.US_ASCII));
+        assertEquals(2, openBytes[4]);
+        assertEquals(1, engineBytes[4]);
+        assertArrayEquals(txHash(9), Arrays.copyOfRange(openBytes, 5, 37));
+        assertArrayEquals(HexDecoder.decode(sender), Arrays.copyOfRange(openBytes, 37, 57));
+        assertArrayEquals(new byte[] {0, 1}, Arrays.copyOfRange(openBytes, 57, 59));
+        assertArrayEquals(
+                Arrays.copyOfRange(engineBytes, 37, engineBytes.length - 4),
+                Arrays.copyOfRange(openBytes, 57, openBytes.length - 4),
+                "the same blob count and blob after the sender");
+
+        List<PoolItem> loaded = items(new BlobStore(dir, ServerMetrics.NONE));
+        assertEquals(Origin.UNAUTHENTICATED, loaded.get(0).origin());
+        assertEquals(sender, loaded.get(0).sender());
+        assertArrayEquals(txHash(9), loaded.get(0).transactionHash());
+        assertSameEntries(List.of(entry), loaded.get(0).entries());
+        assertEquals(Origin.AUTHENTICATED, loaded.get(1).origin());
+        assertNull(loaded.get(1).sender());
     }
 
     @Test

@@ -72,8 +72,9 @@ class DurableBlobPoolTest {
         assertTrue(pool.add(PoolItem.generated(known)));
         byte[] hash = new byte[32];
         hash[0] = 7;
-        assertEquals(1, pool.addTransaction(hash, List.of(known, BlobPoolTest.entry(11))));
-        assertEquals(-1, pool.addTransaction(hash, List.of(BlobPoolTest.entry(12))), "already pooled");
+        assertEquals(1, pool.addTransaction(PoolItem.transaction(hash, List.of(known, BlobPoolTest.entry(11)))));
+        assertEquals(
+                -1, pool.addTransaction(PoolItem.transaction(hash, List.of(BlobPoolTest.entry(12)))), "already pooled");
         assertEquals(2, pool.size());
         assertEquals(2, files().size());
         assertEquals(1, pool.generatedItems());
@@ -124,10 +125,14 @@ class DurableBlobPoolTest {
     void aSharedBlobSurvivesTheEvictionOfOneHolderAndGoesWithTheLast() throws Exception {
         Recorder recorder = new Recorder();
         DurableBlobPool pool = DurableBlobPool.open(dir, 3, ServerMetrics.NONE, recorder);
-        assertEquals(2, pool.addTransaction(txHash(1), List.of(BlobPoolTest.entry(1), BlobPoolTest.entry(2))));
+        assertEquals(
+                2,
+                pool.addTransaction(
+                        PoolItem.transaction(txHash(1), List.of(BlobPoolTest.entry(1), BlobPoolTest.entry(2)))));
         assertEquals(
                 1,
-                pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),
+                pool.addTransaction(
+                        PoolItem.transaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3)))),
                 "the replacement brings one new blob and holds two");
         assertEquals(Set.copyOf(pool.hashes()), blobsOnDisk());
         assertEquals(3, pool.size());
@@ -142,7 +147,8 @@ class DurableBlobPoolTest {
         assertNotNull(pool.get(BlobPoolTest.entry(2).versionedHash()), "the replacement's blob is still served");
         assertEquals(
                 -1,
-                pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))),
+                pool.addTransaction(
+                        PoolItem.transaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3)))),
                 "re-sent, the replacement is pooled: rightly");
         assertEquals(Set.copyOf(hashes(2, 3, 4)), blobsOnDisk(), "and on disk, in the replacement's file");
         assertEquals(3, pool.size());
@@ -155,11 +161,53 @@ class DurableBlobPoolTest {
         assertEquals(hashes(1, 2, 3, 4, 5), recorder.entered, "each blob entered once");
     }
 
+    /**
+     * Each transaction's origin survives a restart: after it, a transaction through a port without JWT still evicts
+     * only the one of its origin (the share of a pool of 4 is 2 blobs), not the older Engine API one.
+     */
+    @Test
+    void aRestartKeepsEachTransactionsOrigin() throws Exception {
+        DurableBlobPool pool = DurableBlobPool.open(dir, 4, ServerMetrics.NONE);
+        PoolItem engine = PoolItem.transaction(txHash(1), List.of(BlobPoolTest.entry(1)));
+        PoolItem first = BlobPoolTest.unauthenticated(2, 7, BlobPoolTest.entry(2), BlobPoolTest.entry(3));
+        assertEquals(1, pool.addTransaction(engine));
+        assertEquals(2, pool.addTransaction(first));
+
+        DurableBlobPool reopened = DurableBlobPool.open(dir, 4, ServerMetrics.NONE);
+        PoolItem second = BlobPoolTest.unauthenticated(3, 8, BlobPoolTest.entry(4));
+        assertEquals(1, reopened.addTransaction(second));
+        assertEquals(List.of(engine.key(), second.key()), reopened.itemKeys());
+        assertEquals(hashes(1, 4), reopened.hashes());
+        assertEquals(Set.copyOf(hashes(1, 4)), blobsOnDisk());
+        assertEquals(List.of(file(1, engine), file(3, second)), files());
+    }
+
+    /**
+     * A sender's count survives a restart: 16 transactions through a port without JWT, and after the restart the 17th
+     * is refused with nothing written.
+     */
+    @Test
+    void aRestartKeepsEachSendersCount() throws Exception {
+        DurableBlobPool pool = DurableBlobPool.open(dir, 64, ServerMetrics.NONE);
+        for (int n = 0; n < 16; n++) {
+            assertEquals(1, pool.addTransaction(BlobPoolTest.unauthenticated(10 + n, 7, BlobPoolTest.entry(20 + n))));
+        }
+        DurableBlobPool reopened = DurableBlobPool.open(dir, 64, ServerMetrics.NONE);
+        List<String> stored = files();
+        PoolRefusedException refused = assertThrows(
+                PoolRefusedException.class,
+                () -> reopened.addTransaction(BlobPoolTest.unauthenticated(30, 7, BlobPoolTest.entry(40))));
+        assertEquals(PoolRefusedException.SENDER_LIMIT, refused.check());
+        assertEquals(stored, files());
+        assertEquals(16, reopened.size());
+        assertEquals(1, reopened.addTransaction(BlobPoolTest.unauthenticated(31, 8, BlobPoolTest.entry(41))));
+    }
+
     @Test
     void aRestartRestoresTheSameHolders() throws Exception {
         DurableBlobPool pool = DurableBlobPool.open(dir, 4, ServerMetrics.NONE);
-        pool.addTransaction(txHash(1), List.of(BlobPoolTest.entry(1), BlobPoolTest.entry(2)));
-        pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3)));
+        pool.addTransaction(PoolItem.transaction(txHash(1), List.of(BlobPoolTest.entry(1), BlobPoolTest.entry(2))));
+        pool.addTransaction(PoolItem.transaction(txHash(2), List.of(BlobPoolTest.entry(2), BlobPoolTest.entry(3))));
 
         Recorder recorder = new Recorder();
         DurableBlobPool reopened = DurableBlobPool.open(dir, 4, ServerMetrics.NONE, recorder);
@@ -183,7 +231,7 @@ class DurableBlobPoolTest {
         DurableBlobPool pool = DurableBlobPool.open(dir, 1, ServerMetrics.NONE, PoolListener.NONE, files);
         PoolItem first = PoolItem.transaction(txHash(1), List.of(BlobPoolTest.entry(1)));
         String name = file(1, first);
-        assertEquals(1, pool.addTransaction(txHash(1), first.entries()));
+        assertEquals(1, pool.addTransaction(PoolItem.transaction(txHash(1), first.entries())));
         assertEquals(
                 List.of(
                         "WRITE " + name + ".tmp",
@@ -191,7 +239,7 @@ class DurableBlobPoolTest {
                         "RENAME " + name + ".tmp " + name,
                         "FORCE_DIRECTORY blobs"),
                 files.take());
-        pool.addTransaction(txHash(2), List.of(BlobPoolTest.entry(2)));
+        pool.addTransaction(PoolItem.transaction(txHash(2), List.of(BlobPoolTest.entry(2))));
         String second = file(2, PoolItem.transaction(txHash(2), List.of()));
         assertEquals(
                 List.of(
@@ -222,7 +270,8 @@ class DurableBlobPoolTest {
         RecordingStoreFiles files = new RecordingStoreFiles().failing(failing);
         DurableBlobPool pool = DurableBlobPool.open(dir, 4, ServerMetrics.NONE, PoolListener.NONE, files);
         List<BlobEntry> entries = List.of(BlobPoolTest.entry(1));
-        IOException refused = assertThrows(IOException.class, () -> pool.addTransaction(txHash(1), entries));
+        IOException refused =
+                assertThrows(IOException.class, () -> pool.addTransaction(PoolItem.transaction(txHash(1), entries)));
         if (failing == Op.FORCE_DIRECTORY) {
             assertEquals(
                     "fsync of the directory " + dir.resolve("blobs") + " failed, so "
@@ -239,7 +288,8 @@ class DurableBlobPoolTest {
         assertEquals(List.of(), files(), "neither the temporary file nor the renamed one is left");
 
         files.failing(null);
-        assertEquals(1, pool.addTransaction(txHash(1), entries), "taken once the disk works again");
+        assertEquals(
+                1, pool.addTransaction(PoolItem.transaction(txHash(1), entries)), "taken once the disk works again");
         assertEquals(
                 List.of(PoolItem.keyOf(txHash(1))),
                 DurableBlobPool.open(dir, 4, ServerMetrics.NONE).itemKeys());

@@ -68,7 +68,7 @@ class JsonRpcDispatcherTest {
 
     private static List<RpcRequest> parse(String json) throws RpcException {
         return new RequestParser(1 << 20, 16, ServerMetrics.NONE)
-                .parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)))
+                .parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)), method -> null)
                 .requests();
     }
 
@@ -158,5 +158,32 @@ class JsonRpcDispatcherTest {
                         + " bytes (--max-response-bytes)\"}}}";
         assertEquals("[" + reply + "," + reply + "," + tooLarge + "," + tooLarge + "]", text(done.get()));
         assertEquals(0, blockingCalls.get(), "a blocking call past the cap is not run");
+    }
+
+    /** A successful call's reply is made by the replies given (a renderer's seam), errors as ever. */
+    @Test
+    void successfulRepliesAreMadeByTheRepliesGiven() throws Exception {
+        List<String> seen = new java.util.ArrayList<>();
+        JsonRpcDispatcher dispatcher = new JsonRpcDispatcher(
+                List.of(echo),
+                (id, result) -> {
+                    seen.add(new String(id, StandardCharsets.UTF_8));
+                    return RpcReply.success(id, words("stand-in"));
+                },
+                Runnable::run,
+                1 << 20,
+                ServerMetrics.NONE);
+        AtomicReference<Replies> done = new AtomicReference<>();
+        dispatcher.dispatch(
+                parse("[{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"echo\",\"params\":[\"b\"]},"
+                        + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"none\"}]"),
+                true,
+                ImmediateEventExecutor.INSTANCE,
+                done::set);
+        assertEquals(List.of("3"), seen);
+        assertEquals(
+                "[{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":[\"stand-in\"]},{\"jsonrpc\":\"2.0\",\"id\":4,"
+                        + "\"error\":{\"code\":-32601,\"message\":\"Method not found: none\"}}]",
+                text(done.get()));
     }
 }

@@ -19,8 +19,8 @@ import org.web3j.rlp.RlpType;
 /**
  * Signed type-3 transactions in network form (EIP-4844: one blob proof per blob; EIP-7594: wrapper version 1 and 128
  * cell proofs per blob), built field by field so that a test can break exactly one thing: any sidecar list, the
- * versioned hashes (signed as given), the wrapper version or the signature. Chain id 1, a fixed key; the nonce tells
- * transactions over the same blobs apart.
+ * versioned hashes (signed as given), the wrapper version or the signature. Chain id 1, a fixed key unless another is
+ * given; the nonce tells transactions over the same blobs apart.
  */
 public final class BlobTransactionBuilder {
     /** The sender's key, fixed so that signatures (RFC 6979) and hashes are the same on every run. */
@@ -41,6 +41,7 @@ public final class BlobTransactionBuilder {
     private long nonce;
     private int wrapperVersion = 1;
     private Signature signature;
+    private ECKeyPair key = KEY;
 
     private BlobTransactionBuilder(List<BlobEntry> entries, boolean cellProofs) {
         this.cellProofs = cellProofs;
@@ -71,6 +72,12 @@ public final class BlobTransactionBuilder {
 
     public BlobTransactionBuilder nonce(long nonce) {
         this.nonce = nonce;
+        return this;
+    }
+
+    /** Signs with {@code key} instead of {@link #KEY}: another sender. */
+    public BlobTransactionBuilder key(ECKeyPair key) {
+        this.key = key;
         return this;
     }
 
@@ -122,7 +129,7 @@ public final class BlobTransactionBuilder {
 
     /** The valid signature of the body as it is now. */
     public Signature validSignature() {
-        return sign(3, unsignedBody());
+        return sign(3, unsignedBody(), key);
     }
 
     /**
@@ -178,7 +185,7 @@ public final class BlobTransactionBuilder {
                 RlpString.create(0),
                 RlpString.create(new byte[0]),
                 new RlpList()));
-        return typed(2, new RlpList(withSignature(fields, sign(2, fields))));
+        return typed(2, new RlpList(withSignature(fields, sign(2, fields, KEY))));
     }
 
     private List<RlpType> unsignedBody() {
@@ -198,7 +205,7 @@ public final class BlobTransactionBuilder {
 
     private List<RlpType> body() {
         List<RlpType> unsigned = unsignedBody();
-        return withSignature(unsigned, signature != null ? signature : sign(3, unsigned));
+        return withSignature(unsigned, signature != null ? signature : sign(3, unsigned, key));
     }
 
     private static List<RlpType> withSignature(List<RlpType> unsigned, Signature signature) {
@@ -209,9 +216,9 @@ public final class BlobTransactionBuilder {
         return fields;
     }
 
-    /** Signs {@code keccak256(type ‖ rlp(unsigned))} with {@link #KEY}. */
-    private static Signature sign(int type, List<RlpType> unsigned) {
-        Sign.SignatureData data = Sign.signMessage(Hash.sha3(typed(type, new RlpList(unsigned))), KEY, false);
+    /** Signs {@code keccak256(type ‖ rlp(unsigned))} with {@code key}. */
+    private static Signature sign(int type, List<RlpType> unsigned, ECKeyPair key) {
+        Sign.SignatureData data = Sign.signMessage(Hash.sha3(typed(type, new RlpList(unsigned))), key, false);
         return new Signature(
                 BigInteger.valueOf(data.getV()[0] - 27),
                 new BigInteger(1, data.getR()),

@@ -86,7 +86,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
         return start(fork, "--idle-timeout", Long.toString(idleTimeout.toSeconds()));
     }
 
-    /** A server over {@code dataDir} with no generated blobs, and the same API without JWT on another port. */
+    /** A server over {@code dataDir} with no generated blobs, and {@code eth_sendRawTransaction} without JWT too. */
     public static EngineServerFixture startEmpty(Fork fork, Path dataDir) {
         return startEmpty(fork, dataDir, new String[0]);
     }
@@ -98,14 +98,11 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
         return start(dataDir, args, Clock.systemUTC(), scratch(), Seams.SYSTEM);
     }
 
-    /** As {@link #startEmpty(Fork, Path)}, its blocking work done through {@code seams}. */
-    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams) {
-        return start(
-                dataDir,
-                List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"),
-                Clock.systemUTC(),
-                scratch(),
-                seams);
+    /** As {@link #startEmpty(Fork, Path, String...)}, its blocking work done through {@code seams}. */
+    public static EngineServerFixture startEmpty(Fork fork, Path dataDir, Seams seams, String... options) {
+        List<String> args = new ArrayList<>(List.of("--fork", fork.name(), "--generate", "0", "--rpc-port", "0"));
+        args.addAll(List.of(options));
+        return start(dataDir, args, Clock.systemUTC(), scratch(), seams);
     }
 
     private static EngineServerFixture startOverSharedPool(Fork fork, Clock clock, List<String> options) {

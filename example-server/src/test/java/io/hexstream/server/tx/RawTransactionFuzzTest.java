@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.hexstream.server.blob.Origin;
 import io.hexstream.server.testing.FuzzPool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class RawTransactionFuzzTest {
             decoding = e;
         }
         TransactionRefusedException ingesting = assertThrows(
-                TransactionRefusedException.class, () -> pool.ingest().accept(raw));
+                TransactionRefusedException.class, () -> pool.ingest().accept(raw, Origin.AUTHENTICATED));
         assertWellFormed(ingesting);
         if (decoding != null) {
             assertEquals(decoding.getMessage(), ingesting.getMessage());

@@ -23,6 +23,7 @@ import java.util.List;
 record E2ePool(JwtAuthenticator tokens, List<VersionedHash> hashes) {
     /** The pool of {@code dataDir}, generated there first if it holds fewer blobs (its log beside it). */
     static E2ePool prepare(Path dataDir) throws IOException {
+        Files.createDirectories(dataDir);
         try (ServerJvm generator = ServerJvm.start(
                 "prerendered", false, dataDir, dataDir.toAbsolutePath().resolve("server.log"))) {
             generator.ask("heap");

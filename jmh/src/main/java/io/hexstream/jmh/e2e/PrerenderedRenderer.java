@@ -7,31 +7,34 @@ import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.rpc.RpcReply;
+import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The transport floor: the exact response bytes, rendered once per request shape (getBlobsV2 of a blob count,
- * getBlobsV4 of a blob count and cell count: each a reply of its own length) the first time it is seen (during warm-up,
- * before timing), then written from one direct buffer with {@code retainedDuplicate()}: no encoding at all on the timed
- * path (the reply, built as the server builds it to count the response cap, is released unwritten).
- * {@link SendfileRenderer} serves the same bytes from files.
+ * getBlobsV4 of a blob count and cell count; {@link RenderedShapes}) the first time it is seen (during warm-up, before
+ * timing), then written from one direct buffer with {@code retainedDuplicate()}: no encoding at all on the timed path,
+ * and no reply body built (a shape already rendered is found from the method's result, before its reply would be
+ * written). {@link SendfileRenderer} serves the same bytes from files.
  */
 final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
-    private final Map<Long, ByteBuf> rendered = new ConcurrentHashMap<>();
     private final ResponseWriter writer = new ResponseWriter();
+    private final RenderedShapes<ByteBuf> rendered = new RenderedShapes<>(r -> render(writer, r), ByteBuf::release);
+
+    @Override
+    public RpcReply reply(byte[] id, RpcResult result) {
+        return rendered.reply(id, result);
+    }
 
     @Override
     public void render(Replies replies, Responder responder) {
         ResponseSummary summary = replies.summary();
-        ByteBuf bytes = rendered(rendered, replies, r -> render(writer, r), ByteBuf::release);
+        ByteBuf bytes = rendered.rendered(replies);
         responder.respond(
                 JacksonStringsRenderer.withHeaders(
                         responder.keepAlive(),
@@ -39,27 +42,6 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
                                 responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())),
                 bytes.readableBytes(),
                 summary);
-    }
-
-    /**
-     * What {@code cache} holds for {@code replies}' shape, rendered by {@code render} (which takes the replies over)
-     * the first time; the replies released otherwise. A shape is the one reply's exact length: the driver's requests of
-     * one method, blob count and cell count, and one id.
-     */
-    static <T> T rendered(Map<Long, T> cache, Replies replies, Function<Replies, T> render, Consumer<T> discard) {
-        Long shape = replies.replies().get(0).length();
-        T found = cache.get(shape);
-        if (found != null) {
-            replies.release();
-            return found;
-        }
-        T mine = render.apply(replies);
-        found = cache.putIfAbsent(shape, mine);
-        if (found == null) {
-            return mine;
-        }
-        discard.accept(mine); // another thread rendered it first
-        return found;
     }
 
     /**
@@ -83,7 +65,7 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
 
     @Override
     public void close() {
-        rendered.values().forEach(ByteBuf::release);
+        rendered.all().forEach(ByteBuf::release);
         rendered.clear();
     }
 }

@@ -5,6 +5,8 @@ import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
+import io.hexstream.server.rpc.RpcReply;
+import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
@@ -22,8 +24,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -48,8 +48,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     private final Path dir;
-    private final Map<Long, Rendered> files = new ConcurrentHashMap<>();
     private final ResponseWriter writer = new ResponseWriter();
+    private final RenderedShapes<Rendered> files = new RenderedShapes<>(this::write, SendfileRenderer::delete);
     private final AtomicLong regions = new AtomicLong();
     private final AtomicLong released = new AtomicLong();
 
@@ -61,9 +61,14 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     }
 
     @Override
+    public RpcReply reply(byte[] id, RpcResult result) {
+        return files.reply(id, result);
+    }
+
+    @Override
     public void render(Replies replies, Responder responder) {
         ResponseSummary summary = replies.summary();
-        Rendered file = PrerenderedRenderer.rendered(files, replies, this::write, SendfileRenderer::delete);
+        Rendered file = files.rendered(replies);
         responder.respond(
                 new Response(
                         JacksonStringsRenderer.withHeaders(
@@ -109,7 +114,7 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        for (Rendered file : files.values()) {
+        for (Rendered file : files.all()) {
             file.channel().close();
             Files.deleteIfExists(file.path());
         }

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Vert.x gives by default) on a free loopback port, behind {@link VertxEngineFront}; prints {@code ready PORT KERNEL},
  * then answers the driver's {@link DriverCommands}, the heap counted on every Vert.x thread and on the common fork-join
  * pool (where Besu's {@code parallelStream} runs); end of input stops it. Modes: {@code vertxHexstream}
- * ({@link VertxHexstreamResponder}), {@code vertxBesuLike} ({@link VertxBesuResponder}).
+ * ({@link VertxHexstreamResponder}), {@code vertxBesuLike} ({@link VertxBesuResponder}), {@code vertxBesuHexModule}
+ * ({@link VertxBesuHexModuleResponder}).
  */
 public final class VertxE2eServer {
     private VertxE2eServer() {}
@@ -24,6 +25,7 @@ public final class VertxE2eServer {
         VertxEngineFront.Responder responder = switch (args[0]) {
             case "vertxHexstream" -> new VertxHexstreamResponder();
             case "vertxBesuLike" -> new VertxBesuResponder();
+            case "vertxBesuHexModule" -> new VertxBesuHexModuleResponder();
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         };
         DurableBlobPool pool = DurableBlobPool.open(Path.of(args[1]), EndToEndBenchmark.POOL_BLOBS, ServerMetrics.NONE);

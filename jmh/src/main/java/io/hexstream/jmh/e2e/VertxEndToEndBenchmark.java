@@ -18,13 +18,16 @@ import java.util.Map;
  * {@code engine_getBlobsV2} end to end over loopback in a Besu-style stack: two Vert.x HTTP servers, each in a JVM of
  * its own ({@link VertxE2eServer}), on the same pool as {@link EndToEndBenchmark} ({@link E2ePool}, each server serving
  * its own copy), with the same front ({@link VertxEngineFront}: the body parsed as Besu's JSON-RPC handlers do, the
- * method on a Vert.x worker; no JWT in either), differing only in the reply: {@code vertxHexstream} (a {@code JsonBody}
- * written by {@code VertxJsonBodyWriter}; {@code vertxHexstream-vector} the same with the Vector API) and
- * {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes of each ~8 KB flush). Before timing, a 128-blob
- * response of each is checked against the pool and all must answer the same bytes. Per cell, as
+ * method on a Vert.x worker; no JWT in any), differing only in the reply: {@code vertxHexstream} (a {@code JsonBody}
+ * written by {@code VertxJsonBodyWriter}), {@code vertxBesuLike} (Besu's Strings, Jackson and chunked writes of each ~8
+ * KB flush) and {@code vertxBesuHexModule} (Besu's path with {@code HexModule}, {@code Bytes} fields and the codec's
+ * {@code VertxResponseOutputStream}); the hexstream servers also as {@code …-vector}, with the Vector API. Before
+ * timing, a 128-blob response of each is checked against the pool and all must answer the same bytes. Per cell, as
  * {@link EndToEndBenchmark}: p50/p99 time to last byte, heap allocated by the server's threads per response, peak
- * direct memory, and the p50 speed-up over {@code vertxBesuLike}; then the issue's acceptance at 128 blobs (≥ 5×
- * faster, ≤ 256 KiB of heap per response). Writes {@code vertx-e2e.md}.
+ * direct memory, and the p50 speed-up over {@code vertxBesuLike}; then the acceptance at 128 blobs:
+ * {@code vertxHexstream} ≥ 5× faster, ≤ 256 KiB of heap per response; {@code vertxBesuHexModule} ≥ 3× faster on the
+ * portable kernel and ≥ 5× with the Vector API, its p50 within 1.3× of {@code vertxHexstream}'s on the same kernel, ≤ 2
+ * % of {@code vertxBesuLike}'s heap per response. Writes {@code vertx-e2e.md}.
  *
  * <pre>
  * mvn -B -q -pl jmh -am package -DskipTests &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
@@ -37,15 +40,26 @@ import java.util.Map;
 public final class VertxEndToEndBenchmark {
     static final String HEXSTREAM = "vertxHexstream";
     static final String PEER = "vertxBesuLike";
-    /** Both hexstream servers, on the portable kernel and with the Vector API, then the peer. */
+    static final String BESU_HEX_MODULE = "vertxBesuHexModule";
+    /** The hexstream servers, on the portable kernel and with the Vector API, then the peer. */
     static final List<EndToEndBenchmark.Server> SERVERS = List.of(
             new EndToEndBenchmark.Server(HEXSTREAM, HEXSTREAM, false),
             new EndToEndBenchmark.Server(HEXSTREAM + "-vector", HEXSTREAM, true),
+            new EndToEndBenchmark.Server(BESU_HEX_MODULE, BESU_HEX_MODULE, false),
+            new EndToEndBenchmark.Server(BESU_HEX_MODULE + "-vector", BESU_HEX_MODULE, true),
             new EndToEndBenchmark.Server(PEER, PEER, false));
     /** The acceptance: at least this many times faster than the peer at 128 blobs... */
     static final double MIN_SPEED_UP = 5;
     /** ...allocating at most this much heap per response. */
     static final long MAX_HEAP_PER_RESPONSE = 256 * 1024;
+    /** {@code vertxBesuHexModule}: at least this many times faster than the peer on the portable kernel... */
+    static final double MIN_HEX_MODULE_SPEED_UP = 3;
+    /** ...and with the Vector API... */
+    static final double MIN_HEX_MODULE_SPEED_UP_VECTOR = 5;
+    /** ...its p50 at most this multiple of {@code vertxHexstream}'s on the same kernel... */
+    static final double MAX_HEX_MODULE_OVER_HEXSTREAM = 1.3;
+    /** ...allocating at most this share of the peer's heap per response. */
+    static final double MAX_HEX_MODULE_HEAP_SHARE = 0.02;
 
     private VertxEndToEndBenchmark() {}
 
@@ -168,7 +182,7 @@ public final class VertxEndToEndBenchmark {
         return cells;
     }
 
-    /** The acceptance, line by line, for every 128-blob cell of the hexstream servers. */
+    /** The acceptance, line by line, for every 128-blob cell of the hexstream servers. */
     static String acceptance(List<EndToEndBenchmark.Cell> cells) {
         StringBuilder md = new StringBuilder(String.format(
                 Locale.ROOT,
@@ -190,12 +204,63 @@ public final class VertxEndToEndBenchmark {
                         c.connections(),
                         c.clients(),
                         speedUp,
-                        speedUp >= MIN_SPEED_UP ? "met" : "not met",
+                        met(speedUp >= MIN_SPEED_UP),
                         Report.bytes(c.heapPerRequest()),
-                        c.heapPerRequest() <= MAX_HEAP_PER_RESPONSE ? "met" : "not met"));
+                        met(c.heapPerRequest() <= MAX_HEAP_PER_RESPONSE)));
             });
         }
+        return md.append('\n').append(hexModuleAcceptance(cells)).toString();
+    }
+
+    /** {@code vertxBesuHexModule}'s acceptance, for every 128-blob cell of it (the acceptance's are per-request). */
+    static String hexModuleAcceptance(List<EndToEndBenchmark.Cell> cells) {
+        StringBuilder md = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Acceptance at 128 blobs, a connection per request: `%s` ≥ %.0f× faster than `%s` (p50) on the portable"
+                        + " kernel, ≥ %.0f× with the Vector API; its p50 ≤ %.1f× `%s`'s on the same kernel; heap per"
+                        + " response ≤ %.0f %% of `%s`'s.%n%n",
+                BESU_HEX_MODULE,
+                MIN_HEX_MODULE_SPEED_UP,
+                PEER,
+                MIN_HEX_MODULE_SPEED_UP_VECTOR,
+                MAX_HEX_MODULE_OVER_HEXSTREAM,
+                HEXSTREAM,
+                MAX_HEX_MODULE_HEAP_SHARE * 100,
+                PEER));
+        for (EndToEndBenchmark.Cell c : cells) {
+            if (!c.server().startsWith(BESU_HEX_MODULE) || c.blobs() != 128) {
+                continue;
+            }
+            String suffix = c.server().substring(BESU_HEX_MODULE.length());
+            var peer = Report.same(cells, c, PEER);
+            var hexstream = Report.same(cells, c, HEXSTREAM + suffix);
+            if (peer.isEmpty() || hexstream.isEmpty()) {
+                continue;
+            }
+            double speedUp = peer.get().p50Millis() / c.p50Millis();
+            double minSpeedUp = suffix.isEmpty() ? MIN_HEX_MODULE_SPEED_UP : MIN_HEX_MODULE_SPEED_UP_VECTOR;
+            double overHexstream = c.p50Millis() / hexstream.get().p50Millis();
+            double heapShare = (double) c.heapPerRequest() / peer.get().heapPerRequest();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- `%s`, %s, %d client(s): %.2f× (%s), %.2f× `%s`'s p50 (%s), %s per response, %.3f %% (%s)%n",
+                    c.server(),
+                    c.connections(),
+                    c.clients(),
+                    speedUp,
+                    met(speedUp >= minSpeedUp),
+                    overHexstream,
+                    HEXSTREAM + suffix,
+                    met(overHexstream <= MAX_HEX_MODULE_OVER_HEXSTREAM),
+                    Report.bytes(c.heapPerRequest()),
+                    heapShare * 100,
+                    met(heapShare <= MAX_HEX_MODULE_HEAP_SHARE)));
+        }
         return md.toString();
+    }
+
+    private static String met(boolean met) {
+        return met ? "met" : "not met";
     }
 
     /** The Vert.x on the class path, as its jar states it. */
