@@ -14,6 +14,7 @@ import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -215,6 +216,11 @@ public final class ExampleServer implements AutoCloseable {
         return ports.address(ports.metrics());
     }
 
+    /** The IPC socket's path, or {@code null} if there is none. */
+    public Path ipcPath() {
+        return ports.ipc() != null ? ports.ipc().path() : null;
+    }
+
     public DurableBlobPool pool() {
         return pool;
     }
@@ -236,7 +242,7 @@ public final class ExampleServer implements AutoCloseable {
      */
     @Override
     public void close() {
-        ports.http().close();
+        ports.close();
         executors.forEach(ExecutorService::shutdown);
         executors.forEach(ExampleServer::awaitEnd);
         if (hexCache != null) {

@@ -44,6 +44,13 @@ public final class ServerOptions {
     Integer rpcPort;
 
     @Option(
+            names = "--ipc-path",
+            paramLabel = "FILE",
+            description = "Also serve the same API on this Unix domain socket, mode 600, without JWT (the file's"
+                    + " permissions are the gate); Linux x86-64 (default: off).")
+    Path ipcPath;
+
+    @Option(
             names = "--rpc-max-connections",
             paramLabel = "N",
             defaultValue = "8",

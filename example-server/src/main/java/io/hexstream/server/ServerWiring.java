@@ -13,6 +13,8 @@ import io.hexstream.server.http.EngineApiInitializer;
 import io.hexstream.server.http.EngineServer;
 import io.hexstream.server.http.RefusalLog;
 import io.hexstream.server.http.RouteTable;
+import io.hexstream.server.ipc.IpcPipeline;
+import io.hexstream.server.ipc.IpcServer;
 import io.hexstream.server.metrics.Instrumentation;
 import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.PrometheusMetrics;
@@ -28,7 +30,9 @@ import io.hexstream.server.rpc.RpcMethod;
 import io.hexstream.server.ssz.SszRoute;
 import io.hexstream.server.tx.IngestWork;
 import io.hexstream.server.tx.TransactionIngest;
+import io.hexstream.server.ws.WebSocketRoute;
 import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -94,7 +98,9 @@ record ServerWiring(
         RefusalLog refusals = new RefusalLog();
         ConnectionLimit engineApi = new ConnectionLimit(config.maxConnections, "--max-connections", refusals, metrics);
         RouteTable engineRoutes = SszRoute.register(
-                        RouteTable.builder().add(HttpMethod.POST, "/", jsonRpc),
+                        RouteTable.builder()
+                                .add(HttpMethod.POST, "/", jsonRpc)
+                                .upgrade("websocket", "/", webSocket(jsonRpc, metrics)),
                         new BlobLookup(pool, metrics),
                         config.fork,
                         config.maxBlobsPerRequest,
@@ -134,14 +140,44 @@ record ServerWiring(
         EngineServer.Port scrape = instrumentation.prometheus() != null ? metricsPort(refusals) : null;
         List<EngineServer.Port> ports =
                 Stream.of(engine, rpc, scrape).filter(Objects::nonNull).toList();
+        EngineServer http;
         try {
-            return new ListeningPorts(EngineServer.start(ports), engine, rpc, scrape);
+            http = EngineServer.start(ports);
         } catch (EngineServer.BindFailure failure) {
             EngineServer.Port failed = failure.port();
             throw failed == scrape
                     ? StartupErrors.notBound(failure, "--metrics-port", "--metrics-host")
                     : StartupErrors.notBound(failure, failed == rpc ? "--rpc-port" : "port", "--host");
         }
+        try {
+            return new ListeningPorts(http, engine, rpc, scrape, ipc(jsonRpc, limits, refusals, metrics));
+        } catch (StartupException | InterruptedException | RuntimeException e) {
+            http.close();
+            throw e;
+        }
+    }
+
+    /** The IPC socket ({@code --ipc-path}), serving {@code jsonRpc} without JWT; {@code null} without the option. */
+    private IpcServer ipc(
+            JsonRpcRoute jsonRpc, EngineApiInitializer.Limits limits, RefusalLog refusals, ServerMetrics metrics)
+            throws StartupException, InterruptedException {
+        if (config.ipcPath == null) {
+            return null;
+        }
+        try {
+            return IpcServer.start(
+                    config.ipcPath,
+                    new IpcPipeline(jsonRpc, limits, largeRequests, metrics),
+                    new ConnectionLimit(IpcServer.MAX_CONNECTIONS, "IPC connections", refusals, metrics));
+        } catch (IOException e) {
+            throw new StartupException("--ipc-path " + config.ipcPath + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The WebSocket upgrade of the Engine API's port: its messages answered by {@code jsonRpc}, with its bounds. */
+    private WebSocketRoute webSocket(JsonRpcRoute jsonRpc, ServerMetrics metrics) {
+        return new WebSocketRoute(
+                jsonRpc, config.maxRequestBytes, config.maxPipelined, config.idleTimeout, largeRequests, metrics);
     }
 
     /** A JSON-RPC route serving {@code methods}, its blocking ones run on {@code blocking}. */

@@ -48,6 +48,7 @@ class MetricsEndpointTest {
             "hexstream_rpc_requests_total",
             "hexstream_rpc_response_seconds",
             "hexstream_rpc_response_bytes_total",
+            "hexstream_transport_responses_total",
             "hexstream_getblobs_requested_total",
             "hexstream_getblobs_available_total",
             "hexstream_getblobs_hit_total",

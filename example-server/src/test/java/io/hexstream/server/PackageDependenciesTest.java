@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server's packages point one way along the request's path (DESIGN.md): {@code http} knows no method and no
- * encoding, {@code rpc} is JSON-RPC 2.0 alone, {@code metrics} is told by the request path and tells none of it,
- * {@code client} is a client of any endpoint (none of the server's parts). Read from the compiled classes' constant
- * pools, where every class a class refers to is named, so an import, a fully qualified name and a lambda's target all
- * count.
+ * encoding, nor do the message transports ({@code message}, {@code ws}, {@code ipc}), {@code rpc} is JSON-RPC 2.0
+ * alone, {@code metrics} is told by the request path and tells none of it, {@code client} is a client of any endpoint
+ * (none of the server's parts). Read from the compiled classes' constant pools, where every class a class refers to is
+ * named, so an import, a fully qualified name and a lambda's target all count.
  */
 class PackageDependenciesTest {
     private static final String SERVER = "io/hexstream/server/";
@@ -28,6 +28,9 @@ class PackageDependenciesTest {
     private static final Map<String, List<String>> FORBIDDEN = Map.of(
             "http", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "rpc", List.of("engine", "blob", "cache", "ssz", "pool", "tx", "kzg"),
+            "message", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
+            "ws", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
+            "ipc", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "metrics", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache"),
             "client", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "kzg", "cache", "metrics", "probe"));
 

@@ -104,8 +104,11 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
         this.metrics = metrics;
     }
 
-    /** {@code connection} has passed the JWT: it keeps its place until it closes. */
-    static void proven(Channel connection) {
+    /**
+     * {@code connection} has passed the JWT (or needs none, as an IPC connection, whose socket file is the gate): it
+     * keeps its place until it closes.
+     */
+    public static void proven(Channel connection) {
         Place place = connection.attr(PLACE).get();
         if (place != null && !place.passed) {
             place.passed = true;

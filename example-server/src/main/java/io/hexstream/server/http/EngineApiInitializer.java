@@ -19,9 +19,10 @@ import java.util.concurrent.Executor;
  * head) → RequestSizeLimit, an HttpObjectAggregator (413 above --max-request-bytes for a body without Content-Length;
  * 100 Continue after the head check; both passed on, written in turn by EngineApiHandler) → StreamedResponseEncoder
  * (JSON and SSZ bodies) → ChunkedWriteHandler (other chunked inputs, as the benchmarks' file regions) →
- * IdleTimeoutHandler → EngineApiHandler (each request to its route, responses in request order)}. A request body over
- * 64 KiB is handled on the large-request executor; when its queue is full the request gets {@code 503} unparsed. No
- * compression: responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ * IdleTimeoutHandler → ProtocolSwitch (a route's {@link SwitchingProtocols}: the HTTP handlers replaced once its 101 is
+ * written) → EngineApiHandler (each request to its route, responses in request order)}. A request body over 64 KiB is
+ * handled on the large-request executor; when its queue is full the request gets {@code 503} unparsed. No compression:
+ * responses are sent as they are whatever the client's {@code Accept-Encoding}.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -102,6 +103,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
                         new StreamedResponseEncoder(),
                         new ChunkedWriteHandler(),
                         new IdleTimeoutHandler(limits.idleTimeout(), metrics),
+                        new ProtocolSwitch(),
                         new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
     }
 }

@@ -40,7 +40,7 @@ public final class EngineServer implements AutoCloseable {
      * most this far (plus one chunk) ahead of the socket, so a stalled reader pins at most about 768 KiB of direct
      * memory; 512 KiB ahead keeps the socket busy while the next chunk is made.
      */
-    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
+    public static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 512 * 1024);
 
     /**
      * One port to serve: where, with which pipeline, and the limit its connections count against (ports given the same

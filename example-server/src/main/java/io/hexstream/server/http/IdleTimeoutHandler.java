@@ -43,8 +43,11 @@ public final class IdleTimeoutHandler extends ChannelDuplexHandler {
     private ScheduledFuture<?> check;
     private boolean closeWhenIdle;
 
-    /** The user event that {@link EngineServer#close()} fires on every connection. */
-    static final Object CLOSE_WHEN_IDLE = new Object() {
+    /**
+     * The user event that {@link EngineServer#close()} fires on every connection (also those that switched protocols,
+     * whose handlers end them gently on it).
+     */
+    public static final Object CLOSE_WHEN_IDLE = new Object() {
         @Override
         public String toString() {
             return "CLOSE_WHEN_IDLE";

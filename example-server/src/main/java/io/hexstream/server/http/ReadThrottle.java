@@ -11,9 +11,10 @@ import java.util.ArrayDeque;
  * they hold part of a request, and pipelined requests always leave part of the next one in the last read. While paused,
  * every {@code read()} is held back and bytes that were already read when it paused wait here, undecoded; on
  * {@link #resume} they go on and reading starts again. So a paused connection holds at most what one read brought in.
- * One instance per connection, used on its event loop.
+ * One instance per connection, used on its event loop; it stays when the connection switches protocols, for the new
+ * protocol's handlers to pause.
  */
-final class ReadThrottle extends ChannelDuplexHandler {
+public final class ReadThrottle extends ChannelDuplexHandler {
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private boolean paused;
@@ -25,7 +26,7 @@ final class ReadThrottle extends ChannelDuplexHandler {
     }
 
     /** Stops reading: nothing more is read from the socket or passed on until {@link #resume}. */
-    void pause() {
+    public void pause() {
         if (!paused) {
             paused = true;
             ctx.channel().config().setAutoRead(false);
@@ -33,7 +34,7 @@ final class ReadThrottle extends ChannelDuplexHandler {
     }
 
     /** Passes on what was held back, then reads again (unless that paused it anew). */
-    void resume() {
+    public void resume() {
         if (!paused) {
             return;
         }

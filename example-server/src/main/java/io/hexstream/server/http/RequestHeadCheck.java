@@ -105,7 +105,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (path == null) {
             return new RefusedRequest(request.protocolVersion(), HttpResponseStatus.NOT_FOUND, null, null);
         }
-        route = path.route(request.method());
+        route = path.route(request.method(), request.headers());
         if (route == null) {
             return new RefusedRequest(
                     request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow());

@@ -1,31 +1,54 @@
 package io.hexstream.server.http;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * A port's routes: (HTTP method, path) → {@link Route}, looked up once per request, on its head. A path is matched
  * exactly, up to a {@code ?} (the query is ignored); a path not in the table is {@code 404}, a path in it with another
- * method {@code 405} with {@code Allow} naming the methods it has. Immutable once built; adding a route is one
- * {@link Builder#add} call.
+ * method {@code 405} with {@code Allow} naming the methods it has. A {@code GET} asking to switch protocols
+ * ({@code Upgrade}, RFC 9110 7.8) goes to the path's route for that protocol if it has one ({@link Builder#upgrade}),
+ * and is otherwise looked up as any other request. Immutable once built; adding a route is one {@link Builder#add}
+ * call.
  */
 public final class RouteTable {
-    /** The routes of one path, by method, and its {@code Allow} value. */
+    /** The routes of one path, by method, its upgrade routes by protocol (lower case), and its {@code Allow} value. */
     static final class Path {
         private final Map<HttpMethod, Route> routes;
+        private final Map<String, Route> upgrades;
         private final String allow;
 
-        Path(Map<HttpMethod, Route> routes) {
+        Path(Map<HttpMethod, Route> routes, Map<String, Route> upgrades) {
             this.routes = Map.copyOf(routes);
+            this.upgrades = Map.copyOf(upgrades);
             this.allow = routes.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
         }
 
         /** The route of {@code method} on this path, or {@code null} ({@code 405}). */
         Route route(HttpMethod method) {
             return routes.get(method);
+        }
+
+        /**
+         * The route of a request with {@code method} and {@code headers} on this path: the upgrade route of the
+         * protocol its {@code Upgrade} header names, for a {@code GET}, else {@link #route(HttpMethod)}.
+         */
+        Route route(HttpMethod method, HttpHeaders headers) {
+            if (!upgrades.isEmpty() && HttpMethod.GET.equals(method)) {
+                String protocol = headers.get(HttpHeaderNames.UPGRADE);
+                Route upgrade =
+                        protocol == null ? null : upgrades.get(protocol.trim().toLowerCase(Locale.ROOT));
+                if (upgrade != null) {
+                    return upgrade;
+                }
+            }
+            return route(method);
         }
 
         /** The methods this path has, as the {@code Allow} header lists them, e.g. {@code POST}. */
@@ -52,6 +75,7 @@ public final class RouteTable {
 
     public static final class Builder {
         private final Map<String, Map<HttpMethod, Route>> routes = new LinkedHashMap<>();
+        private final Map<String, Map<String, Route>> upgrades = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -63,18 +87,41 @@ public final class RouteTable {
          *     {@code method}
          */
         public Builder add(HttpMethod method, String path, Route route) {
-            if (!path.startsWith("/") || path.indexOf('?') >= 0) {
-                throw new IllegalArgumentException("not an absolute path without query: " + path);
-            }
+            checkPath(path);
             if (routes.computeIfAbsent(path, p -> new LinkedHashMap<>()).putIfAbsent(method, route) != null) {
                 throw new IllegalArgumentException(method + " " + path + " has a route already");
             }
             return this;
         }
 
+        /**
+         * Serves a {@code GET} on {@code path} asking to switch to {@code protocol} ({@code Upgrade: websocket}) with
+         * {@code route}, which answers with {@link SwitchingProtocols}. A {@code GET} without that {@code Upgrade} is
+         * looked up as before (a {@code 405} if the path has no {@code GET} route).
+         *
+         * @param protocol the {@code Upgrade} token, matched without regard to case
+         * @throws IllegalArgumentException as {@link #add}, or if the path already has a route for {@code protocol}
+         */
+        public Builder upgrade(String protocol, String path, Route route) {
+            checkPath(path);
+            routes.computeIfAbsent(path, p -> new LinkedHashMap<>());
+            String token = protocol.toLowerCase(Locale.ROOT);
+            if (upgrades.computeIfAbsent(path, p -> new LinkedHashMap<>()).putIfAbsent(token, route) != null) {
+                throw new IllegalArgumentException("GET " + path + " has an upgrade to " + protocol + " already");
+            }
+            return this;
+        }
+
+        private static void checkPath(String path) {
+            if (!path.startsWith("/") || path.indexOf('?') >= 0) {
+                throw new IllegalArgumentException("not an absolute path without query: " + path);
+            }
+        }
+
         public RouteTable build() {
             Map<String, Path> paths = new HashMap<>();
-            routes.forEach((path, byMethod) -> paths.put(path, new Path(byMethod)));
+            routes.forEach((path, byMethod) ->
+                    paths.put(path, new Path(byMethod, upgrades.getOrDefault(path, Map.of()))));
             return new RouteTable(paths);
         }
     }

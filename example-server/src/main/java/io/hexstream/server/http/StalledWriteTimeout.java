@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * per connection; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler} times each write
  * from when it was queued, so it would cut off a reader making steady progress behind a few queued chunks.
  */
-final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
+public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
 
     private final long timeoutNanos;
@@ -35,7 +35,7 @@ final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private long seenPending;
     private ScheduledFuture<?> check;
 
-    StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
+    public StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("write timeout " + timeout + " < 0");
         }

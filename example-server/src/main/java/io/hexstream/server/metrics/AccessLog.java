@@ -44,10 +44,18 @@ public final class AccessLog implements ServerMetrics {
 
     @Override
     public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
+        responded(HTTP, summary, bodyBytes, nanosToLastByte, completed);
+    }
+
+    /** Logs the line, with {@code transport=ws} or {@code transport=ipc} at its end for a reply not over HTTP. */
+    @Override
+    public void responded(
+            String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         if (LOG.isInfoEnabled()) {
-            LOG.info(line(summary, bodyBytes, nanosToLastByte, completed));
+            String line = line(summary, bodyBytes, nanosToLastByte, completed);
+            LOG.info(HTTP.equals(transport) ? line : line + " transport=" + transport);
         }
-        metrics.responded(summary, bodyBytes, nanosToLastByte, completed);
+        metrics.responded(transport, summary, bodyBytes, nanosToLastByte, completed);
     }
 
     @Override

@@ -58,6 +58,12 @@ public final class PrometheusMetrics implements ServerMetrics {
             .help("HTTP responses whose connection closed before their last byte was written, by method")
             .labelNames("method")
             .register(registry);
+    private final Counter transports = Counter.builder()
+            .name("hexstream_transport_responses_total")
+            .help("Responses written to their last byte or abandoned, by transport: http (HTTP responses), ws and"
+                    + " ipc (replies over WebSocket and IPC, also counted by method with the HTTP responses)")
+            .labelNames("transport")
+            .register(registry);
     private final Counter hashesRequested = Counter.builder()
             .name("hexstream_getblobs_requested_total")
             .help("Versioned hashes asked for by getBlobs calls answered, by method (geth's engine/getblobs/requested)")
@@ -198,6 +204,13 @@ public final class PrometheusMetrics implements ServerMetrics {
 
     @Override
     public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
+        responded(HTTP, summary, bodyBytes, nanosToLastByte, completed);
+    }
+
+    @Override
+    public void responded(
+            String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
+        transports.labelValues(transport).inc();
         if (completed) {
             timeToLastByte.labelValues(summary.method()).observe(nanosToLastByte / NANOS_PER_SECOND);
             responseBytes.labelValues(summary.method()).inc(bodyBytes);

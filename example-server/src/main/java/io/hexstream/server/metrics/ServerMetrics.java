@@ -61,6 +61,19 @@ public interface ServerMetrics {
      */
     void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
 
+    /** The {@code transport} label of HTTP responses. */
+    String HTTP = "http";
+
+    /**
+     * As {@link #responded(ResponseSummary, long, long, boolean)}, for a response over {@code transport}: {@link #HTTP}
+     * (what the other method counts), or a reply over WebSocket ({@code ws}) or IPC ({@code ipc}), timed from its whole
+     * message. By default counted as the other method counts.
+     */
+    default void responded(
+            String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
+        responded(summary, bodyBytes, nanosToLastByte, completed);
+    }
+
     /** An {@code engine_getBlobsVn} call asked for {@code requested} hashes, of which {@code available} were pooled. */
     void blobsLookedUp(String method, int requested, int available);
 

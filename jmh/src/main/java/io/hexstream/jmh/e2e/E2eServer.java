@@ -31,6 +31,14 @@ public final class E2eServer {
 
     private E2eServer() {}
 
+    /**
+     * The product server's IPC socket, in its data dir (a relative path where the data dir is one: a socket's path is
+     * at most 107 bytes).
+     */
+    static Path ipcPath(Path dataDir) {
+        return dataDir.resolve("engine.ipc");
+    }
+
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Path dataDir = Path.of(args[1]);
@@ -57,6 +65,9 @@ public final class E2eServer {
                 Integer.toString(hexCacheMib)));
         if (metrics) {
             options.addAll(List.of("--metrics-port", "0"));
+        }
+        if (renderer == null && !mode.equals("besuStreaming")) { // the product itself: also over IPC
+            options.addAll(List.of("--ipc-path", ipcPath(dataDir).toString()));
         }
         try (ExampleServer server = ExampleServer.builder(ServerOptions.parse(options.toArray(String[]::new)))
                         .renderer(writer -> renderer != null ? renderer : ResponseRenderer.streaming(writer))

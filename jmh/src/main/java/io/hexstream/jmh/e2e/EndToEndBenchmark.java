@@ -9,6 +9,7 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -39,17 +40,19 @@ import java.util.concurrent.Future;
  * of the {@code v4x8} cells; shape {@code v4x8} only) and, if asked for, {@code sendfile} ({@code prerendered}'s bytes
  * from a file per request shape, sent with {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and
  * {@code jacksonStringsWholeBody} (the same Strings serialised whole). Clients read whole responses on keep-alive
- * connections or on a fresh connection per request (the connect counted). Before timing, one 128-blob response of each
- * server is parsed and checked against the pool, and all servers must answer the same bytes. Per cell: time to last
- * byte, throughput, heap allocated by the server's threads per request, CPU time of the server's threads per request,
- * the server's peak direct memory, and the p50 as a multiple of {@code prerendered}'s and as a speed-up over
- * {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
+ * connections or on a fresh connection per request (the connect counted); the product's JSON servers
+ * ({@code hexstream-*}) are also asked over a WebSocket ({@code ws}, {@link WebSocketLoopbackClient}) and over IPC
+ * ({@code ipc}, {@link IpcLoopbackClient}), one connection per client, their replies checked to be HTTP's bytes. Before
+ * timing, one 128-blob response of each server is parsed and checked against the pool, and all servers must answer the
+ * same bytes. Per cell: time to last byte, throughput, heap allocated by the server's threads per request, CPU time of
+ * the server's threads per request, the server's peak direct memory, and the p50 as a multiple of {@code prerendered}'s
+ * and as a speed-up over {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.EndToEndBenchmark
  *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3]
- *     [--connections per-request,keep-alive]
+ *     [--connections per-request,keep-alive,ws,ipc]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
  *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
  *     (also: sendfile, jacksonStringsWholeBody)
@@ -66,7 +69,10 @@ public final class EndToEndBenchmark {
 
     static final int[] BLOBS = {1, 9, 21, 72, 128};
     static final int[] CLIENTS = {1, 4, 16};
-    static final List<String> CONNECTIONS = List.of("per-request", "keep-alive");
+    static final List<String> CONNECTIONS = List.of("per-request", "keep-alive", "ws", "ipc");
+    /** The connection kinds over which only the product's JSON servers are asked: WebSocket and IPC. */
+    static final List<String> MESSAGE_KINDS = List.of("ws", "ipc");
+
     static final String FLOOR = "prerendered";
     static final String PEER = "besuStreaming";
     /** The floor's bytes from files, sent with {@code sendfile(2)} ({@link SendfileRenderer}); off by default. */
@@ -217,6 +223,17 @@ public final class EndToEndBenchmark {
                     digests.put(
                             server.name() + " " + shape.name(),
                             verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape));
+                    for (String kind : options.connections()) {
+                        if (MESSAGE_KINDS.contains(kind) && serves(server, kind)) {
+                            try (EngineConnection connection = connect(kind, jvm, pool.tokens())) {
+                                byte[] reply =
+                                        connection.fetch(request(kind, pool.tokens(), shape.body(pool.hashes())));
+                                digests.put(
+                                        server.name() + " " + kind + " " + shape.name(),
+                                        MessageDigest.getInstance("SHA-256").digest(reply));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -230,7 +247,7 @@ public final class EndToEndBenchmark {
                 for (int blobs : options.blobCounts()) {
                     for (int clients : options.clientCounts()) {
                         for (var server : jvms.entrySet()) {
-                            if (!serves(server.getKey(), shape)) {
+                            if (!serves(server.getKey(), shape) || !serves(server.getKey(), connection)) {
                                 continue;
                             }
                             Cell cell = run(
@@ -239,7 +256,7 @@ public final class EndToEndBenchmark {
                                     pool.tokens(),
                                     pool.hashes().subList(0, blobs),
                                     clients,
-                                    connection.equals("per-request"),
+                                    connection,
                                     options.seconds(),
                                     shape);
                             System.out.println(cell);
@@ -273,7 +290,8 @@ public final class EndToEndBenchmark {
         Path out = options.out();
         String jdk = System.getProperty("java.version");
         String markdown = Report.markdown(cells, jdk, options.seconds(), (System.nanoTime() - started) / 1e9)
-                + MetricsRatio.markdown(cells);
+                + MetricsRatio.markdown(cells)
+                + Report.transports(cells);
         Files.writeString(out.resolve("e2e.md"), markdown);
         Report.charts(cells, jdk, out.resolve("e2e-p50.png"), out.resolve("e2e-heap.png"));
         System.out.println(markdown);
@@ -308,6 +326,33 @@ public final class EndToEndBenchmark {
         return ssz != null
                 ? ssz.equals(shape.name())
                 : !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
+    }
+
+    /**
+     * Whether {@code server} is asked over {@code connection}: WebSocket and IPC for the product's JSON servers only.
+     */
+    private static boolean serves(Server server, String connection) {
+        return !MESSAGE_KINDS.contains(connection)
+                || (server.mode().startsWith("hexstream") && sszShape(server.name()) == null);
+    }
+
+    /** A connection of {@code kind} to {@code server}: HTTP per request or keep-alive, {@code ws} or {@code ipc}. */
+    static EngineConnection connect(String kind, ServerJvm server, JwtAuthenticator tokens) throws IOException {
+        return switch (kind) {
+            case "ws" -> new WebSocketLoopbackClient(server.address(), tokens.token());
+            case "ipc" -> new IpcLoopbackClient(server.ipcPath());
+            case "per-request", "keep-alive" -> new LoopbackClient(server.address(), kind.equals("per-request"));
+            default -> throw new IllegalArgumentException("unknown connection kind " + kind);
+        };
+    }
+
+    /** The bytes {@code kind} sends for the JSON-RPC {@code json}: an HTTP request, a WebSocket frame or a line. */
+    static byte[] request(String kind, JwtAuthenticator tokens, String json) {
+        return switch (kind) {
+            case "ws" -> WebSocketLoopbackClient.frame(json);
+            case "ipc" -> IpcLoopbackClient.line(json);
+            default -> LoopbackClient.request(tokens.token(), json, kind.equals("per-request"));
+        };
     }
 
     /** The shape an SSZ server runs, or {@code null} for a JSON server. */
@@ -383,18 +428,18 @@ public final class EndToEndBenchmark {
             JwtAuthenticator tokens,
             List<VersionedHash> hashes,
             int clients,
-            boolean perRequest,
+            String connection,
             double seconds,
             RequestShape shape)
             throws Exception {
         byte[] request = sszShape(name) != null
-                ? SszMode.request(tokens.token(), hashes, shape, perRequest)
-                : LoopbackClient.request(tokens.token(), shape.body(hashes), perRequest);
+                ? SszMode.request(tokens.token(), hashes, shape, connection.equals("per-request"))
+                : request(connection, tokens, shape.body(hashes));
         ExecutorService pool = Executors.newFixedThreadPool(clients);
-        List<LoopbackClient> connections = new ArrayList<>();
+        List<EngineConnection> connections = new ArrayList<>();
         try {
             for (int c = 0; c < clients; c++) {
-                connections.add(new LoopbackClient(server.address(), perRequest));
+                connections.add(connect(connection, server, tokens));
             }
             drive(pool, connections, request, Math.max(0.5, seconds / 3)); // warm-up
             server.ask("reset");
@@ -413,7 +458,7 @@ public final class EndToEndBenchmark {
             return new Cell(
                     name,
                     server.kernel(),
-                    perRequest ? "per-request" : "keep-alive",
+                    connection,
                     hashes.size(),
                     clients,
                     percentile(latencies, 0.50) / 1e6,
@@ -425,8 +470,8 @@ public final class EndToEndBenchmark {
                     shape.name(),
                     cpu / latencies.length);
         } finally {
-            for (LoopbackClient connection : connections) {
-                connection.close();
+            for (EngineConnection open : connections) {
+                open.close();
             }
             pool.shutdownNow();
         }
@@ -437,10 +482,10 @@ public final class EndToEndBenchmark {
 
     /** Every client sends requests back to back for {@code seconds} (at least one each). */
     private static List<Samples> drive(
-            ExecutorService pool, List<LoopbackClient> connections, byte[] request, double seconds) throws Exception {
+            ExecutorService pool, List<EngineConnection> connections, byte[] request, double seconds) throws Exception {
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         List<Future<Samples>> futures = new ArrayList<>();
-        for (LoopbackClient connection : connections) {
+        for (EngineConnection connection : connections) {
             futures.add(pool.submit(() -> {
                 long[] latencies = new long[64];
                 long bytes = 0;

@@ -16,7 +16,7 @@ import java.util.Arrays;
  * kept. Keep-alive: one connection for every request; per request: a fresh connection for each, closed by the server
  * after its response ({@code Connection: close}), the connect counted in the time.
  */
-final class LoopbackClient implements AutoCloseable {
+final class LoopbackClient implements EngineConnection {
     private final InetSocketAddress server;
     private final boolean perRequest;
     private final byte[] sink = new byte[1 << 16];
@@ -50,12 +50,14 @@ final class LoopbackClient implements AutoCloseable {
     }
 
     /** Sends {@code request} and reads the response to its last byte; returns the body's length. */
-    long exchange(byte[] request) throws IOException {
+    @Override
+    public long exchange(byte[] request) throws IOException {
         return exchange(request, null);
     }
 
     /** Sends {@code request} and returns the whole body (for the untimed checks). */
-    byte[] fetch(byte[] request) throws IOException {
+    @Override
+    public byte[] fetch(byte[] request) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 20);
         exchange(request, body);
         return body.toByteArray();

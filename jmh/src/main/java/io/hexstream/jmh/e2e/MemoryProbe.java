@@ -1,6 +1,7 @@
 package io.hexstream.jmh.e2e;
 
 import io.hexstream.server.http.EngineServer;
+import io.hexstream.server.ipc.IpcServer;
 import io.netty.util.internal.PlatformDependent;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -44,11 +45,13 @@ final class MemoryProbe implements AutoCloseable {
     private static final String SCRAPE_THREAD = "hexstream-metrics";
 
     /**
-     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}) and the scrape thread of the
-     * server in this JVM (JDK per-thread allocation counters).
+     * Heap bytes allocated so far by every I/O thread ({@link EngineServer#IO_THREADS}, {@link IpcServer#IO_THREAD})
+     * and the scrape thread of the server in this JVM (JDK per-thread allocation counters).
      */
     static long ioThreadsAllocatedBytes() {
-        return allocatedBytes(name -> name.startsWith(EngineServer.IO_THREADS) || name.startsWith(SCRAPE_THREAD));
+        return allocatedBytes(name -> name.startsWith(EngineServer.IO_THREADS)
+                || name.startsWith(IpcServer.IO_THREAD)
+                || name.startsWith(SCRAPE_THREAD));
     }
 
     /** Heap bytes allocated so far by every live thread of this JVM whose name {@code counted} accepts. */

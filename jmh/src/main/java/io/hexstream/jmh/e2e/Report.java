@@ -100,6 +100,51 @@ final class Report {
         return md.toString();
     }
 
+    /**
+     * The WebSocket and IPC cells against keep-alive HTTP's of the same server, shape, blobs and clients: p50 and heap
+     * per request as multiples of HTTP's (empty without such cells).
+     */
+    static String transports(List<EndToEndBenchmark.Cell> cells) {
+        StringBuilder md = new StringBuilder();
+        for (EndToEndBenchmark.Cell c : cells) {
+            if (!EndToEndBenchmark.MESSAGE_KINDS.contains(c.connections())) {
+                continue;
+            }
+            Optional<EndToEndBenchmark.Cell> http = cells.stream()
+                    .filter(h -> h.server().equals(c.server())
+                            && h.connections().equals("keep-alive")
+                            && h.shape().equals(c.shape())
+                            && h.blobs() == c.blobs()
+                            && h.clients() == c.clients())
+                    .findFirst();
+            if (md.isEmpty()) {
+                md.append("\n### WebSocket and IPC against keep-alive HTTP\n\n")
+                        .append("| server | connections | request | blobs | clients | p50 ms | p50 ÷ HTTP's")
+                        .append(" | heap / request | heap ÷ HTTP's |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+            }
+            md.append("| `")
+                    .append(c.server())
+                    .append("` | ")
+                    .append(c.connections())
+                    .append(" | ")
+                    .append(c.shape())
+                    .append(" | ")
+                    .append(c.blobs())
+                    .append(" | ")
+                    .append(c.clients())
+                    .append(" | ")
+                    .append(format(c.p50Millis()))
+                    .append(" | ")
+                    .append(ratio(http.map(h -> c.p50Millis() / h.p50Millis())))
+                    .append(" | ")
+                    .append(bytes(c.heapPerRequest()))
+                    .append(" | ")
+                    .append(ratio(http.map(h -> (double) c.heapPerRequest() / h.heapPerRequest())))
+                    .append(" |\n");
+        }
+        return md.toString();
+    }
+
     /** The cell of {@code server} with the same connections, request shape, blobs and clients as {@code cell}. */
     static Optional<EndToEndBenchmark.Cell> same(
             List<EndToEndBenchmark.Cell> cells, EndToEndBenchmark.Cell cell, String server) {

@@ -21,13 +21,15 @@ final class ServerJvm implements AutoCloseable {
     private final BufferedReader replies;
     private final PrintStream commands;
     private final InetSocketAddress address;
+    private final Path ipcPath;
     private final String kernel;
 
-    private ServerJvm(Process process, BufferedReader replies, InetSocketAddress address, String kernel) {
+    private ServerJvm(Process process, BufferedReader replies, InetSocketAddress address, Path ipcPath, String kernel) {
         this.process = process;
         this.replies = replies;
         this.commands = new PrintStream(process.getOutputStream(), true, StandardCharsets.US_ASCII);
         this.address = address;
+        this.ipcPath = ipcPath;
         this.kernel = kernel;
     }
 
@@ -58,7 +60,11 @@ final class ServerJvm implements AutoCloseable {
             if (line.startsWith("ready ")) {
                 String[] words = line.split(" ");
                 return new ServerJvm(
-                        process, replies, new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])), words[2]);
+                        process,
+                        replies,
+                        new InetSocketAddress("127.0.0.1", Integer.parseInt(words[1])),
+                        E2eServer.ipcPath(dataDir),
+                        words[2]);
             }
         }
         throw new IOException("the " + mode + " server exited with " + waitFor(process) + "; see " + log);
@@ -66,6 +72,11 @@ final class ServerJvm implements AutoCloseable {
 
     InetSocketAddress address() {
         return address;
+    }
+
+    /** The product server's IPC socket ({@code --ipc-path}); nothing listens on it for the other modes. */
+    Path ipcPath() {
+        return ipcPath;
     }
 
     /** The codec kernel the server JVM runs ({@code Hex.kernel()}). */

@@ -158,6 +158,9 @@ public final class VertxEndToEndBenchmark {
         List<VersionedHash> hashes = pool.hashes();
         List<EndToEndBenchmark.Cell> cells = new ArrayList<>();
         for (String connection : options.connections()) {
+            if (EndToEndBenchmark.MESSAGE_KINDS.contains(connection)) {
+                continue; // the Vert.x fronts serve HTTP only
+            }
             for (int blobs : options.blobCounts()) {
                 for (int clients : options.clientCounts()) {
                     for (var server : jvms.entrySet()) {
@@ -167,7 +170,7 @@ public final class VertxEndToEndBenchmark {
                                 pool.tokens(),
                                 hashes.subList(0, blobs),
                                 clients,
-                                connection.equals("per-request"),
+                                connection,
                                 options.seconds(),
                                 RequestShape.V2);
                         System.out.println(cell);

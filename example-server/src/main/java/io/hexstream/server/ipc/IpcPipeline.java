@@ -1,0 +1,71 @@
+package io.hexstream.server.ipc;
+
+import io.hexstream.server.http.EngineApiInitializer;
+import io.hexstream.server.http.ReadThrottle;
+import io.hexstream.server.http.Route;
+import io.hexstream.server.http.StalledWriteTimeout;
+import io.hexstream.server.message.MessageExchange;
+import io.hexstream.server.message.ReplyFraming;
+import io.hexstream.server.metrics.ServerMetrics;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.handler.codec.LineBasedFrameDecoder;
+import io.netty.handler.stream.ChunkedInput;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.util.concurrent.Executor;
+
+/**
+ * The pipeline of an IPC connection: {@code ReadThrottle → LineBasedFrameDecoder (a line of at most
+ * --max-request-bytes, LF or CRLF; longer closes the connection) → StalledWriteTimeout → ChunkedWriteHandler →
+ * MessageExchange} (each line to the JSON-RPC route, the replies in order, each a {@link ReplyLine}), with the bounds
+ * of the TCP ports.
+ */
+public final class IpcPipeline extends ChannelInitializer<Channel> {
+    private static final ReplyFraming LINES = new ReplyFraming() {
+        @Override
+        public ChunkedInput<?> reply(ChunkedInput<ByteBuf> body) {
+            return new ReplyLine(body);
+        }
+
+        @Override
+        public String transport() {
+            return "ipc";
+        }
+
+        @Override
+        public Object goodbye() {
+            return null;
+        }
+    };
+
+    private final Route messages;
+    private final EngineApiInitializer.Limits limits;
+    private final Executor largeRequests;
+    private final ServerMetrics metrics;
+
+    /**
+     * @param messages what answers each line: the JSON-RPC route, unauthenticated (the socket file's permissions are
+     *     the gate)
+     * @param largeRequests where lines over 64 KiB are handled, off the event loop
+     */
+    public IpcPipeline(
+            Route messages, EngineApiInitializer.Limits limits, Executor largeRequests, ServerMetrics metrics) {
+        this.messages = messages;
+        this.limits = limits;
+        this.largeRequests = largeRequests;
+        this.metrics = metrics;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        ch.pipeline()
+                .addLast(
+                        new ReadThrottle(),
+                        new LineBasedFrameDecoder(limits.maxRequestBytes(), true, true),
+                        new StalledWriteTimeout(limits.writeTimeout(), metrics),
+                        new ChunkedWriteHandler(),
+                        new MessageExchange(
+                                messages, limits.maxPipelined(), limits.idleTimeout(), largeRequests, LINES, metrics));
+    }
+}

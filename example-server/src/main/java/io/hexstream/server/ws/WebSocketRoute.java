@@ -1,0 +1,197 @@
+package io.hexstream.server.ws;
+
+import io.hexstream.server.http.Rejection;
+import io.hexstream.server.http.Responder;
+import io.hexstream.server.http.Route;
+import io.hexstream.server.http.SwitchingProtocols;
+import io.hexstream.server.message.MessageExchange;
+import io.hexstream.server.message.ReplyFraming;
+import io.hexstream.server.metrics.ServerMetrics;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.stream.ChunkedInput;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * The WebSocket upgrade of the Engine API ({@code GET /} with {@code Upgrade: websocket}, registered with
+ * {@link io.hexstream.server.http.RouteTable.Builder#upgrade}): needs a JWT on the port that checks them (a missing or
+ * bad one gets {@code 401} with the reason, and no upgrade); checks the opening handshake on its head (RFC 6455 4.2.1:
+ * {@code Connection: Upgrade}, {@code Sec-WebSocket-Version: 13}, a {@code Sec-WebSocket-Key} of 16 bytes in base64;
+ * {@code 400} with the reason otherwise) and answers {@code 101} with its {@code Sec-WebSocket-Accept}, no extension
+ * and no subprotocol. The connection then carries JSON-RPC messages, each handed to {@code messages} (the JSON-RPC
+ * route) as a request body would be, with the port's bounds: a message of at most {@code maxRequestBytes} (frames
+ * joined; {@code 1009} and the connection closed above), {@code maxPipelined} replies pending, {@code idleTimeout}.
+ * Thread-safe: one instance serves every connection of its port.
+ */
+public final class WebSocketRoute implements Route {
+    /** The GUID RFC 6455 (4.2.2) appends to the key before hashing it into {@code Sec-WebSocket-Accept}. */
+    private static final String ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+    /** How many bytes a {@code Sec-WebSocket-Key} decodes to. */
+    private static final int KEY_BYTES = 16;
+
+    private static final ReplyFraming FRAMING = new ReplyFraming() {
+        @Override
+        public ChunkedInput<?> reply(ChunkedInput<ByteBuf> body) {
+            return new ReplyFrames(body);
+        }
+
+        @Override
+        public String transport() {
+            return "ws";
+        }
+
+        @Override
+        public Object goodbye() {
+            return new CloseWebSocketFrame(WebSocketCloseStatus.ENDPOINT_UNAVAILABLE);
+        }
+    };
+
+    private final Route messages;
+    private final int maxRequestBytes;
+    private final int maxPipelined;
+    private final Duration idleTimeout;
+    private final Executor largeRequests;
+    private final ServerMetrics metrics;
+
+    /**
+     * @param messages what answers each message: the JSON-RPC route
+     * @param maxRequestBytes the largest message taken ({@code --max-request-bytes}), its frames joined
+     * @param maxPipelined messages taken before their replies are written ({@code --max-pipelined})
+     * @param idleTimeout how long a connection may wait for a whole message while no reply is being written
+     * @param largeRequests where messages over 64 KiB are handled, off the event loop
+     */
+    public WebSocketRoute(
+            Route messages,
+            int maxRequestBytes,
+            int maxPipelined,
+            Duration idleTimeout,
+            Executor largeRequests,
+            ServerMetrics metrics) {
+        this.messages = messages;
+        this.maxRequestBytes = maxRequestBytes;
+        this.maxPipelined = maxPipelined;
+        this.idleTimeout = idleTimeout;
+        this.largeRequests = largeRequests;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public boolean needsJwt() {
+        return true;
+    }
+
+    /** An upgrade request has no body. */
+    @Override
+    public int maxBodyBytes() {
+        return 0;
+    }
+
+    @Override
+    public Rejection rejectHead(HttpHeaders headers) {
+        if (!headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
+            return badRequest("a WebSocket upgrade needs Connection: Upgrade");
+        }
+        if (!"13".equals(headers.get(HttpHeaderNames.SEC_WEBSOCKET_VERSION))) {
+            return badRequest("WebSocket version 13 only (Sec-WebSocket-Version)");
+        }
+        String key = headers.get(HttpHeaderNames.SEC_WEBSOCKET_KEY);
+        if (key == null || decodedLength(key.trim()) != KEY_BYTES) {
+            return badRequest("Sec-WebSocket-Key must be 16 bytes in base64");
+        }
+        return null;
+    }
+
+    private static Rejection badRequest(String reason) {
+        return new Rejection(HttpResponseStatus.BAD_REQUEST, "text/plain; charset=utf-8", reason + "\n");
+    }
+
+    private static int decodedLength(String key) {
+        try {
+            return Base64.getDecoder().decode(key).length;
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
+    /** Answers {@code 101}: from then on the connection is a WebSocket. */
+    @Override
+    public void handle(ByteBuf body, Responder responder) {
+        String key = responder
+                .requestHeaders()
+                .get(HttpHeaderNames.SEC_WEBSOCKET_KEY)
+                .trim();
+        responder.respond(new Upgrade(accept(key)), 0, null);
+    }
+
+    /** {@code Sec-WebSocket-Accept}: the base64 of the SHA-1 of the key and the GUID (RFC 6455 4.2.2). */
+    static String accept(String key) {
+        try {
+            MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+            return Base64.getEncoder()
+                    .encodeToString(sha1.digest((key + ACCEPT_GUID).getBytes(StandardCharsets.US_ASCII)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-1", e);
+        }
+    }
+
+    /** The {@code 101} and the WebSocket handlers of one connection. */
+    private final class Upgrade implements SwitchingProtocols {
+        private final String accept;
+
+        Upgrade(String accept) {
+            this.accept = accept;
+        }
+
+        @Override
+        public FullHttpResponse response() {
+            FullHttpResponse response = new DefaultFullHttpResponse(
+                    HttpVersion.HTTP_1_1, HttpResponseStatus.SWITCHING_PROTOCOLS, Unpooled.EMPTY_BUFFER);
+            response.headers()
+                    .set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET)
+                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE)
+                    .set(HttpHeaderNames.SEC_WEBSOCKET_ACCEPT, accept);
+            return response;
+        }
+
+        @Override
+        public List<ChannelHandler> codec() {
+            WebSocketDecoderConfig config = WebSocketDecoderConfig.newBuilder()
+                    .maxFramePayloadLength(maxRequestBytes)
+                    .expectMaskedFrames(true)
+                    .allowMaskMismatch(false)
+                    .allowExtensions(false)
+                    .closeOnProtocolViolation(true)
+                    .build();
+            // The encoder nearer the socket: the decoder writes a close frame itself on a protocol violation.
+            return List.of(new WebSocket13FrameEncoder(false), new WebSocket13FrameDecoder(config));
+        }
+
+        @Override
+        public List<ChannelHandler> handlers() {
+            return List.of(
+                    new WebSocketFrameAggregator(maxRequestBytes),
+                    new WebSocketFrames(metrics),
+                    new MessageExchange(messages, maxPipelined, idleTimeout, largeRequests, FRAMING, metrics));
+        }
+    }
+}
