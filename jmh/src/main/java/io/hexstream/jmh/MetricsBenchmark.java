@@ -54,7 +54,7 @@ public class MetricsBenchmark {
         target.blobsLookedUp(METHOD, 128, 128);
         target.replied(METHOD, null);
         target.responseStarted();
-        target.responded(EXCHANGE, 35_212_671, 20_000_000, true);
+        target.responded(ServerMetrics.HTTP, EXCHANGE, 35_212_671, 20_000_000, true);
         target.responseDone();
     }
 }

@@ -286,7 +286,8 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
 
     private void written(Slot slot, boolean completed) {
         if (slot.summary != null) {
-            metrics.responded(slot.summary, slot.bodyBytes, System.nanoTime() - slot.received, completed);
+            metrics.responded(
+                    ServerMetrics.HTTP, slot.summary, slot.bodyBytes, System.nanoTime() - slot.received, completed);
         }
         metrics.responseDone(); // after: no response in flight means every one is in the metrics
         if (--unwritten < maxPipelined && !closing) {

@@ -42,11 +42,6 @@ public final class AccessLog implements ServerMetrics {
                 completed ? summary.outcome() : "abandoned");
     }
 
-    @Override
-    public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
-        responded(HTTP, summary, bodyBytes, nanosToLastByte, completed);
-    }
-
     /** Logs the line, with {@code transport=ws} or {@code transport=ipc} at its end for a reply not over HTTP. */
     @Override
     public void responded(

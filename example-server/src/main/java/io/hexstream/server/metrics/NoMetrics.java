@@ -8,7 +8,8 @@ final class NoMetrics implements ServerMetrics {
     public void replied(String method, ReplyError error) {}
 
     @Override
-    public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {}
+    public void responded(
+            String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {}
 
     @Override
     public void blobsLookedUp(String method, int requested, int available) {}

@@ -203,11 +203,6 @@ public final class PrometheusMetrics implements ServerMetrics {
     }
 
     @Override
-    public void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
-        responded(HTTP, summary, bodyBytes, nanosToLastByte, completed);
-    }
-
-    @Override
     public void responded(
             String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
         transports.labelValues(transport).inc();

@@ -54,25 +54,16 @@ public interface ServerMetrics {
     /** One JSON-RPC reply sent for {@code method}: {@code error} is {@code null} for a result. */
     void replied(String method, ReplyError error);
 
-    /**
-     * One HTTP response to JSON-RPC requests is written to its last byte ({@code completed}) or was abandoned (the
-     * connection closed first): its summary and how long it took from the whole request to the last byte handed to the
-     * socket.
-     */
-    void responded(ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
-
     /** The {@code transport} label of HTTP responses. */
     String HTTP = "http";
 
     /**
-     * As {@link #responded(ResponseSummary, long, long, boolean)}, for a response over {@code transport}: {@link #HTTP}
-     * (what the other method counts), or a reply over WebSocket ({@code ws}) or IPC ({@code ipc}), timed from its whole
-     * message. By default counted as the other method counts.
+     * One response to JSON-RPC requests is written to its last byte ({@code completed}) or was abandoned (the
+     * connection closed first): its summary and how long it took from the whole request to the last byte handed to the
+     * socket. {@code transport}: {@link #HTTP}, or a reply over WebSocket ({@code ws}) or IPC ({@code ipc}), timed from
+     * its whole message.
      */
-    default void responded(
-            String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed) {
-        responded(summary, bodyBytes, nanosToLastByte, completed);
-    }
+    void responded(String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
 
     /** An {@code engine_getBlobsVn} call asked for {@code requested} hashes, of which {@code available} were pooled. */
     void blobsLookedUp(String method, int requested, int available);
