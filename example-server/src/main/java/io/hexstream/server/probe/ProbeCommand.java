@@ -48,7 +48,8 @@ import picocli.CommandLine.TypeConversionException;
  * 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times. Exit 0 when every response is a
  * well-formed result; else one line on stderr naming the fault ({@code engine_getBlobsV2: result[3].blob: odd number of
  * hex digits at byte 4,194,311}, {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty
- * response. A usage error is one line and exit 2, as for the server.
+ * response. A usage error is one line and exit 2, as for the server. With {@code --transport ssz} the calls go to the
+ * REST routes of execution-apis #793 instead, with the same lines, checks and files.
  */
 @Command(
         name = "probe",
@@ -72,7 +73,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--url",
             paramLabel = "URL",
             required = true,
-            description = "The endpoint, http://HOST:PORT[/PATH]: POSTed to as given.")
+            description = "The endpoint, http://HOST:PORT[/PATH]: POSTed to as given (--transport ssz: PATH followed"
+                    + " by the route, /engine/v1/blobs/v1 to /v4).")
     String url;
 
     @Option(
@@ -105,7 +107,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--transport",
             paramLabel = "TRANSPORT",
             defaultValue = "json",
-            description = "json (JSON-RPC); ssz is not yet supported (default: ${DEFAULT-VALUE}).")
+            description = "json (JSON-RPC, POSTed to URL as given) or ssz (the REST routes of execution-apis #793,"
+                    + " POSTed to URL's path followed by /engine/v1/blobs/v1 to /v4) (default: ${DEFAULT-VALUE}).")
     String transport;
 
     @Option(
@@ -174,8 +177,8 @@ public final class ProbeCommand implements Callable<Integer> {
                         "hexstream-probe", Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE)
                 : null;
         List<BlobsOutcome> outcomes = new ArrayList<>();
-        try (GetBlobsClient client =
-                new GetBlobsClient(endpoint, new JwtAuthenticator(secret, Clock.systemUTC()), work)) {
+        try (GetBlobsClient client = new GetBlobsClient(
+                endpoint, new JwtAuthenticator(secret, Clock.systemUTC()), work, transport.equalsIgnoreCase("ssz"))) {
             for (int r = 1; r <= repeat; r++) {
                 String fault = probe(client, call, worker, r, outcomes);
                 if (fault != null) {
@@ -291,11 +294,8 @@ public final class ProbeCommand implements Callable<Integer> {
 
     /** The call the options ask for; a usage error (exit 2) for options that do not go together. */
     private GetBlobsCall checkedCall() {
-        if (!transport.equalsIgnoreCase("json")) {
-            throw usage(
-                    transport.equalsIgnoreCase("ssz")
-                            ? "--transport ssz is not yet supported: use --transport json"
-                            : "Invalid value for option '--transport': '" + transport + "' is not json or ssz");
+        if (!transport.equalsIgnoreCase("json") && !transport.equalsIgnoreCase("ssz")) {
+            throw usage("Invalid value for option '--transport': '" + transport + "' is not json or ssz");
         }
         if (repeat < 1) {
             throw usage("Invalid value for option '--repeat': '" + repeat + "' is not at least 1");
