@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be made from the
  * client's own event loop (connecting waits).
  */
-public final class GetBlobsClient implements AutoCloseable {
+public final class GetBlobsClient implements BlobsClient {
     /** The HTTP decoder's largest content piece: a socket read's worth. */
     private static final int MAX_CHUNK = 1 << 16;
 
@@ -106,6 +106,7 @@ public final class GetBlobsClient implements AutoCloseable {
      *     with its path and byte offset), or the I/O failure that ended the connection
      * @throws IOException if the connection cannot be made
      */
+    @Override
     public synchronized CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener)
             throws IOException, InterruptedException {
         Channel ch = connected();
@@ -123,7 +124,7 @@ public final class GetBlobsClient implements AutoCloseable {
                 .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         JsonBlobsReader reader = new JsonBlobsReader(
-                call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class), System.nanoTime());
+                call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class)::bytes, System.nanoTime());
         ch.writeAndFlush(new JsonExchange(request, reader));
         return reader.outcome();
     }
@@ -149,7 +150,7 @@ public final class GetBlobsClient implements AutoCloseable {
         return response.outcome();
     }
 
-    /** Stops reading the socket after the read under way (paced clients only). */
+    @Override
     public void pause() {
         Channel ch = channel;
         if (ch != null) {
@@ -161,7 +162,7 @@ public final class GetBlobsClient implements AutoCloseable {
         }
     }
 
-    /** Reads the socket again after {@link #pause()} (paced clients only). */
+    @Override
     public void resume() {
         Channel ch = channel;
         if (ch != null) {
@@ -191,7 +192,6 @@ public final class GetBlobsClient implements AutoCloseable {
         return channel;
     }
 
-    /** Closes the connection (failing the calls under way) and stops the event loop. */
     @Override
     public synchronized void close() {
         if (channel != null) {
