@@ -38,6 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ProbeSszTest {
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
 
+    /** Cells 0, 5 and 100 asked for. */
+    private static final String CELLS = CellFixtures.bitarray(0, 5, 100);
+
     private final List<BlobEntry> entries = TestBlobs.first(2);
     private final List<VersionedHash> hashes = entries.stream()
             .map(e -> VersionedHash.ofCommitment(e.commitment()))
@@ -190,7 +193,115 @@ class ProbeSszTest {
                 "entries: bytes after the last entry at byte " + grouped(good.length));
     }
 
+    @Test
+    void v4CellsAnsweredBySlotGiveTheirFiles(@TempDir Path dir) throws Exception {
+        byte[] body = v4Body(new int[] {0, 5}, new int[] {0, 5});
+        Path sub = dir.resolve("good");
+        Run run = canned(sub, chunked(body, 64, new Random(8)), "engine_getBlobsV4", "--cells", CELLS);
+        assertEquals(0, run.exitCode(), run.stderr());
+        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV4", 1, 2, body.length);
+        byte[] all = CellFixtures.allCells(entries.get(0).blob());
+        String name = hashes.get(0).toString().substring(2);
+        List<String> expected = new ArrayList<>();
+        for (int cell : new int[] {0, 5}) {
+            assertArrayEquals(
+                    Arrays.copyOfRange(all, cell * BlobSizes.CELL_SIZE, (cell + 1) * BlobSizes.CELL_SIZE),
+                    Files.readAllBytes(sub.resolve("out/" + name + ".cell-" + cell)));
+            assertArrayEquals(
+                    Arrays.copyOfRange(
+                            entries.get(0).cellProofs(),
+                            cell * BlobSizes.PROOF_SIZE,
+                            (cell + 1) * BlobSizes.PROOF_SIZE),
+                    Files.readAllBytes(sub.resolve("out/" + name + ".proof-" + cell)));
+            expected.addAll(List.of(name + ".cell-" + cell, name + ".proof-" + cell));
+        }
+        assertEquals(expected.stream().sorted().toList(), ProbeTest.files(sub.resolve("out")));
+
+        Path mismatch = dir.resolve("mismatch");
+        Run bad = canned(
+                mismatch, response(v4Body(new int[] {0, 5}, new int[] {0})), "engine_getBlobsV4", "--cells", CELLS);
+        assertEquals(
+                new Run(
+                        1,
+                        "",
+                        "engine_getBlobsV4: entries[0].contents.proofs: the proofs answered are not for the cells"
+                                + " answered at byte " + grouped(12 + 5 + 8 + 512 + 2 * 2048 + 512) + "\n"),
+                bad);
+        assertEquals(List.of(), ProbeTest.files(mismatch.resolve("out")));
+
+        Path unasked = dir.resolve("unasked");
+        Run notAsked = canned(
+                unasked, response(v4Body(new int[] {0, 3}, new int[] {0, 3})), "engine_getBlobsV4", "--cells", CELLS);
+        assertEquals(
+                new Run(
+                        1,
+                        "",
+                        "engine_getBlobsV4: entries[0].contents.blob_cells: slot 3 holds a value, and cell 3 was not"
+                                + " asked for at byte " + grouped(12 + 5 + 8 + 3 * 4) + "\n"),
+                notAsked);
+    }
+
+    @Test
+    void aProblemIsOneLineWithItsStatusTypeAndDetail(@TempDir Path dir) throws Exception {
+        byte[] problem =
+                "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"3 versioned hashes, at most 2\"}"
+                        .getBytes(US_ASCII);
+        byte[] head = ("HTTP/1.1 413 Content Too Large\r\nContent-Type: application/problem+json\r\nContent-Length: "
+                        + problem.length + "\r\n\r\n")
+                .getBytes(US_ASCII);
+        byte[] response = Arrays.copyOf(head, head.length + problem.length);
+        System.arraycopy(problem, 0, response, head.length, problem.length);
+        Run run = canned(dir, response, "engine_getBlobsV2");
+        assertEquals(
+                new Run(1, "", "engine_getBlobsV2: HTTP 413 request-too-large: 3 versioned hashes, at most 2\n"), run);
+    }
+
     // ---------------------------------------------------------------- bodies, by hand from refactor-ssz.md
+
+    /**
+     * {@code BlobsV4Response} of entry 0 available, its cells in {@code cellSlots} and proofs in {@code proofSlots},
+     * and entry 1 unavailable: each {@code BlobV4Entry} 1 ‖ 5 ‖ {@code BlobCellsAndProofs} (8 ‖ cells' end ‖ 128 slot
+     * offsets ‖ cells ‖ 128 slot offsets ‖ proofs).
+     */
+    private byte[] v4Body(int[] cellSlots, int[] proofSlots) {
+        byte[] first = cellsAndProofs(cellSlots, proofSlots);
+        byte[] second = cellsAndProofs(new int[0], new int[0]);
+        ByteBuffer body = ByteBuffer.allocate(4 + 8 + 2 * 5 + first.length + second.length)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        body.putInt(4).putInt(8).putInt(8 + 5 + first.length);
+        body.put((byte) 1).putInt(5).put(first);
+        body.put((byte) 0).putInt(5).put(second);
+        return body.array();
+    }
+
+    private byte[] cellsAndProofs(int[] cellSlots, int[] proofSlots) {
+        byte[] all = CellFixtures.allCells(entries.get(0).blob());
+        byte[] proofs = entries.get(0).cellProofs();
+        int cellsBytes = 512 + cellSlots.length * BlobSizes.CELL_SIZE;
+        ByteBuffer out = ByteBuffer.allocate(8 + cellsBytes + 512 + proofSlots.length * BlobSizes.PROOF_SIZE)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        out.putInt(8).putInt(8 + cellsBytes);
+        slots(out, cellSlots, BlobSizes.CELL_SIZE);
+        for (int cell : cellSlots) {
+            out.put(all, cell * BlobSizes.CELL_SIZE, BlobSizes.CELL_SIZE);
+        }
+        slots(out, proofSlots, BlobSizes.PROOF_SIZE);
+        for (int cell : proofSlots) {
+            out.put(proofs, cell * BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
+        }
+        return out.array();
+    }
+
+    /** The 128 offsets of a {@code List[Optional[T], 128]} whose slots {@code filled} (ascending) hold one element. */
+    private static void slots(ByteBuffer out, int[] filled, int size) {
+        int before = 0;
+        for (int slot = 0; slot < 128; slot++) {
+            out.putInt(512 + before * size);
+            if (before < filled.length && filled[before] == slot) {
+                before++;
+            }
+        }
+    }
 
     /** {@code BlobV2Entry{available, BlobAndProofV2{blob, proofs}}}: 1 ‖ 5 ‖ blob ‖ 131,076 ‖ 128 proofs. */
     private static int entrySize() {
@@ -262,19 +373,21 @@ class ProbeSszTest {
                         dir.resolve("out").toString()));
     }
 
-    private Run canned(Path dir, byte[] response, String method) throws Exception {
+    private Run canned(Path dir, byte[] response, String method, String... options) throws Exception {
         Files.createDirectories(dir);
         try (CannedHttpServer server = new CannedHttpServer(n -> response)) {
             return ProbeTest.probe(
                     "http://127.0.0.1:" + server.port() + "/",
                     dir,
                     hashes,
-                    "--transport",
-                    "ssz",
-                    "--method",
-                    method,
-                    "--out",
-                    dir.resolve("out").toString());
+                    ProbeTest.concat(
+                            options,
+                            "--transport",
+                            "ssz",
+                            "--method",
+                            method,
+                            "--out",
+                            dir.resolve("out").toString()));
         }
     }
 
