@@ -9,16 +9,12 @@ import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.testing.CannedHttpServer;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.ServerProcess.Run;
 import io.hexstream.server.testing.TestBlobs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +22,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -282,7 +277,7 @@ class ProbeResponseFormsTest {
     // ---------------------------------------------------------------- running
 
     private Run probeAgainst(Path dir, byte[] response, List<VersionedHash> asked, String... options) throws Exception {
-        try (CannedServer server = new CannedServer(n -> response)) {
+        try (CannedHttpServer server = new CannedHttpServer(n -> response)) {
             return ProbeTest.probe(
                     "http://127.0.0.1:" + server.port() + "/engine?x=1",
                     dir,
@@ -316,84 +311,5 @@ class ProbeResponseFormsTest {
 
     private static String grouped(long offset) {
         return String.format(Locale.ROOT, "%,d", offset);
-    }
-
-    /**
-     * An HTTP/1.1 server on a loopback port answering the {@code n}th request (from 0) with the bytes {@code responses}
-     * gives, as they are, then closing the connection if they are cut short or say so; it checks nothing of the request
-     * but reads its head and its {@code Content-Length} body.
-     */
-    private static final class CannedServer implements AutoCloseable {
-        private final ServerSocket socket = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
-        private final Thread thread;
-
-        CannedServer(IntFunction<byte[]> responses) throws IOException {
-            thread = new Thread(() -> {
-                int n = 0;
-                while (!socket.isClosed()) {
-                    try (Socket connection = socket.accept()) {
-                        InputStream in = connection.getInputStream();
-                        OutputStream out = connection.getOutputStream();
-                        for (int length; (length = readHead(in)) >= 0; ) {
-                            in.readNBytes(length);
-                            byte[] response = responses.apply(n++);
-                            out.write(response);
-                            out.flush();
-                            String text = new String(response, 0, Math.min(response.length, 4096), US_ASCII);
-                            if (text.contains("Connection: close") || !complete(response)) {
-                                break;
-                            }
-                        }
-                    } catch (IOException e) {
-                        // the probe closed, or the test is over
-                    }
-                }
-            });
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        int port() {
-            return socket.getLocalPort();
-        }
-
-        /** Reads a request head; returns its Content-Length (0 if none), or -1 at the end of input. */
-        private static int readHead(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            while (true) {
-                int b = in.read();
-                if (b < 0) {
-                    return -1;
-                }
-                head.write(b);
-                String text = head.toString(US_ASCII);
-                if (text.endsWith("\r\n\r\n")) {
-                    for (String line : text.split("\r\n")) {
-                        if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                            return Integer.parseInt(line.substring(15).strip());
-                        }
-                    }
-                    return 0;
-                }
-            }
-        }
-
-        /** Whether a canned response is whole: chunked ones end with their last chunk, others are taken as whole. */
-        private static boolean complete(byte[] response) {
-            String text = new String(response, US_ASCII);
-            int body = text.indexOf("\r\n\r\n") + 4;
-            int length = text.indexOf("Content-Length: ");
-            if (length < 0) {
-                return text.endsWith("\r\n\r\n");
-            }
-            int end = text.indexOf("\r\n", length);
-            return response.length - body == Integer.parseInt(text.substring(length + 16, end));
-        }
-
-        @Override
-        public void close() throws Exception {
-            socket.close();
-            thread.join(5_000);
-        }
     }
 }

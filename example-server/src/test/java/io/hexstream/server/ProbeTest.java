@@ -195,8 +195,8 @@ class ProbeTest {
         String tryHelp = "Try 'hexstream-example-server probe --help' for more information.\n";
         String[] base = {"probe", "--url", "http://127.0.0.1:1", "--jwt-secret", secret.toString(), "--hash", hash};
         assertEquals(
-                new Run(2, "", "--transport ssz is not yet supported: use --transport json\n" + tryHelp),
-                run(concat(base, "--transport", "ssz")));
+                new Run(2, "", "Invalid value for option '--transport': 'xml' is not json or ssz\n" + tryHelp),
+                run(concat(base, "--transport", "xml")));
         assertEquals(
                 new Run(
                         2,

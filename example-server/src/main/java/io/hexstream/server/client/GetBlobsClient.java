@@ -27,12 +27,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A getBlobs client of one Engine API endpoint over JSON-RPC and HTTP/1.1: one kept-alive connection (made on the first
- * call, and again if the server has closed it), each request with a fresh HS256 JWT ({@code iat} now; execution-apis
- * {@code authentication.md}), calls pipelined in the order made, and each response read as it arrives by a
- * {@link JsonResponseReader}: the entries of its result reach the call's {@link BlobsListener} one by one, decoded into
- * pooled direct buffers, the first long before the last byte of the body. Bodies of any framing (Content-Length,
- * chunked) and any layout the JSON spec allows are read.
+ * A getBlobs client of one Engine API endpoint over HTTP/1.1, by JSON-RPC or by the REST routes of execution-apis #793
+ * ({@code POST} to the URL's path followed by {@code /engine/v1/blobs/v1} to {@code /v4}, SSZ both ways, read by an
+ * {@link SszBlobsReader}): one kept-alive connection (made on the first call, and again if the server has closed it),
+ * each request with a fresh HS256 JWT ({@code iat} now; execution-apis {@code authentication.md}), calls pipelined in
+ * the order made, and each response read as it arrives by a {@link JsonResponseReader}: the entries of its result reach
+ * the call's {@link BlobsListener} one by one, decoded into pooled direct buffers, the first long before the last byte
+ * of the body. Bodies of any framing (Content-Length, chunked) and any layout the JSON spec allows are read.
  *
  * <p>Paced: constructed with {@code paced}, the socket is read only while the caller wants ({@link #pause()},
  * {@link #resume()}), for a listener handing entries to bounded work.
@@ -40,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be made from the
  * client's own event loop (connecting waits).
  */
-public final class GetBlobsClient implements AutoCloseable {
+public final class GetBlobsClient implements BlobsClient {
     /** The HTTP decoder's largest content piece: a socket read's worth. */
     private static final int MAX_CHUNK = 1 << 16;
 
@@ -49,6 +50,7 @@ public final class GetBlobsClient implements AutoCloseable {
     private final EndpointUrl url;
     private final JwtAuthenticator tokens;
     private final boolean paced;
+    private final boolean ssz;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     /** Written under the lock; read without it by {@link #pause()} and {@link #resume()}, which an event loop calls. */
@@ -57,14 +59,25 @@ public final class GetBlobsClient implements AutoCloseable {
     private long nextId = 1;
 
     /**
-     * A client of {@code url} signing with {@code tokens}; no connection is made yet.
+     * A JSON-RPC client of {@code url} signing with {@code tokens}; no connection is made yet.
      *
      * @param paced whether the socket is read only while {@link #resume()}d (it starts reading)
      */
     public GetBlobsClient(EndpointUrl url, JwtAuthenticator tokens, boolean paced) {
+        this(url, tokens, paced, false);
+    }
+
+    /**
+     * A client of {@code url} signing with {@code tokens}; no connection is made yet.
+     *
+     * @param paced whether the socket is read only while {@link #resume()}d (it starts reading)
+     * @param ssz whether calls go to the REST routes (SSZ) rather than JSON-RPC
+     */
+    public GetBlobsClient(EndpointUrl url, JwtAuthenticator tokens, boolean paced, boolean ssz) {
         this.url = url;
         this.tokens = tokens;
         this.paced = paced;
+        this.ssz = ssz;
         this.group = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory("hexstream-client", true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
@@ -79,7 +92,7 @@ public final class GetBlobsClient implements AutoCloseable {
                                 .addLast(
                                         new HttpClientCodec(4096, 8192, MAX_CHUNK),
                                         new BodyCounter(),
-                                        new JsonResponseReader(paced));
+                                        ssz ? new SszResponseReader(paced) : new JsonResponseReader(paced));
                     }
                 });
     }
@@ -89,13 +102,17 @@ public final class GetBlobsClient implements AutoCloseable {
      *
      * @return completes with the outcome once the body has ended and was a well-formed result; fails with
      *     {@link RpcErrorException} (a JSON-RPC error), {@link BadResponseException} (another HTTP status, a result of
-     *     another shape), {@link io.hexstream.codec.json.JsonDecodeException} (malformed JSON or hex, with its path and
-     *     byte offset), or the I/O failure that ended the connection
+     *     another shape, malformed SSZ), {@link io.hexstream.codec.json.JsonDecodeException} (malformed JSON or hex,
+     *     with its path and byte offset), or the I/O failure that ended the connection
      * @throws IOException if the connection cannot be made
      */
+    @Override
     public synchronized CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener)
             throws IOException, InterruptedException {
         Channel ch = connected();
+        if (ssz) {
+            return sszCall(ch, call, listener);
+        }
         long id = nextId++;
         byte[] body = JsonGetBlobs.requestBody(call, id);
         FullHttpRequest request = new DefaultFullHttpRequest(
@@ -107,24 +124,53 @@ public final class GetBlobsClient implements AutoCloseable {
                 .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         JsonBlobsReader reader = new JsonBlobsReader(
-                call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class), System.nanoTime());
+                call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class)::bytes, System.nanoTime());
         ch.writeAndFlush(new JsonExchange(request, reader));
         return reader.outcome();
     }
 
-    /** Stops reading the socket after the read under way (paced clients only). */
+    private CompletableFuture<BlobsOutcome> sszCall(Channel ch, GetBlobsCall call, BlobsListener listener) {
+        byte[] body = SszGetBlobs.requestBody(call);
+        String base = url.target().endsWith("/")
+                ? url.target().substring(0, url.target().length() - 1)
+                : url.target();
+        FullHttpRequest request = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1,
+                HttpMethod.POST,
+                base + SszGetBlobs.route(call.method()),
+                Unpooled.wrappedBuffer(body));
+        request.headers()
+                .set(HttpHeaderNames.HOST, url.hostHeader())
+                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM)
+                .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_OCTET_STREAM)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        SszBlobsResponse response = new SszBlobsResponse(call, listener, ch.alloc(), System.nanoTime());
+        ch.writeAndFlush(new SszResponseReader.Exchange(request, response));
+        return response.outcome();
+    }
+
+    @Override
     public void pause() {
         Channel ch = channel;
         if (ch != null) {
-            ch.pipeline().get(JsonResponseReader.class).pause();
+            if (ssz) {
+                ch.pipeline().get(SszResponseReader.class).pause();
+            } else {
+                ch.pipeline().get(JsonResponseReader.class).pause();
+            }
         }
     }
 
-    /** Reads the socket again after {@link #pause()} (paced clients only). */
+    @Override
     public void resume() {
         Channel ch = channel;
         if (ch != null) {
-            ch.pipeline().get(JsonResponseReader.class).resume();
+            if (ssz) {
+                ch.pipeline().get(SszResponseReader.class).resume();
+            } else {
+                ch.pipeline().get(JsonResponseReader.class).resume();
+            }
         }
     }
 
@@ -146,7 +192,6 @@ public final class GetBlobsClient implements AutoCloseable {
         return channel;
     }
 
-    /** Closes the connection (failing the calls under way) and stops the event loop. */
     @Override
     public synchronized void close() {
         if (channel != null) {

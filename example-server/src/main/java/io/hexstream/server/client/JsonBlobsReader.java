@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /**
  * Reads one JSON-RPC response to a getBlobs call as it arrives (JSON-RPC 2.0, section 5; the entries of execution-apis'
@@ -43,7 +44,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private final long id;
     private final BlobsListener listener;
     private final ByteBufAllocator allocator;
-    private final BodyCounter counter;
+    private final LongSupplier bodyBytes;
     private final long start;
     private final int[] selected;
     private final CompletableFuture<BlobsOutcome> outcome = new CompletableFuture<>();
@@ -83,14 +84,14 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             long id,
             BlobsListener listener,
             ByteBufAllocator allocator,
-            BodyCounter counter,
+            LongSupplier bodyBytes,
             long start) {
         this.call = call;
         this.method = call.method();
         this.id = id;
         this.listener = listener;
         this.allocator = allocator;
-        this.counter = counter;
+        this.bodyBytes = bodyBytes;
         this.start = start;
         this.selected = call.selectedCells();
     }
@@ -104,11 +105,17 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
 
     @Override
     public JsonTokenListener head(HttpResponse head) {
-        toHead = System.nanoTime() - start;
+        begin();
         if (!head.status().equals(HttpResponseStatus.OK)) {
             throw new BadResponseException(
                     "HTTP " + head.status().code() + " " + head.status().reasonPhrase());
         }
+        return this;
+    }
+
+    /** The reply's first bytes arrived (the head, or a message's first piece): the time to first byte. */
+    JsonBlobsReader begin() {
+        toHead = System.nanoTime() - start;
         return this;
     }
 
@@ -119,7 +126,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             outcome.completeExceptionally(new RpcErrorException(errorCode, errorMessage));
         } else {
             outcome.complete(new BlobsOutcome(
-                    call.hashes().size(), available, counter.bytes(), toHead, toFirstBlob, toLastByte));
+                    call.hashes().size(), available, bodyBytes.getAsLong(), toHead, toFirstBlob, toLastByte));
         }
     }
 

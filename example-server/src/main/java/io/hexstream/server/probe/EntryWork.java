@@ -3,9 +3,9 @@ package io.hexstream.server.probe;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.client.BlobAndProofs;
+import io.hexstream.server.client.BlobsClient;
 import io.hexstream.server.client.BlobsListener;
 import io.hexstream.server.client.CellsAndProofs;
-import io.hexstream.server.client.GetBlobsClient;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.io.IOException;
@@ -31,7 +31,7 @@ final class EntryWork implements BlobsListener {
     private final ResponseFiles files;
     private final boolean verify;
     private final ExecutorService worker;
-    private final GetBlobsClient client;
+    private final BlobsClient client;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicReference<String> fault = new AtomicReference<>();
     private final List<Future<?>> tasks = new ArrayList<>();
@@ -45,7 +45,7 @@ final class EntryWork implements BlobsListener {
             ResponseFiles files,
             boolean verify,
             ExecutorService worker,
-            GetBlobsClient client) {
+            BlobsClient client) {
         this.hashes = hashes;
         this.files = files;
         this.verify = verify;

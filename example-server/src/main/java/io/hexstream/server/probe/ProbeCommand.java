@@ -7,12 +7,14 @@ import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.server.client.BlobsClient;
 import io.hexstream.server.client.BlobsListener;
 import io.hexstream.server.client.BlobsMethod;
 import io.hexstream.server.client.BlobsOutcome;
 import io.hexstream.server.client.EndpointUrl;
 import io.hexstream.server.client.GetBlobsCall;
 import io.hexstream.server.client.GetBlobsClient;
+import io.hexstream.server.client.MessageClient;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.netty.handler.codec.PrematureChannelClosureException;
@@ -48,7 +50,8 @@ import picocli.CommandLine.TypeConversionException;
  * 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times. Exit 0 when every response is a
  * well-formed result; else one line on stderr naming the fault ({@code engine_getBlobsV2: result[3].blob: odd number of
  * hex digits at byte 4,194,311}, {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty
- * response. A usage error is one line and exit 2, as for the server.
+ * response. A usage error is one line and exit 2, as for the server. With {@code --transport ssz} the calls go to the
+ * REST routes of execution-apis #793 instead, with the same lines, checks and files.
  */
 @Command(
         name = "probe",
@@ -71,15 +74,20 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(
             names = "--url",
             paramLabel = "URL",
-            required = true,
-            description = "The endpoint, http://HOST:PORT[/PATH]: POSTed to as given.")
+            description = "The endpoint, http://HOST:PORT[/PATH]: POSTed to as given (--transport ssz: PATH followed"
+                    + " by the route, /engine/v1/blobs/v1 to /v4); or ws://HOST:PORT[/PATH], JSON-RPC over WebSocket.")
     String url;
+
+    @Option(
+            names = "--ipc-path",
+            paramLabel = "FILE",
+            description = "The endpoint's Unix domain socket instead of --url: newline-delimited JSON-RPC, no JWT.")
+    Path ipcPath;
 
     @Option(
             names = "--jwt-secret",
             paramLabel = "FILE",
-            required = true,
-            description = "File with the endpoint's 32-byte hex JWT secret (0x optional).")
+            description = "File with the endpoint's 32-byte hex JWT secret (0x optional); required with --url.")
     Path jwtSecret;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -105,7 +113,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--transport",
             paramLabel = "TRANSPORT",
             defaultValue = "json",
-            description = "json (JSON-RPC); ssz is not yet supported (default: ${DEFAULT-VALUE}).")
+            description = "json (JSON-RPC, POSTed to URL as given) or ssz (the REST routes of execution-apis #793,"
+                    + " POSTed to URL's path followed by /engine/v1/blobs/v1 to /v4) (default: ${DEFAULT-VALUE}).")
     String transport;
 
     @Option(
@@ -148,11 +157,12 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         GetBlobsCall call = checkedCall();
-        EndpointUrl endpoint = endpoint();
         PrintWriter err = spec.commandLine().getErr();
-        byte[] secret;
+        byte[] secret = null;
         try {
-            secret = JwtSecret.read(jwtSecret).bytes();
+            if (jwtSecret != null) {
+                secret = JwtSecret.read(jwtSecret).bytes();
+            }
         } catch (IOException | IllegalArgumentException e) {
             err.println("--jwt-secret " + jwtSecret + ": " + reason(e));
             return 1;
@@ -174,8 +184,7 @@ public final class ProbeCommand implements Callable<Integer> {
                         "hexstream-probe", Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE)
                 : null;
         List<BlobsOutcome> outcomes = new ArrayList<>();
-        try (GetBlobsClient client =
-                new GetBlobsClient(endpoint, new JwtAuthenticator(secret, Clock.systemUTC()), work)) {
+        try (BlobsClient client = client(secret, work)) {
             for (int r = 1; r <= repeat; r++) {
                 String fault = probe(client, call, worker, r, outcomes);
                 if (fault != null) {
@@ -183,6 +192,9 @@ public final class ProbeCommand implements Callable<Integer> {
                     return 1;
                 }
             }
+        } catch (IOException e) {
+            err.println(method.methodName() + ": " + e.getMessage());
+            return 1;
         } finally {
             if (worker != null) {
                 worker.shutdownNow();
@@ -194,9 +206,21 @@ public final class ProbeCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The client of the endpoint the options name. */
+    private BlobsClient client(byte[] secret, boolean paced) throws IOException {
+        if (ipcPath != null) {
+            return MessageClient.ipc(ipcPath, paced);
+        }
+        JwtAuthenticator tokens = new JwtAuthenticator(secret, Clock.systemUTC());
+        if (url.regionMatches(true, 0, "ws:", 0, 3)) {
+            return MessageClient.webSocket(MessageClient.webSocketUrl(url), tokens, paced);
+        }
+        return new GetBlobsClient(EndpointUrl.parse(url), tokens, paced, transport.equalsIgnoreCase("ssz"));
+    }
+
     /** One request: its line printed, its files moved into place; or its fault, leaving none of its files. */
     private String probe(
-            GetBlobsClient client, GetBlobsCall call, ExecutorService worker, int r, List<BlobsOutcome> outcomes)
+            BlobsClient client, GetBlobsCall call, ExecutorService worker, int r, List<BlobsOutcome> outcomes)
             throws InterruptedException {
         ResponseFiles files = out != null ? new ResponseFiles(out) : null;
         EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
@@ -291,11 +315,23 @@ public final class ProbeCommand implements Callable<Integer> {
 
     /** The call the options ask for; a usage error (exit 2) for options that do not go together. */
     private GetBlobsCall checkedCall() {
-        if (!transport.equalsIgnoreCase("json")) {
+        if (!transport.equalsIgnoreCase("json") && !transport.equalsIgnoreCase("ssz")) {
+            throw usage("Invalid value for option '--transport': '" + transport + "' is not json or ssz");
+        }
+        if ((url == null) == (ipcPath == null)) {
             throw usage(
-                    transport.equalsIgnoreCase("ssz")
-                            ? "--transport ssz is not yet supported: use --transport json"
-                            : "Invalid value for option '--transport': '" + transport + "' is not json or ssz");
+                    url == null
+                            ? "Missing required option: '--url=URL' or '--ipc-path=FILE'"
+                            : "--url and --ipc-path do not go together");
+        }
+        if (url != null) {
+            endpoint();
+            if (jwtSecret == null) {
+                throw usage("Missing required option: '--jwt-secret=FILE' (with --url)");
+            }
+        }
+        if (transport.equalsIgnoreCase("ssz") && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
+            throw usage("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path");
         }
         if (repeat < 1) {
             throw usage("Invalid value for option '--repeat': '" + repeat + "' is not at least 1");
@@ -326,9 +362,14 @@ public final class ProbeCommand implements Callable<Integer> {
         return all;
     }
 
-    private EndpointUrl endpoint() {
+    /** Checks {@code --url}: an {@code http://} or a {@code ws://} URL. */
+    private void endpoint() {
         try {
-            return EndpointUrl.parse(url);
+            if (url.regionMatches(true, 0, "ws:", 0, 3)) {
+                MessageClient.webSocketUrl(url);
+            } else {
+                EndpointUrl.parse(url);
+            }
         } catch (IllegalArgumentException e) {
             throw usage("Invalid value for option '--url': " + e.getMessage());
         }

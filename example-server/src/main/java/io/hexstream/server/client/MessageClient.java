@@ -1,0 +1,217 @@
+package io.hexstream.server.client;
+
+import io.hexstream.server.auth.JwtAuthenticator;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * A getBlobs client over JSON-RPC messages (execution-apis {@code authentication.md}): WebSocket ({@code ws://}, the
+ * JWT on the upgrade request only) or IPC (a Unix domain socket through Netty's native epoll transport, no JWT: the
+ * file's permissions are the gate; newline-delimited). One connection, made on the first call and again if the server
+ * has closed it; calls pipelined in the order made; each reply read as it arrives by a {@link MessageReplyReader},
+ * frame by frame or read by read, its entries handed to the call's {@link BlobsListener} as they are decoded.
+ */
+public final class MessageClient implements BlobsClient {
+    /** The largest WebSocket frame payload taken: the server's frames are at most a pooled chunk. */
+    private static final int MAX_FRAME = 1 << 20;
+
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    private final String where;
+    private final SocketAddress address;
+    private final boolean paced;
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private volatile Channel channel;
+    private volatile CompletableFuture<Void> ready;
+    private long nextId = 1;
+
+    private MessageClient(
+            String where,
+            SocketAddress address,
+            boolean webSocket,
+            boolean paced,
+            IoHandlerFactory io,
+            Class<? extends Channel> channelType,
+            Supplier<ChannelHandler[]> handlers) {
+        this.where = where;
+        this.address = address;
+        this.paced = paced;
+        this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hexstream-client", true), io);
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(channelType)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MS)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ready = new CompletableFuture<>();
+                        ch.pipeline().addLast(handlers.get());
+                        ch.pipeline().addLast(new MessageReplyReader(webSocket, paced, ready));
+                    }
+                });
+    }
+
+    /**
+     * The {@code ws://HOST:PORT[/PATH]} URL {@code url}.
+     *
+     * @throws IllegalArgumentException in one line, if it is not a {@code ws} URL with a host
+     */
+    public static URI webSocketUrl(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("'" + url + "' is not a URL: " + e.getReason());
+        }
+        if (!"ws".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException("'" + url + "' is not a ws:// URL with a host");
+        }
+        return uri;
+    }
+
+    /** A WebSocket client of {@code url} ({@link #webSocketUrl(String)}), the upgrade signed with {@code tokens}. */
+    public static MessageClient webSocket(URI url, JwtAuthenticator tokens, boolean paced) {
+        String host = url.getHost().startsWith("[")
+                ? url.getHost().substring(1, url.getHost().length() - 1)
+                : url.getHost();
+        int port = url.getPort() < 0 ? 80 : url.getPort();
+        URI target = url.getRawPath() == null || url.getRawPath().isEmpty() ? url.resolve("/") : url;
+        return new MessageClient(
+                host + ":" + port,
+                InetSocketAddress.createUnresolved(host, port),
+                true,
+                paced,
+                NioIoHandler.newFactory(),
+                NioSocketChannel.class,
+                () -> new ChannelHandler[] {
+                    new HttpClientCodec(),
+                    new HttpObjectAggregator(8192),
+                    new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
+                            .webSocketUri(target)
+                            .customHeaders(new DefaultHttpHeaders()
+                                    .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token()))
+                            .maxFramePayloadLength(MAX_FRAME)
+                            .absoluteUpgradeUrl(false)
+                            .build())
+                });
+    }
+
+    /**
+     * An IPC client of the Unix domain socket {@code path}.
+     *
+     * @throws IOException in one line, if Netty's native epoll transport is not available here
+     */
+    public static MessageClient ipc(Path path, boolean paced) throws IOException {
+        if (!Epoll.isAvailable()) {
+            throw new IOException("Unix domain sockets need Netty's native epoll transport (Linux x86-64), not"
+                    + " available here: " + Epoll.unavailabilityCause().getMessage());
+        }
+        return new MessageClient(
+                path.toString(),
+                new DomainSocketAddress(path.toFile()),
+                false,
+                paced,
+                EpollIoHandler.newFactory(),
+                EpollDomainSocketChannel.class,
+                () -> new ChannelHandler[0]);
+    }
+
+    @Override
+    public synchronized CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener)
+            throws IOException, InterruptedException {
+        Channel ch = connected();
+        long id = nextId++;
+        MessageReplyReader replies = ch.pipeline().get(MessageReplyReader.class);
+        JsonBlobsReader reply =
+                new JsonBlobsReader(call, id, listener, ch.alloc(), replies::replyBytes, System.nanoTime());
+        ch.writeAndFlush(new MessageReplyReader.Exchange(JsonGetBlobs.requestBody(call, id), reply));
+        return reply.outcome();
+    }
+
+    private Channel connected() throws IOException, InterruptedException {
+        if (channel != null && channel.isActive()) {
+            return channel;
+        }
+        ChannelFuture connect = bootstrap.connect(address).await();
+        if (!connect.isSuccess()) {
+            throw new IOException("cannot connect to " + where + ": " + reason(connect.cause()), connect.cause());
+        }
+        try {
+            ready.get(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            connect.channel().close();
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new IOException(
+                    cause instanceof WebSocketClientHandshakeException refused && refused.response() != null
+                            ? "HTTP " + refused.response().status().code() + " "
+                                    + refused.response().status().reasonPhrase() + " to the WebSocket upgrade"
+                            : "no WebSocket at " + where + ": " + reason(cause),
+                    cause);
+        }
+        channel = connect.channel();
+        return channel;
+    }
+
+    private static String reason(Throwable cause) {
+        return cause.getMessage() != null
+                ? cause.getMessage()
+                : cause.getClass().getSimpleName();
+    }
+
+    @Override
+    public void pause() {
+        Channel ch = channel;
+        if (ch != null && paced) {
+            ch.pipeline().get(MessageReplyReader.class).pause();
+        }
+    }
+
+    @Override
+    public void resume() {
+        Channel ch = channel;
+        if (ch != null && paced) {
+            ch.pipeline().get(MessageReplyReader.class).resume();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (channel != null) {
+            channel.close().awaitUninterruptibly();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

@@ -1,0 +1,229 @@
+package io.hexstream.server.client;
+
+import io.hexstream.codec.json.JsonHexReader;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.ClientHandshakeStateEvent;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.util.ReferenceCountUtil;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The client's side of JSON-RPC over a message transport (execution-apis {@code authentication.md}): WebSocket text
+ * messages (after Netty's {@code WebSocketClientProtocolHandler}; a message is a text frame and its continuation
+ * frames) or IPC (a byte stream, each message ending at its newline). Sends each {@link Exchange} written to the
+ * channel as one message and feeds each reply, piece by piece as it arrives, through a {@link JsonHexReader} into its
+ * {@link JsonBlobsReader}; replies are matched to requests in order. A reply its reader finds malformed fails its call
+ * and the rest of that message is dropped; anything else (an unasked reply, a binary frame, an exception, a failed
+ * write, the connection's end) fails every call under way and closes the connection.
+ *
+ * <p>Paced reading as {@link io.hexstream.codec.http.JsonResponseReader}'s. Ownership: every message read is released
+ * here; the request's frame is handed on to the channel.
+ */
+final class MessageReplyReader extends ChannelDuplexHandler {
+    /** A request's JSON and the reader of its reply. */
+    record Exchange(byte[] request, JsonBlobsReader reply) {}
+
+    private static final byte NEWLINE = '\n';
+
+    private final boolean webSocket;
+    private final boolean paced;
+    /** Completes once requests may be sent: the connection is up (IPC) or the upgrade is done (WebSocket). */
+    private final CompletableFuture<Void> ready;
+
+    private final ArrayDeque<JsonBlobsReader> waiting = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private JsonBlobsReader current;
+    private JsonHexReader reader;
+    /** Whether the rest of a failed reply is being dropped. */
+    private boolean dropping;
+
+    private long replyBytes;
+    private boolean paused;
+
+    MessageReplyReader(boolean webSocket, boolean paced, CompletableFuture<Void> ready) {
+        this.webSocket = webSocket;
+        this.paced = paced;
+        this.ready = ready;
+    }
+
+    /** The bytes of the reply being read so far (an IPC reply's newline not counted). */
+    long replyBytes() {
+        return replyBytes;
+    }
+
+    void pause() {
+        onLoop(() -> paused = true);
+    }
+
+    void resume() {
+        onLoop(() -> {
+            if (paused) {
+                paused = false;
+                ctx.read();
+            }
+        });
+    }
+
+    private void onLoop(Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        if (paced) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        if (!webSocket) {
+            ready.complete(null);
+        }
+        if (paced) {
+            ctx.read();
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+            ready.complete(null);
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (!(msg instanceof Exchange exchange)) {
+            ctx.write(msg, promise);
+            return;
+        }
+        waiting.add(exchange.reply());
+        Object message = webSocket
+                ? new TextWebSocketFrame(Unpooled.wrappedBuffer(exchange.request()))
+                : Unpooled.wrappedBuffer(exchange.request(), new byte[] {NEWLINE});
+        // A request that is not sent leaves its reply unmatched: the connection cannot go on.
+        ctx.write(message, promise.unvoid()).addListener(future -> {
+            if (!future.isSuccess()) {
+                failAll(future.cause());
+                ctx.close();
+            }
+        });
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (!webSocket && msg instanceof ByteBuf bytes) {
+                lines(bytes);
+            } else if (msg instanceof TextWebSocketFrame || msg instanceof ContinuationWebSocketFrame) {
+                WebSocketFrame frame = (WebSocketFrame) msg;
+                piece(frame.content(), frame.isFinalFragment());
+            } else {
+                failAll(new BadResponseException("unexpected " + msg.getClass().getSimpleName()));
+                ctx.close();
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** IPC: the pieces of replies in {@code bytes}, each reply ending at a newline. */
+    private void lines(ByteBuf bytes) {
+        while (bytes.isReadable() && ctx.channel().isActive()) {
+            int newline = bytes.indexOf(bytes.readerIndex(), bytes.writerIndex(), NEWLINE);
+            if (newline < 0) {
+                piece(bytes, false);
+                return;
+            }
+            piece(bytes.readSlice(newline - bytes.readerIndex()), true);
+            bytes.skipBytes(1);
+        }
+    }
+
+    /** A piece of a reply; {@code last} if the reply ends with it. */
+    private void piece(ByteBuf chunk, boolean last) {
+        if (current == null && !dropping) {
+            if (!chunk.isReadable() && last) {
+                return; // an empty line, or an empty frame between replies
+            }
+            current = waiting.poll();
+            if (current == null) {
+                failAll(new BadResponseException("a reply to no request"));
+                ctx.close();
+                return;
+            }
+            replyBytes = 0;
+            reader = new JsonHexReader(current.begin());
+        }
+        if (current == null) {
+            dropping = !last;
+            return;
+        }
+        JsonBlobsReader reply = current;
+        try {
+            replyBytes += chunk.readableBytes();
+            reader.feed(chunk);
+            if (last) {
+                reader.end();
+                current = null;
+                reader = null;
+                reply.complete();
+            }
+        } catch (RuntimeException e) {
+            current = null;
+            reader = null;
+            dropping = !last;
+            reply.failed(e);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (paced && !paused) {
+            ctx.read();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        ready.completeExceptionally(new ClosedChannelException());
+        failAll(new ClosedChannelException());
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ready.completeExceptionally(cause);
+        failAll(cause);
+        ctx.close();
+    }
+
+    private void failAll(Throwable cause) {
+        JsonBlobsReader reply = current;
+        current = null;
+        reader = null;
+        if (reply != null) {
+            reply.failed(cause);
+        }
+        while ((reply = waiting.poll()) != null) {
+            reply.failed(cause);
+        }
+    }
+}
