@@ -31,9 +31,10 @@ import java.util.concurrent.Future;
  * {@code DATA_DIR-NAME/}, where its log is too): {@code hexstream-portable} (the product on a plain JVM: the portable
  * kernel), {@code hexstream-vector} (the product with {@code --add-modules jdk.incubator.vector}; both with the hex
  * cache off, so every response is encoded), {@code hexstream-cache} (the product answering from its hex cache, which
- * holds the whole pool's digits), {@code hexstream-vector-metrics} ({@code hexstream-vector} with metrics on, scraped
- * once a second: {@link MetricsRatio} sets its cells beside {@code hexstream-vector}'s), {@code prerendered} (the exact
- * bytes rendered once, written from one direct buffer: the transport floor), {@code besuStreaming} (Besu's path,
+ * holds the whole pool's digits, on the portable kernel), {@code hexstream-vector-cache} (the same with the Vector API:
+ * the launcher's defaults), {@code hexstream-vector-metrics} ({@code hexstream-vector} with metrics on, scraped once a
+ * second: {@link MetricsRatio} sets its cells beside {@code hexstream-vector}'s), {@code prerendered} (the exact bytes
+ * rendered once, written from one direct buffer: the transport floor), {@code besuStreaming} (Besu's path,
  * {@link BesuLikeServer}: Strings streamed through Jackson as chunked HTTP), {@code hexstream-ssz-v2} (the product
  * asked over binary SSZ, {@code POST /engine/v1/blobs/v2}: the same blobs and proofs as {@code BlobsV2Response}, half
  * the bytes, checked on its own; shape {@code v2} only), {@code hexstream-ssz-v4x8} ({@code POST /engine/v1/blobs/v4}
@@ -91,6 +92,7 @@ public final class EndToEndBenchmark {
             new Server("hexstream-portable", "hexstream", false),
             new Server("hexstream-vector", "hexstream", true),
             new Server("hexstream-cache", "hexstream-cache", false),
+            new Server("hexstream-vector-cache", "hexstream-cache", true),
             new Server(FLOOR, "prerendered", false),
             new Server(SENDFILE, "sendfile", false),
             new Server(PEER, "besuStreaming", false),
