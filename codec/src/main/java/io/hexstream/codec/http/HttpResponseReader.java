@@ -1,9 +1,8 @@
-package io.hexstream.server.client;
+package io.hexstream.codec.http;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
@@ -13,40 +12,47 @@ import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 
 /**
- * The client's side of the REST getBlobs routes over HTTP/1.1, after an {@code HttpClientCodec}: sends each
- * {@link Exchange} written to the channel and hands its response's head and each body piece, as it arrives, to its
- * {@link SszBlobsResponse}; responses are matched to pipelined requests in order (RFC 9112, section 9.3.2). A body the
- * response finds malformed fails its call and the rest of it is dropped; an undecodable response, an exception, a
- * failed write or the connection's end fail the call being read and every one waiting.
+ * The client's side of HTTP/1.1, after an {@code HttpClientCodec}: sends each {@link HttpExchange} written to the
+ * channel and hands its response's head and each body piece, as it arrives, to the exchange's
+ * {@link HttpResponseConsumer}; no body is aggregated. Requests may be pipelined on a kept-alive connection: responses
+ * are matched to them in order (RFC 9112, section 9.3.2); interim (1xx) responses are skipped.
  *
- * <p>Paced reading as {@link io.hexstream.codec.http.JsonResponseReader}'s: with {@code paced}, auto-read is off and
- * the next socket read is asked for after each, unless {@link #pause()}d.
+ * <pre>
+ * pipeline.addLast(new HttpClientCodec(), new HttpResponseReader(false));
+ * channel.writeAndFlush(new HttpExchange(request, consumer));
+ * </pre>
  *
- * <p>Ownership: every message read is released here; the request is handed on to the channel.
+ * <p>A consumer that throws fails its exchange; the rest of that body is dropped and the connection stays usable for
+ * the next response. A response that cannot be decoded as HTTP, an exception in the pipeline, a failed write or the
+ * connection's end fail the exchange being read and every one waiting, and close the connection.
+ *
+ * <p>Paced reading, for a consumer that bounds its memory: constructed with {@code paced}, the handler turns the
+ * channel's auto-read off and asks for the next socket read only after the previous one has been read, unless the
+ * consumer has called {@link #pause()}; {@link #resume()} reads on. Both may be called from any thread.
+ *
+ * <p>Ownership: every message read is released here, on every path; the request is handed on to the channel.
  */
-final class SszResponseReader extends ChannelDuplexHandler {
-    /** A request and the response that reads its answer. */
-    record Exchange(FullHttpRequest request, SszBlobsResponse response) {}
-
+public class HttpResponseReader extends ChannelDuplexHandler {
     private final boolean paced;
-    private final ArrayDeque<SszBlobsResponse> waiting = new ArrayDeque<>();
+    private final ArrayDeque<HttpResponseConsumer> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
-    /** The response being read; null between responses and while a failed body is dropped. */
-    private SszBlobsResponse current;
+    /** The exchange whose body is being read; null between responses and while a failed body is dropped. */
+    private HttpResponseConsumer current;
 
     private boolean paused;
 
-    SszResponseReader(boolean paced) {
+    /** A handler reading as fast as the socket delivers ({@code paced = false}) or as the consumer asks. */
+    public HttpResponseReader(boolean paced) {
         this.paced = paced;
     }
 
     /** Stops asking for socket reads after the one under way (paced handlers only). */
-    void pause() {
+    public final void pause() {
         onLoop(() -> paused = true);
     }
 
     /** Asks for socket reads again after {@link #pause()} (paced handlers only). */
-    void resume() {
+    public final void resume() {
         onLoop(() -> {
             if (paused) {
                 paused = false;
@@ -56,6 +62,9 @@ final class SszResponseReader extends ChannelDuplexHandler {
     }
 
     private void onLoop(Runnable task) {
+        if (!paced) {
+            throw new IllegalStateException("only a paced " + getClass().getSimpleName() + " is paused and resumed");
+        }
         if (ctx.executor().inEventLoop()) {
             task.run();
         } else {
@@ -64,15 +73,18 @@ final class SszResponseReader extends ChannelDuplexHandler {
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
+    public final void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         if (paced) {
             ctx.channel().config().setAutoRead(false);
+            if (ctx.channel().isActive()) {
+                ctx.read();
+            }
         }
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
+    public final void channelActive(ChannelHandlerContext ctx) {
         if (paced) {
             ctx.read();
         }
@@ -81,11 +93,11 @@ final class SszResponseReader extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (!(msg instanceof Exchange exchange)) {
+        if (!(msg instanceof HttpExchange exchange)) {
             ctx.write(msg, promise);
             return;
         }
-        waiting.add(exchange.response());
+        waiting.add(exchange.consumer());
         // A request that is not sent leaves its response unmatched: the connection cannot go on.
         ctx.write(exchange.request(), promise.unvoid()).addListener(future -> {
             if (!future.isSuccess()) {
@@ -96,7 +108,7 @@ final class SszResponseReader extends ChannelDuplexHandler {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
             if (msg instanceof HttpResponse head) {
                 if (head.decoderResult().isFailure()) {
@@ -122,7 +134,7 @@ final class SszResponseReader extends ChannelDuplexHandler {
                 }
                 step(() -> current.content(content.content()));
                 if (content instanceof LastHttpContent) {
-                    SszBlobsResponse done = current;
+                    HttpResponseConsumer done = current;
                     current = null;
                     if (done != null) {
                         step(done, done::complete);
@@ -134,28 +146,25 @@ final class SszResponseReader extends ChannelDuplexHandler {
         }
     }
 
-    /** Runs {@code step} of the current response, if any; a fault fails it and drops the rest of its body. */
+    /** Runs {@code step} of the current exchange, if any; a fault fails it and drops the rest of its body. */
     private void step(Runnable step) {
-        if (current != null) {
-            SszBlobsResponse response = current;
-            if (!step(response, step)) {
-                current = null;
-            }
+        if (current != null && !step(current, step)) {
+            current = null;
         }
     }
 
-    private static boolean step(SszBlobsResponse response, Runnable step) {
+    private static boolean step(HttpResponseConsumer consumer, Runnable step) {
         try {
             step.run();
             return true;
         } catch (RuntimeException e) {
-            response.failed(e);
+            consumer.failed(e);
             return false;
         }
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
+    public final void channelReadComplete(ChannelHandlerContext ctx) {
         if (paced && !paused) {
             ctx.read();
         }
@@ -163,25 +172,26 @@ final class SszResponseReader extends ChannelDuplexHandler {
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
+    public final void channelInactive(ChannelHandlerContext ctx) {
         failAll(new ClosedChannelException());
         ctx.fireChannelInactive();
     }
 
     @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         failAll(cause);
         ctx.close();
     }
 
+    /** Fails the exchange being read and every one waiting, in order. */
     private void failAll(Throwable cause) {
-        SszBlobsResponse response = current;
+        HttpResponseConsumer consumer = current;
         current = null;
-        if (response != null) {
-            response.failed(cause);
+        if (consumer != null) {
+            consumer.failed(cause);
         }
-        while ((response = waiting.poll()) != null) {
-            response.failed(cause);
+        while ((consumer = waiting.poll()) != null) {
+            consumer.failed(cause);
         }
     }
 }
