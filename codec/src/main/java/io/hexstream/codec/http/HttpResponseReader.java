@@ -1,6 +1,5 @@
 package io.hexstream.codec.http;
 
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
@@ -8,8 +7,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import java.nio.channels.ClosedChannelException;
-import java.util.ArrayDeque;
+import java.util.function.Consumer;
 
 /**
  * The client's side of HTTP/1.1, after an {@code HttpClientCodec}: sends each {@link HttpExchange} written to the
@@ -24,87 +22,25 @@ import java.util.ArrayDeque;
  *
  * <p>A consumer that throws fails its exchange; the rest of that body is dropped and the connection stays usable for
  * the next response. A response that cannot be decoded as HTTP, an exception in the pipeline, a failed write or the
- * connection's end fail the exchange being read and every one waiting, and close the connection.
- *
- * <p>Paced reading, for a consumer that bounds its memory: constructed with {@code paced}, the handler turns the
- * channel's auto-read off and asks for the next socket read only after the previous one has been read, unless the
- * consumer has called {@link #pause()}; {@link #resume()} reads on. Both may be called from any thread.
+ * connection's end fail the exchange being read and every one waiting, and close the connection. Paced reading
+ * ({@link #pause()}, {@link #resume()}) is {@link PipelinedReader}'s.
  *
  * <p>Ownership: every message read is released here, on every path; the request is handed on to the channel.
  */
-public class HttpResponseReader extends ChannelDuplexHandler {
-    private final boolean paced;
-    private final ArrayDeque<HttpResponseConsumer> waiting = new ArrayDeque<>();
-    private ChannelHandlerContext ctx;
-    /** The exchange whose body is being read; null between responses and while a failed body is dropped. */
-    private HttpResponseConsumer current;
-
-    private boolean paused;
+public class HttpResponseReader extends PipelinedReader<HttpResponseConsumer> {
 
     /** A handler reading as fast as the socket delivers ({@code paced = false}) or as the consumer asks. */
     public HttpResponseReader(boolean paced) {
-        this.paced = paced;
-    }
-
-    /** Stops asking for socket reads after the one under way (paced handlers only). */
-    public final void pause() {
-        onLoop(() -> paused = true);
-    }
-
-    /** Asks for socket reads again after {@link #pause()} (paced handlers only). */
-    public final void resume() {
-        onLoop(() -> {
-            if (paused) {
-                paused = false;
-                ctx.read();
-            }
-        });
-    }
-
-    private void onLoop(Runnable task) {
-        if (!paced) {
-            throw new IllegalStateException("only a paced " + getClass().getSimpleName() + " is paused and resumed");
-        }
-        if (ctx.executor().inEventLoop()) {
-            task.run();
-        } else {
-            ctx.executor().execute(task);
-        }
-    }
-
-    @Override
-    public final void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-        if (paced) {
-            ctx.channel().config().setAutoRead(false);
-            if (ctx.channel().isActive()) {
-                ctx.read();
-            }
-        }
-    }
-
-    @Override
-    public final void channelActive(ChannelHandlerContext ctx) {
-        if (paced) {
-            ctx.read();
-        }
-        ctx.fireChannelActive();
+        super(paced);
     }
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (!(msg instanceof HttpExchange exchange)) {
+        if (msg instanceof HttpExchange exchange) {
+            send(ctx, exchange.consumer(), exchange.request(), promise);
+        } else {
             ctx.write(msg, promise);
-            return;
         }
-        waiting.add(exchange.consumer());
-        // A request that is not sent leaves its response unmatched: the connection cannot go on.
-        ctx.write(exchange.request(), promise.unvoid()).addListener(future -> {
-            if (!future.isSuccess()) {
-                failAll(future.cause());
-                ctx.close();
-            }
-        });
     }
 
     @Override
@@ -119,12 +55,11 @@ public class HttpResponseReader extends ChannelDuplexHandler {
                 if (head.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
                     return;
                 }
-                current = waiting.poll();
-                if (current == null) {
+                if (next() == null) {
                     ctx.close();
                     return;
                 }
-                step(() -> current.head(head));
+                step(consumer -> consumer.head(head));
             }
             if (msg instanceof HttpContent content) {
                 if (content.decoderResult().isFailure()) {
@@ -132,13 +67,11 @@ public class HttpResponseReader extends ChannelDuplexHandler {
                     ctx.close();
                     return;
                 }
-                step(() -> current.content(content.content()));
-                if (content instanceof LastHttpContent) {
-                    HttpResponseConsumer done = current;
-                    current = null;
-                    if (done != null) {
-                        step(done, done::complete);
-                    }
+                step(consumer -> consumer.content(content.content()));
+                HttpResponseConsumer ended = content instanceof LastHttpContent ? current() : null;
+                if (ended != null) {
+                    done();
+                    run(ended, HttpResponseConsumer::complete);
                 }
             }
         } finally {
@@ -147,15 +80,17 @@ public class HttpResponseReader extends ChannelDuplexHandler {
     }
 
     /** Runs {@code step} of the current exchange, if any; a fault fails it and drops the rest of its body. */
-    private void step(Runnable step) {
-        if (current != null && !step(current, step)) {
-            current = null;
+    private void step(Consumer<HttpResponseConsumer> step) {
+        HttpResponseConsumer consumer = current();
+        if (consumer != null && !run(consumer, step)) {
+            done();
         }
     }
 
-    private static boolean step(HttpResponseConsumer consumer, Runnable step) {
+    /** Runs {@code step} of {@code consumer}; false, and the consumer told, if it threw. */
+    private static boolean run(HttpResponseConsumer consumer, Consumer<HttpResponseConsumer> step) {
         try {
-            step.run();
+            step.accept(consumer);
             return true;
         } catch (RuntimeException e) {
             consumer.failed(e);
@@ -164,34 +99,7 @@ public class HttpResponseReader extends ChannelDuplexHandler {
     }
 
     @Override
-    public final void channelReadComplete(ChannelHandlerContext ctx) {
-        if (paced && !paused) {
-            ctx.read();
-        }
-        ctx.fireChannelReadComplete();
-    }
-
-    @Override
-    public final void channelInactive(ChannelHandlerContext ctx) {
-        failAll(new ClosedChannelException());
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        failAll(cause);
-        ctx.close();
-    }
-
-    /** Fails the exchange being read and every one waiting, in order. */
-    private void failAll(Throwable cause) {
-        HttpResponseConsumer consumer = current;
-        current = null;
-        if (consumer != null) {
-            consumer.failed(cause);
-        }
-        while ((consumer = waiting.poll()) != null) {
-            consumer.failed(cause);
-        }
+    protected final void failed(HttpResponseConsumer consumer, Throwable cause) {
+        consumer.failed(cause);
     }
 }

@@ -8,6 +8,8 @@
  * exchange's {@link io.hexstream.codec.http.HttpResponseConsumer}; {@link io.hexstream.codec.http.JsonResponseReader}
  * is one that also sends each {@link io.hexstream.codec.http.JsonExchange} and reads its response's body through a
  * {@link io.hexstream.codec.json.JsonHexReader}, for the exchange's
- * {@link io.hexstream.codec.http.JsonResponseConsumer}.
+ * {@link io.hexstream.codec.http.JsonResponseConsumer}. Both keep their exchanges with
+ * {@link io.hexstream.codec.http.PipelinedReader}, the bookkeeping of any client handler whose replies answer its
+ * requests in order (the readers waiting, their failure, paced socket reads).
  */
 package io.hexstream.codec.http;
