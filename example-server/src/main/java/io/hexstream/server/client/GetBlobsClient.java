@@ -1,5 +1,7 @@
 package io.hexstream.server.client;
 
+import io.hexstream.codec.http.HttpExchange;
+import io.hexstream.codec.http.HttpResponseReader;
 import io.hexstream.codec.http.JsonExchange;
 import io.hexstream.codec.http.JsonResponseReader;
 import io.hexstream.server.auth.JwtAuthenticator;
@@ -31,9 +33,10 @@ import java.util.concurrent.TimeUnit;
  * ({@code POST} to the URL's path followed by {@code /engine/v1/blobs/v1} to {@code /v4}, SSZ both ways, read by an
  * {@link SszBlobsReader}): one kept-alive connection (made on the first call, and again if the server has closed it),
  * each request with a fresh HS256 JWT ({@code iat} now; execution-apis {@code authentication.md}), calls pipelined in
- * the order made, and each response read as it arrives by a {@link JsonResponseReader}: the entries of its result reach
- * the call's {@link BlobsListener} one by one, decoded into pooled direct buffers, the first long before the last byte
- * of the body. Bodies of any framing (Content-Length, chunked) and any layout the JSON spec allows are read.
+ * the order made, and each response read as it arrives by an {@link HttpResponseReader} (JSON-RPC ones by a
+ * {@link JsonResponseReader}): the entries of its result reach the call's {@link BlobsListener} one by one, decoded
+ * into pooled direct buffers, the first long before the last byte of the body. Bodies of any framing (Content-Length,
+ * chunked) and any layout the JSON spec allows are read.
  *
  * <p>Paced: constructed with {@code paced}, the socket is read only while the caller wants ({@link #pause()},
  * {@link #resume()}), for a listener handing entries to bounded work.
@@ -92,7 +95,7 @@ public final class GetBlobsClient implements BlobsClient {
                                 .addLast(
                                         new HttpClientCodec(4096, 8192, MAX_CHUNK),
                                         new BodyCounter(),
-                                        ssz ? new SszResponseReader(paced) : new JsonResponseReader(paced));
+                                        ssz ? new HttpResponseReader(paced) : new JsonResponseReader(paced));
                     }
                 });
     }
@@ -146,7 +149,7 @@ public final class GetBlobsClient implements BlobsClient {
                 .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_OCTET_STREAM)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         SszBlobsResponse response = new SszBlobsResponse(call, listener, ch.alloc(), System.nanoTime());
-        ch.writeAndFlush(new SszResponseReader.Exchange(request, response));
+        ch.writeAndFlush(new HttpExchange(request, response));
         return response.outcome();
     }
 
@@ -154,11 +157,7 @@ public final class GetBlobsClient implements BlobsClient {
     public void pause() {
         Channel ch = channel;
         if (ch != null) {
-            if (ssz) {
-                ch.pipeline().get(SszResponseReader.class).pause();
-            } else {
-                ch.pipeline().get(JsonResponseReader.class).pause();
-            }
+            ch.pipeline().get(HttpResponseReader.class).pause();
         }
     }
 
@@ -166,11 +165,7 @@ public final class GetBlobsClient implements BlobsClient {
     public void resume() {
         Channel ch = channel;
         if (ch != null) {
-            if (ssz) {
-                ch.pipeline().get(SszResponseReader.class).resume();
-            } else {
-                ch.pipeline().get(JsonResponseReader.class).resume();
-            }
+            ch.pipeline().get(HttpResponseReader.class).resume();
         }
     }
 

@@ -1,9 +1,9 @@
 package io.hexstream.server.client;
 
+import io.hexstream.codec.http.PipelinedReader;
 import io.hexstream.codec.json.JsonHexReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.Cli
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -24,33 +23,29 @@ import java.util.concurrent.CompletableFuture;
  * and the rest of that message is dropped; anything else (an unasked reply, a binary frame, an exception, a failed
  * write, the connection's end) fails every call under way and closes the connection.
  *
- * <p>Paced reading as {@link io.hexstream.codec.http.JsonResponseReader}'s. Ownership: every message read is released
- * here; the request's frame is handed on to the channel.
+ * <p>Paced reading ({@link #pause()}, {@link #resume()}) is {@link PipelinedReader}'s. Ownership: every message read is
+ * released here; the request's frame is handed on to the channel.
  */
-final class MessageReplyReader extends ChannelDuplexHandler {
+final class MessageReplyReader extends PipelinedReader<JsonBlobsReader> {
     /** A request's JSON and the reader of its reply. */
     record Exchange(byte[] request, JsonBlobsReader reply) {}
 
     private static final byte NEWLINE = '\n';
 
     private final boolean webSocket;
-    private final boolean paced;
     /** Completes once requests may be sent: the connection is up (IPC) or the upgrade is done (WebSocket). */
     private final CompletableFuture<Void> ready;
 
-    private final ArrayDeque<JsonBlobsReader> waiting = new ArrayDeque<>();
-    private ChannelHandlerContext ctx;
-    private JsonBlobsReader current;
+    /** Reads the current reply; null while none is read. */
     private JsonHexReader reader;
     /** Whether the rest of a failed reply is being dropped. */
     private boolean dropping;
 
     private long replyBytes;
-    private boolean paused;
 
     MessageReplyReader(boolean webSocket, boolean paced, CompletableFuture<Void> ready) {
+        super(paced);
         this.webSocket = webSocket;
-        this.paced = paced;
         this.ready = ready;
     }
 
@@ -59,44 +54,12 @@ final class MessageReplyReader extends ChannelDuplexHandler {
         return replyBytes;
     }
 
-    void pause() {
-        onLoop(() -> paused = true);
-    }
-
-    void resume() {
-        onLoop(() -> {
-            if (paused) {
-                paused = false;
-                ctx.read();
-            }
-        });
-    }
-
-    private void onLoop(Runnable task) {
-        if (ctx.executor().inEventLoop()) {
-            task.run();
-        } else {
-            ctx.executor().execute(task);
-        }
-    }
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-        if (paced) {
-            ctx.channel().config().setAutoRead(false);
-        }
-    }
-
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         if (!webSocket) {
             ready.complete(null);
         }
-        if (paced) {
-            ctx.read();
-        }
-        ctx.fireChannelActive();
+        super.channelActive(ctx);
     }
 
     @Override
@@ -113,27 +76,20 @@ final class MessageReplyReader extends ChannelDuplexHandler {
             ctx.write(msg, promise);
             return;
         }
-        waiting.add(exchange.reply());
         Object message = webSocket
                 ? new TextWebSocketFrame(Unpooled.wrappedBuffer(exchange.request()))
                 : Unpooled.wrappedBuffer(exchange.request(), new byte[] {NEWLINE});
-        // A request that is not sent leaves its reply unmatched: the connection cannot go on.
-        ctx.write(message, promise.unvoid()).addListener(future -> {
-            if (!future.isSuccess()) {
-                failAll(future.cause());
-                ctx.close();
-            }
-        });
+        send(ctx, exchange.reply(), message, promise);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
             if (!webSocket && msg instanceof ByteBuf bytes) {
-                lines(bytes);
+                lines(ctx, bytes);
             } else if (msg instanceof TextWebSocketFrame || msg instanceof ContinuationWebSocketFrame) {
                 WebSocketFrame frame = (WebSocketFrame) msg;
-                piece(frame.content(), frame.isFinalFragment());
+                piece(ctx, frame.content(), frame.isFinalFragment());
             } else {
                 failAll(new BadResponseException("unexpected " + msg.getClass().getSimpleName()));
                 ctx.close();
@@ -144,49 +100,48 @@ final class MessageReplyReader extends ChannelDuplexHandler {
     }
 
     /** IPC: the pieces of replies in {@code bytes}, each reply ending at a newline. */
-    private void lines(ByteBuf bytes) {
+    private void lines(ChannelHandlerContext ctx, ByteBuf bytes) {
         while (bytes.isReadable() && ctx.channel().isActive()) {
             int newline = bytes.indexOf(bytes.readerIndex(), bytes.writerIndex(), NEWLINE);
             if (newline < 0) {
-                piece(bytes, false);
+                piece(ctx, bytes, false);
                 return;
             }
-            piece(bytes.readSlice(newline - bytes.readerIndex()), true);
+            piece(ctx, bytes.readSlice(newline - bytes.readerIndex()), true);
             bytes.skipBytes(1);
         }
     }
 
     /** A piece of a reply; {@code last} if the reply ends with it. */
-    private void piece(ByteBuf chunk, boolean last) {
-        if (current == null && !dropping) {
+    private void piece(ChannelHandlerContext ctx, ByteBuf chunk, boolean last) {
+        if (current() == null && !dropping) {
             if (!chunk.isReadable() && last) {
                 return; // an empty line, or an empty frame between replies
             }
-            current = waiting.poll();
-            if (current == null) {
+            if (next() == null) {
                 failAll(new BadResponseException("a reply to no request"));
                 ctx.close();
                 return;
             }
             replyBytes = 0;
-            reader = new JsonHexReader(current.begin());
+            reader = new JsonHexReader(current().begin());
         }
-        if (current == null) {
+        JsonBlobsReader reply = current();
+        if (reply == null) {
             dropping = !last;
             return;
         }
-        JsonBlobsReader reply = current;
         try {
             replyBytes += chunk.readableBytes();
             reader.feed(chunk);
             if (last) {
                 reader.end();
-                current = null;
+                done();
                 reader = null;
                 reply.complete();
             }
         } catch (RuntimeException e) {
-            current = null;
+            done();
             reader = null;
             dropping = !last;
             reply.failed(e);
@@ -194,36 +149,20 @@ final class MessageReplyReader extends ChannelDuplexHandler {
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (paced && !paused) {
-            ctx.read();
-        }
-        ctx.fireChannelReadComplete();
-    }
-
-    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         ready.completeExceptionally(new ClosedChannelException());
-        failAll(new ClosedChannelException());
-        ctx.fireChannelInactive();
+        super.channelInactive(ctx);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ready.completeExceptionally(cause);
-        failAll(cause);
-        ctx.close();
+        super.exceptionCaught(ctx, cause);
     }
 
-    private void failAll(Throwable cause) {
-        JsonBlobsReader reply = current;
-        current = null;
+    @Override
+    protected void failed(JsonBlobsReader reply, Throwable cause) {
         reader = null;
-        if (reply != null) {
-            reply.failed(cause);
-        }
-        while ((reply = waiting.poll()) != null) {
-            reply.failed(cause);
-        }
+        reply.failed(cause);
     }
 }

@@ -2,6 +2,7 @@ package io.hexstream.server.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.http.HttpResponseConsumer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpResponse;
@@ -20,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Ownership: as {@link SszBlobsReader}'s. Called on the connection's event loop only.
  */
-final class SszBlobsResponse {
+final class SszBlobsResponse implements HttpResponseConsumer {
     /** The most bytes of an error body kept. */
     static final int MAX_PROBLEM = 4096;
 
@@ -48,7 +49,8 @@ final class SszBlobsResponse {
         return outcome;
     }
 
-    void head(HttpResponse head) {
+    @Override
+    public void head(HttpResponse head) {
         toHead = System.nanoTime() - start;
         status = head.status();
         if (status.code() == HttpResponseStatus.NO_CONTENT.code()) {
@@ -58,8 +60,8 @@ final class SszBlobsResponse {
         }
     }
 
-    /** A piece of the body (it stays the caller's). */
-    void content(ByteBuf chunk) {
+    @Override
+    public void content(ByteBuf chunk) {
         if (problem != null) {
             int n = Math.min(chunk.readableBytes(), MAX_PROBLEM - problem.size());
             byte[] bytes = new byte[n];
@@ -72,8 +74,8 @@ final class SszBlobsResponse {
         }
     }
 
-    /** The body ended. */
-    void complete() {
+    @Override
+    public void complete() {
         long toLastByte = System.nanoTime() - start;
         if (problem != null) {
             throw new BadResponseException(problemLine());
@@ -90,7 +92,8 @@ final class SszBlobsResponse {
                 toLastByte));
     }
 
-    void failed(Throwable cause) {
+    @Override
+    public void failed(Throwable cause) {
         reader.release();
         outcome.completeExceptionally(cause);
     }
