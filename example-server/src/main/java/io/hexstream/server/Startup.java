@@ -162,11 +162,12 @@ final class Startup {
     private static void logPorts(ServerOptions options, ListeningPorts ports) {
         InetSocketAddress engine = ports.address(ports.engine());
         LOG.info(
-                "Engine API ({}) on http://{}:{}; hex kernel {}",
+                "Engine API ({}) on http://{}:{}; hex kernel {}; {}",
                 options.fork.name().toLowerCase(Locale.ROOT),
                 engine.getHostString(),
                 engine.getPort(),
-                kernel());
+                kernel(),
+                answerPath(options));
         InetSocketAddress rpc = ports.address(ports.rpc());
         if (rpc != null) {
             LOG.info("eth_sendRawTransaction without JWT on http://{}:{}", rpc.getHostString(), rpc.getPort());
@@ -175,6 +176,14 @@ final class Startup {
         if (scrape != null) {
             LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
         }
+    }
+
+    /** Where getBlobs' hex comes from, and why: the hex cache measured faster than encoding (jmh/README.md). */
+    private static String answerPath(ServerOptions options) {
+        return options.hexCacheMib > 0
+                ? "getBlobs hex from the hex cache (" + options.hexCacheMib
+                        + " MiB), measured faster than encoding each response; --hex-cache-mib 0 to encode"
+                : "getBlobs hex encoded for each response (--hex-cache-mib 0)";
     }
 
     /** The codec's kernel as the log names it, with the way to SIMD where it is not in use. */
