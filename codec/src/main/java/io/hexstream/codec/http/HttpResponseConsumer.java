@@ -6,8 +6,8 @@ import io.netty.handler.codec.http.HttpResponse;
 /**
  * Reads the response to one request sent through an {@link HttpResponseReader}: its head, then its body piece by piece
  * as each {@code HttpContent} arrives. Called on the channel's event loop, so it must not block: hand work that takes
- * long (hashing, KZG, disk) to an executor. Each exchange ends with exactly one of {@link #complete()} and
- * {@link #failed(Throwable)}.
+ * long (hashing, KZG, disk) to an executor. Each exchange ends with {@link #complete()} or {@link #failed(Throwable)};
+ * both are called only when {@link #complete()} itself throws.
  */
 public interface HttpResponseConsumer {
 

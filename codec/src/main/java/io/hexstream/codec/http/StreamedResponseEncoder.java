@@ -188,6 +188,7 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
             body = response.bodyInput(chunkSize);
         } catch (RuntimeException e) {
             promise.tryFailure(e);
+            ctx.close(); // no response was written: a later one on this connection would answer the wrong request
             return;
         }
         bodyPromise = promise;

@@ -89,13 +89,9 @@ public final class JsonBodyInput implements ChunkedInput<ByteBuf> {
         }
         Segment current = segments.get(segment);
         if (current.bytesBeforeSlice(segmentPosition) == 0) {
-            // Digits already encoded: handed on as they lie, a retained slice, never copied, as a chunk
-            // of its own. Measured against CompositeByteBufs gathering 8 or 64 pieces and slices (a
-            // 128-blob getBlobsV2 from cached digits, EndToEndBenchmark, server heap per response):
-            // 101-103 KiB this way, 123-127 KiB with composites (their components and the NIO views of
-            // them at each writev cost more than the writes they save), server CPU per response alike
-            // within the noise; StreamedResponseEncoder writes these without a promise each and
-            // flushes several at a time, so the socket gathers them into one writev either way.
+            // Digits already encoded: handed on as they lie, a retained slice, never copied, as a chunk of its
+            // own. Gathering them into CompositeByteBufs measured more heap for no fewer syscalls: the encoder
+            // writes these without a promise each and flushes several at once (docs/decisions.md).
             ByteBuf slice = current.slice(segmentPosition, chunkSize);
             advance(slice.readableBytes());
             return slice;

@@ -39,8 +39,8 @@ final class SszBlobsReader {
     private final boolean[] selected = new boolean[SLOTS];
     private final BlobsListener listener;
     private final ByteBufAllocator allocator;
-    /** Offsets, the available byte: at most one offset table (128 × 4 bytes). */
-    private final byte[] scratch = new byte[SLOT_OFFSETS];
+    /** Offsets, the available byte: at most one offset table (128 × 4 bytes, or 4 a hash asked for beyond 128). */
+    private final byte[] scratch;
 
     private int filled;
     /** Where the bytes needed go: a buffer, else the scratch (or nowhere, if {@link #skip}). */
@@ -71,6 +71,7 @@ final class SszBlobsReader {
     SszBlobsReader(GetBlobsCall call, BlobsListener listener, ByteBufAllocator allocator, long start) {
         this.method = call.method();
         this.count = call.hashes().size();
+        this.scratch = new byte[Math.max(SLOT_OFFSETS, count * OFFSET)];
         for (int cell : call.selectedCells()) {
             selected[cell] = true;
         }

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.group.ChannelGroup;
@@ -32,10 +33,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Engine API on a Unix domain socket ({@code --ipc-path}), through Netty's native epoll transport on an I/O thread
- * of its own ({@code hexstream-ipc}): the socket file is made mode 600 before the first connection is accepted, at most
- * {@link #MAX_CONNECTIONS} connections are open at once (each authenticated, so keeping its place: more are closed at
- * accept), and {@link #close()} removes the file. A file left at the path by a server that was killed is replaced, but
- * only if nothing listens on it.
+ * of its own ({@code hexstream-ipc}): the socket file is made mode 600 before the first connection is accepted, and a
+ * connection whose peer is neither this server's user nor root (read from {@code SO_PEERCRED}) is closed at once, so
+ * that one made in the moment between bind and chmod gets nothing either; at most {@link #MAX_CONNECTIONS} connections
+ * are open at once (each authenticated, so keeping its place: more are closed at accept), and {@link #close()} removes
+ * the file. A file left at the path by a server that was killed is replaced, but only if nothing listens on it.
  */
 public final class IpcServer implements AutoCloseable {
     /** The most IPC connections open at once: a consensus client or two, and a tool. */
@@ -73,6 +75,7 @@ public final class IpcServer implements AutoCloseable {
                     + " available here: " + Epoll.unavailabilityCause().getMessage());
         }
         replaceStale(path);
+        int owner = ownUid(path.toAbsolutePath().getParent());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory(IO_THREAD, true), EpollIoHandler.newFactory());
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -86,6 +89,10 @@ public final class IpcServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel connection) {
+                            if (!sameUser((EpollDomainSocketChannel) connection, owner)) {
+                                connection.close();
+                                return;
+                            }
                             connections.add(connection);
                             ConnectionLimit.proven(connection); // authenticated: the file's permissions let it in
                             connection.pipeline().addLast(pipeline);
@@ -106,14 +113,38 @@ public final class IpcServer implements AutoCloseable {
         }
     }
 
+    /** Whether the file is a socket: {@code S_IFSOCK} in the type bits of its {@code unix:mode}. */
+    private static boolean isSocket(Path path) throws IOException {
+        int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        return (mode & 0xF000) == 0xC000;
+    }
+
+    /** This process's user id: the owner of a file it creates in {@code dir}. */
+    private static int ownUid(Path dir) throws IOException {
+        Path probe = Files.createTempFile(dir, ".hexstream-ipc", ".uid");
+        try {
+            return (Integer) Files.getAttribute(probe, "unix:uid");
+        } finally {
+            Files.delete(probe);
+        }
+    }
+
+    /** Whether the connection's peer runs as {@code uid} or as root; {@code false} if the kernel cannot say. */
+    private static boolean sameUser(EpollDomainSocketChannel connection, int uid) {
+        try {
+            int peer = connection.peerCredentials().uid();
+            return peer == uid || peer == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Deletes a socket file nothing listens on; refuses one something listens on, or a path that is no socket. */
     private static void replaceStale(Path path) throws IOException {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        if (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)
-                || Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)
-                || Files.isSymbolicLink(path)) {
+        if (!isSocket(path)) {
             throw new IOException("exists and is not a socket");
         }
         try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * reply before it are ready, framed by the transport ({@link ReplyFraming}), produced chunk by chunk
  * ({@link StreamedResponseEncoder#DEFAULT_CHUNK_SIZE} at most, from the reply's {@link StreamedResponse#bodyInput}) by
  * the pipeline's {@code ChunkedWriteHandler} as the socket drains: no reply is built whole. A message over
- * {@link #LARGE_MESSAGE_BYTES} is handled on the large-request executor (on the loop only if that is full).
+ * {@link #LARGE_MESSAGE_BYTES} is handled on the large-request executor, never on the loop: when that is full the
+ * connection closes (the message cannot be answered without its id).
  *
  * <p>Bounds, as on HTTP: at most {@code maxPipelined} messages are taken before their replies are written; at that many
  * the connection stops reading (the pipeline's {@link ReadThrottle}) until one is. A connection that has waited
@@ -217,7 +218,14 @@ public final class MessageExchange extends ChannelInboundHandlerAdapter {
                 });
                 return;
             } catch (RejectedExecutionException e) {
-                body.release(); // the executor is full: handled here, as a small message would be
+                // The executor is full: never parsed on the event loop. Without its id the message cannot be
+                // answered, so the connection closes, as HTTP's 503 does; the client sends it again.
+                body.release();
+                metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+                LOG.debug("closing {}: the request queue is full", ctx.channel().remoteAddress());
+                closing = true;
+                ctx.close();
+                return;
             }
         }
         route.handle(message, slot);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -111,21 +112,29 @@ final class EntryWork implements BlobsListener {
         if (pending.incrementAndGet() == MAX_PENDING) {
             client.pause();
         }
-        Future<?> done = worker.submit(() -> {
-            try {
-                String wrong = task.run();
-                if (wrong != null) {
-                    fault.compareAndSet(null, "result[" + index + "]: " + wrong);
+        Future<?> done;
+        try {
+            done = worker.submit(() -> {
+                try {
+                    String wrong = task.run();
+                    if (wrong != null) {
+                        fault.compareAndSet(null, "result[" + index + "]: " + wrong);
+                    }
+                } catch (IOException e) {
+                    fault.compareAndSet(null, "--out: " + e);
+                } finally {
+                    release.run();
+                    if (pending.decrementAndGet() == MAX_PENDING / 2) {
+                        client.resume();
+                    }
                 }
-            } catch (IOException e) {
-                fault.compareAndSet(null, "--out: " + e);
-            } finally {
-                release.run();
-                if (pending.decrementAndGet() == MAX_PENDING / 2) {
-                    client.resume();
-                }
-            }
-        });
+            });
+        } catch (RejectedExecutionException e) { // the worker is shut down: the entry is dropped, not leaked
+            release.run();
+            pending.decrementAndGet();
+            fault.compareAndSet(null, "result[" + index + "]: not checked: " + e.getMessage());
+            return;
+        }
         synchronized (this) {
             tasks.add(done);
         }
