@@ -4,6 +4,7 @@ import io.hexstream.codec.Hex;
 import io.hexstream.server.ServerOptions.SecretOptions;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.cache.HexCache;
+import io.hexstream.server.engine.ElementRenderer;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.Instrumentation;
 import io.hexstream.server.metrics.MetricsEndpoint;
@@ -140,7 +141,9 @@ final class Startup {
 
     /** The hex cache, or {@code null} when {@code --hex-cache-mib} is 0; opened before the pool, which fills it. */
     private static HexCache openHexCache(ServerOptions options) {
-        return options.hexCacheMib > 0 ? new HexCache((long) options.hexCacheMib << 20) : null;
+        return options.hexCacheMib > 0
+                ? new HexCache((long) options.hexCacheMib << 20, new ElementRenderer(options.fork))
+                : null;
     }
 
     /** The durable pool with the stored items loaded, oldest first, each told to {@code hexCache} if any. */

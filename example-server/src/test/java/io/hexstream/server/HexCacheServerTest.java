@@ -20,7 +20,6 @@ import io.hexstream.server.testing.Exposition;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Scraper;
 import io.hexstream.server.testing.ServerSockets;
-import io.netty.buffer.ByteBufUtil;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +33,8 @@ import picocli.CommandLine;
 
 /** The hex cache over a real server: the same bytes as encoding, its bound, its gauges, and nothing leaked. */
 class HexCacheServerTest {
-    /** One pooled blob's digits, with its blob proof and cell proofs: 262,144 + 96 + 12,288. */
-    private static final long ENTRY_BYTES = 274_528;
+    /** One pooled blob's {@code BlobAndProofV2} element and its comma: 275,096 + 1. */
+    private static final long ENTRY_BYTES = 275_097;
 
     private static final String MISSING = "0x01" + "00".repeat(31);
 
@@ -118,7 +117,7 @@ class HexCacheServerTest {
     void theCacheHoldsTheNewestBlobsWithinItsBoundAndShowsItInTheMetrics() {
         assertEquals(6, cached.server().hexCache().size());
         assertEquals(6 * ENTRY_BYTES, cached.server().hexCache().bytes());
-        assertEquals(3, partly.server().hexCache().size(), "1 MiB holds 3 entries of 274,528 bytes");
+        assertEquals(3, partly.server().hexCache().size(), "1 MiB holds 3 entries of 275,097 bytes");
         assertEquals(3 * ENTRY_BYTES, partly.server().hexCache().bytes());
         List<BlobEntry> newest = pooled(partly).subList(3, 6);
         EncodedEntry[] held = partly.server().hexCache().retainAll(newest);
@@ -187,15 +186,22 @@ class HexCacheServerTest {
         }
     }
 
-    /** {@code encoded} holds the lowercase digits of {@code entry}'s pool bytes (the JDK's encoder says which). */
+    /**
+     * {@code encoded} is {@code entry}'s {@code BlobAndProofV2} element and a comma, its digits those of the pool's
+     * bytes as the JDK's encoder writes them.
+     */
     private static void assertDigits(BlobEntry entry, EncodedEntry encoded) {
-        assertArrayEquals(digits(entry.blob()), ByteBufUtil.getBytes(encoded.blob()), "blob");
-        assertArrayEquals(digits(entry.blobProof()), ByteBufUtil.getBytes(encoded.blobProof()), "blob proof");
-        assertArrayEquals(digits(entry.cellProofs()), ByteBufUtil.getBytes(encoded.cellProofs()), "cell proofs");
-    }
-
-    private static byte[] digits(byte[] bytes) {
-        return HexFormat.of().formatHex(bytes).getBytes(StandardCharsets.US_ASCII);
+        HexFormat hex = HexFormat.of();
+        StringBuilder expected = new StringBuilder("{\"blob\":\"0x")
+                .append(hex.formatHex(entry.blob()))
+                .append("\",\"proofs\":[");
+        for (int i = 0; i < 128; i++) {
+            expected.append(i == 0 ? "\"0x" : ",\"0x")
+                    .append(hex.formatHex(entry.cellProofs(), 48 * i, 48 * (i + 1)))
+                    .append('"');
+        }
+        expected.append("]},");
+        assertEquals(expected.toString(), encoded.element().toString(StandardCharsets.US_ASCII));
     }
 
     private static List<BlobEntry> pooled(EngineServerFixture server) {

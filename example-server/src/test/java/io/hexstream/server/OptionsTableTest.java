@@ -1,10 +1,14 @@
 package io.hexstream.server;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.AnnotatedElement;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -14,7 +18,7 @@ import picocli.CommandLine;
 
 /**
  * {@code --help} and the options table of {@code example-server/README.md} ({@code ## Options}) name the same options,
- * with the same parameter labels and the same defaults.
+ * with the same parameter labels and the same defaults; every command's help formats without a warning.
  */
 class OptionsTableTest {
     /** An option's line in the help, one line each at a wide layout: names and label, then its description. */
@@ -28,6 +32,42 @@ class OptionsTableTest {
         Map<String, String> help = help();
         assertTrue(help.size() >= 27, help.toString());
         assertEquals(help, table);
+    }
+
+    /**
+     * picocli formats each option's description, as written in its annotation, with {@code String.format}; where that
+     * fails (a bare {@code %}) it prints a warning with every {@code --help} and shows the text unformatted.
+     */
+    @Test
+    void everyDescriptionOfEveryCommandIsAValidFormat() {
+        CommandLine main = Main.commandLine();
+        List<CommandLine> commands = new ArrayList<>(List.of(main));
+        commands.addAll(main.getSubcommands().values());
+        int checked = 0;
+        for (CommandLine command : commands) {
+            for (CommandLine.Model.ArgSpec arg : command.getCommandSpec().args()) {
+                for (String line : annotatedDescription(arg)) {
+                    assertDoesNotThrow(() -> String.format(line), command.getCommandName() + ": " + line);
+                    checked++;
+                }
+            }
+        }
+        assertTrue(checked >= 40, checked + " descriptions");
+    }
+
+    /** The description as its annotation gives it, before picocli formats it. */
+    private static String[] annotatedDescription(CommandLine.Model.ArgSpec arg) {
+        if (arg.userObject() instanceof AnnotatedElement element) {
+            CommandLine.Option option = element.getAnnotation(CommandLine.Option.class);
+            if (option != null) {
+                return option.description();
+            }
+            CommandLine.Parameters parameters = element.getAnnotation(CommandLine.Parameters.class);
+            if (parameters != null) {
+                return parameters.description();
+            }
+        }
+        return new String[0]; // picocli's own (--help, --version)
     }
 
     /** Option (with its label) to its default as {@code --help} shows it; empty for none. */

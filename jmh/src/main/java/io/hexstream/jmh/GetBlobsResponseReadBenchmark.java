@@ -1,5 +1,7 @@
 package io.hexstream.jmh;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -62,6 +64,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of {@code Bytes}
  *       and {@code List<Bytes48>};
  *   <li>{@code hexModuleByteArrays}: the same into {@code byte[]} fields with {@link HexDeserializer};
+ *   <li>{@code jacksonScan}: no values, only Jackson's parser reading every token and finishing every string: what any
+ *       deserializer on Jackson 2's streaming parser costs at least;
  *   <li>{@code hexstreamReader}: the response as a socket hands it over, in pooled direct chunks of 64 KiB, fed to a
  *       {@link JsonHexReader} that decodes each blob and its proofs into pooled direct buffers; each entry is handed
  *       over (here: consumed and released) as soon as its last byte is decoded.
@@ -75,7 +79,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(
         value = 3,
-        jvmArgs = {"-Xms4g", "-Xmx4g"})
+        jvmArgs = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GetBlobsResponseReadBenchmark {
@@ -221,6 +225,24 @@ public class GetBlobsResponseReadBenchmark {
                 bh.consume(proof);
             }
         }
+    }
+
+    /**
+     * The least any deserializer on Jackson 2's streaming parser does: every token read and every string finished (its
+     * characters into the parser's {@code TextBuffer}, as {@code getText(Writer)}, {@code getTextCharacters()} and
+     * {@code getText()} all do first), nothing decoded, nothing bound.
+     */
+    @Benchmark
+    public long jacksonScan() throws IOException {
+        long characters = 0;
+        try (JsonParser parser = hex.getFactory().createParser(new ByteArrayInputStream(body))) {
+            for (JsonToken token; (token = parser.nextToken()) != null; ) {
+                if (token == JsonToken.VALUE_STRING) {
+                    characters += parser.getTextLength();
+                }
+            }
+        }
+        return characters;
     }
 
     @Benchmark

@@ -51,7 +51,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(
         value = 3,
-        jvmArgs = {"-Xms4g", "-Xmx4g"})
+        jvmArgs = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GetBlobsV2ResponseBenchmark {

@@ -57,6 +57,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
     private boolean afterName;
 
     private boolean done;
+    /** The rendered element just added, whose own comma separates it from the next value, if one follows. */
+    private RenderedSegment commaCarrier;
     /**
      * The index lists copied so far, most recent at {@code pickedNext - 1}: a list equal to one of them is shared, not
      * copied again (a response's entries pick the same cells), so a body holds a few copies whatever its entry count.
@@ -89,6 +91,10 @@ public final class JsonBodyBuilder implements AutoCloseable {
 
     public JsonBodyBuilder endArray() {
         pop(false);
+        if (commaCarrier != null) {
+            commaCarrier.dropComma(); // the last element of its array
+            commaCarrier = null;
+        }
         appendByte(']');
         return this;
     }
@@ -282,6 +288,32 @@ public final class JsonBodyBuilder implements AutoCloseable {
             run = runEnd(picked, k);
             addSegment(new EncodedSegment(digits.retain(), elementDigits, picked, k, run - k, false, prefix));
         }
+        return this;
+    }
+
+    /**
+     * An element of the open array already rendered as JSON, e.g. {@code {"blob":"0x…","proofs":[…]}}, given with the
+     * comma that would follow it: {@code json}'s readable bytes are the element, then {@code ,}. The body hands them on
+     * as retained slices of {@code json} (at most a chunk each), never copied: with the comma when another value of the
+     * array follows, without it when the array ends there. So a run of rendered elements costs a slice per element and
+     * nothing between them. The element's bytes are not checked: they must be one JSON value.
+     *
+     * @param json retained by the body, as {@link #encodedHex} says
+     * @throws IllegalStateException if no array is the innermost open container
+     * @throws IllegalArgumentException if {@code json} is not at least one byte and then a comma
+     */
+    public JsonBodyBuilder renderedElement(ByteBuf json) {
+        if (depth == 0 || objects[depth - 1]) {
+            throw new IllegalStateException("a rendered element is a value of an open array");
+        }
+        if (json.readableBytes() < 2 || json.getByte(json.writerIndex() - 1) != ',') {
+            throw new IllegalArgumentException("a rendered element and its comma: " + json.readableBytes()
+                    + " readable bytes, the last not a comma");
+        }
+        beforeValue();
+        RenderedSegment element = new RenderedSegment(json.retain());
+        addSegment(element);
+        commaCarrier = element;
         return this;
     }
 
@@ -516,6 +548,8 @@ public final class JsonBodyBuilder implements AutoCloseable {
             if (!afterName) {
                 throw new IllegalStateException("a value inside an object needs a name first");
             }
+        } else if (commaCarrier != null) {
+            commaCarrier = null; // the rendered element before carries the comma
         } else if (hasValue) {
             appendByte(',');
         }

@@ -10,20 +10,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * The digits of pooled entries ({@link EncodedEntry}), at most {@code maxBytes} of them, the entry that entered the
- * pool first evicted first. It follows the pool as its {@link PoolListener}: an entry is encoded when it enters (on the
- * thread adding it, never an event loop) and released when it leaves. An entry whose digits alone pass {@code maxBytes}
- * is not cached.
+ * Pooled entries rendered once as JSON ({@link EncodedEntry}), at most {@code maxBytes} of them, the entry that entered
+ * the pool first evicted first. It follows the pool as its {@link PoolListener}: an entry is rendered by the
+ * {@link Renderer} when it enters (on the thread adding it, never an event loop) and released when it leaves. An entry
+ * the renderer leaves out, or whose element alone passes {@code maxBytes}, is not cached.
  *
  * <p>Thread-safe: lookups ({@link #retainAll}, on the event loops) and changes take one lock for a few map operations;
- * encoding and releasing happen outside it. Memory: the blobs' digits in pooled direct buffers of
- * {@link PooledByteBufAllocator#DEFAULT}, apart from the allocator the responses' chunks come from, so that a
- * response's slices of them cost no object (its slices are recycled) and the cache's long-lived buffers share no arena
- * with them; the proofs' digits, copied into the chunks, on the heap ({@link EncodedEntry}).
+ * rendering and releasing happen outside it. Memory: pooled direct buffers of {@link PooledByteBufAllocator#DEFAULT},
+ * apart from the allocator the responses' chunks come from, so that a response's slices of them cost no object (its
+ * slices are recycled) and the cache's long-lived buffers share no arena with them.
  */
 public final class HexCache implements PoolListener {
+    /** Renders what the cache keeps of an entry. */
+    @FunctionalInterface
+    public interface Renderer {
+        /**
+         * {@code entry}'s element, in a buffer of {@code allocator}'s (the caller owns it), or {@code null} if this
+         * entry is not worth caching.
+         */
+        EncodedEntry render(BlobEntry entry, ByteBufAllocator allocator);
+    }
+
     private final long maxBytes;
     private final ByteBufAllocator allocator;
+    private final Renderer renderer;
     /**
      * By pooled entry, oldest first; guarded by itself, as is {@code bytes}. Keyed by the entry, not its versioned
      * hash: the pool enters one entry per hash, a record compares its arrays by reference (so a key is that very
@@ -34,30 +44,32 @@ public final class HexCache implements PoolListener {
     private long bytes;
     private boolean closed;
 
-    /**
-     * A cache of at most {@code maxBytes} bytes of digits, the blobs' in {@link PooledByteBufAllocator#DEFAULT}'s
-     * direct memory.
-     */
-    public HexCache(long maxBytes) {
-        this(maxBytes, PooledByteBufAllocator.DEFAULT);
+    /** A cache of at most {@code maxBytes} bytes, in {@link PooledByteBufAllocator#DEFAULT}'s direct memory. */
+    public HexCache(long maxBytes, Renderer renderer) {
+        this(maxBytes, PooledByteBufAllocator.DEFAULT, renderer);
     }
 
     /** @throws IllegalArgumentException if {@code maxBytes < 1} */
-    public HexCache(long maxBytes, ByteBufAllocator allocator) {
+    public HexCache(long maxBytes, ByteBufAllocator allocator, Renderer renderer) {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("hex cache of " + maxBytes + " bytes: at least 1");
         }
         this.maxBytes = maxBytes;
         this.allocator = allocator;
+        this.renderer = renderer;
     }
 
-    /** Encodes {@code entry}, then caches it, evicting the oldest entries while more than the bound would be held. */
+    /** Renders {@code entry}, then caches it, evicting the oldest entries while more than the bound would be held. */
     @Override
     public void entered(BlobEntry entry) {
-        if (EncodedEntry.sizeOf(entry) > maxBytes) {
+        EncodedEntry encoded = renderer.render(entry, allocator);
+        if (encoded == null) {
             return;
         }
-        EncodedEntry encoded = EncodedEntry.encode(entry, allocator);
+        if (encoded.bytes() > maxBytes) {
+            encoded.release();
+            return;
+        }
         List<EncodedEntry> evicted = new ArrayList<>(1);
         synchronized (entries) {
             if (closed || entries.containsKey(entry)) {
@@ -77,9 +89,7 @@ public final class HexCache implements PoolListener {
         evicted.forEach(EncodedEntry::release);
     }
 
-    /**
-     * Releases {@code entry}'s digits, if this very entry's are cached (a response holding slices keeps them alive).
-     */
+    /** Releases {@code entry}'s element, if this very entry's is cached (a response holding slices keeps it alive). */
     @Override
     public void left(BlobEntry entry) {
         EncodedEntry removed;
@@ -94,9 +104,9 @@ public final class HexCache implements PoolListener {
     }
 
     /**
-     * Keeps {@code old}'s digits, if cached, for {@code now}: the same blob and proofs with extension cells added, so
-     * nothing is encoded again. The entry moves to the newest place, as re-keying a {@link LinkedHashMap} does; only
-     * items loaded from an older store file are replaced, at start.
+     * Keeps {@code old}'s element, if cached, for {@code now}: the same blob and proofs with extension cells added
+     * (which no element holds), so nothing is rendered again. The entry moves to the newest place, as re-keying a
+     * {@link LinkedHashMap} does; only items loaded from an older store file are replaced, at start.
      */
     @Override
     public void replaced(BlobEntry old, BlobEntry now) {
@@ -109,7 +119,7 @@ public final class HexCache implements PoolListener {
     }
 
     /**
-     * The digits of every non-null entry of {@code pooled}, each retained once, at its index ({@code null} where the
+     * The element of every non-null entry of {@code pooled}, each retained once, at its index ({@code null} where the
      * entry is {@code null}); or {@code null}, nothing retained, unless every one is cached (as this very entry). Give
      * them back with {@link #releaseAll}.
      */
@@ -147,7 +157,7 @@ public final class HexCache implements PoolListener {
         }
     }
 
-    /** Bytes of digits held. */
+    /** Bytes held. */
     public long bytes() {
         synchronized (entries) {
             return bytes;

@@ -16,12 +16,15 @@ public final class BlobAndProofV1 implements BlobShape {
 
     @Override
     public void write(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
-        b.beginObject().name("blob");
-        if (encoded != null) {
-            b.encodedHex(encoded.blob(), true).name("proof").encodedHex(encoded.blobProof(), true);
-        } else {
-            b.hex(entry.blob()).name("proof").hex(entry.blobProof());
+        if (encoded != null && encoded.isA(this)) {
+            b.renderedElement(encoded.element());
+            return;
         }
-        b.endObject();
+        b.beginObject()
+                .name("blob")
+                .hex(entry.blob())
+                .name("proof")
+                .hex(entry.blobProof())
+                .endObject();
     }
 }

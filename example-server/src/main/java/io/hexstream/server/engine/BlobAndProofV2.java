@@ -18,16 +18,15 @@ public final class BlobAndProofV2 implements BlobShape {
 
     @Override
     public void write(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
-        b.beginObject().name("blob");
-        if (encoded != null) {
-            b.encodedHex(encoded.blob(), true)
-                    .name("proofs")
-                    .encodedHexArray(encoded.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB, true);
-        } else {
-            b.hex(entry.blob())
-                    .name("proofs")
-                    .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB);
+        if (encoded != null && encoded.isA(this)) {
+            b.renderedElement(encoded.element());
+            return;
         }
-        b.endObject();
+        b.beginObject()
+                .name("blob")
+                .hex(entry.blob())
+                .name("proofs")
+                .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+                .endObject();
     }
 }

@@ -10,9 +10,9 @@ import io.hexstream.server.cache.EncodedEntry;
  * {@code BlobCellsAndProofsV1} (execution-apis {@code amsterdam.md}):
  * {@code {"blob_cells":["0x…",…],"proofs":["0x…",…]}}, the {@code cells} selected, in index order: cells 0 to 63
  * referenced in the blob, 64 to 127 in the extension cells, proofs in the cell proofs; {@code null} cell and proof for
- * each cell the entry lacks (every cell without cell proofs, 64 to 127 without extension cells). From the entry's
- * cached digits, cells 0 to 63 and the proofs are written from them, not encoded; the cache holds no digits of the
- * extension cells, which are encoded as without it.
+ * each cell the entry lacks (every cell without cell proofs, 64 to 127 without extension cells). With the entry's
+ * cached element, cells 0 to 63 are written from the blob's digits in it, not encoded; the extension cells and the
+ * proofs (48 bytes each, a few hundred a response) are encoded as without it.
  *
  * @param cells the cells selected ({@code indices_bitarray})
  */
@@ -39,11 +39,7 @@ public record BlobCellsAndProofsV1(CellIndices cells) implements BlobShape {
             }
             int[] proofs = entry.extensionCells() != null ? cells.cellList() : cells.proofListWithoutExtension();
             b.endArray().name("proofs").beginArray();
-            if (encoded != null && encoded.cellProofs() != null) {
-                b.encodedHexElements(encoded.cellProofs(), BlobSizes.PROOF_SIZE, proofs, 0, cells.count(), true);
-            } else {
-                b.hexElements(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, proofs, 0, cells.count());
-            }
+            b.hexElements(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, proofs, 0, cells.count());
         }
         b.endArray().endObject();
     }

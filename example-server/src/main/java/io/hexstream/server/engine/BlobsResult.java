@@ -11,12 +11,12 @@ import java.util.List;
 /**
  * A getBlobs result: the JSON array of {@code entries}, each written in its {@link BlobShape}, {@code null} where an
  * entry is; or, for a {@code null} list, the literal {@code null} (getBlobsV2 when a blob is missing). With a
- * {@link HexCache} that holds every entry, they are written from their cached digits (retained slices, nothing
- * encoded); otherwise encoded as the body is produced. The bytes are the same.
+ * {@link HexCache} that holds every entry, they are written from their cached elements (retained slices, nothing
+ * encoded, as far as the shape can use them); otherwise encoded as the body is produced. The bytes are the same.
  *
  * @param entries the entries in request order, {@code null} where missing; {@code null}: the {@code null} result
  * @param shape how each entry is written
- * @param cache where cached digits come from; {@code null}: none
+ * @param cache where cached elements come from; {@code null}: none
  * @param tally what the call counts toward its HTTP response's summary
  */
 public record BlobsResult(List<BlobEntry> entries, BlobShape shape, HexCache cache, Tally tally) implements RpcResult {

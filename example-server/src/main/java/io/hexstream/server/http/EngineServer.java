@@ -11,6 +11,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -74,8 +77,11 @@ public final class EngineServer implements AutoCloseable {
      *     {@link java.nio.channels.UnresolvedAddressException} for a host name that does not resolve)
      */
     public static EngineServer start(List<Port> ports) throws BindFailure, InterruptedException {
+        boolean epoll = Epoll.isAvailable();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(
-                0, new DefaultThreadFactory(IO_THREADS, true), NioIoHandler.newFactory());
+                0,
+                new DefaultThreadFactory(IO_THREADS, true),
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         List<Channel> channels = new ArrayList<>(ports.size());
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         Tracker tracker = new Tracker(connections);
@@ -83,7 +89,7 @@ public final class EngineServer implements AutoCloseable {
             for (Port port : ports) {
                 ChannelFuture bound = new ServerBootstrap()
                         .group(group)
-                        .channel(NioServerSocketChannel.class)
+                        .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                         .handler(new ChannelInitializer<Channel>() {
                             @Override
                             protected void initChannel(Channel listening) {

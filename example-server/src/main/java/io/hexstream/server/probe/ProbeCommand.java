@@ -105,7 +105,7 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(
             names = "--cells",
             paramLabel = "HEX",
-            description = "engine_getBlobsV4's indices_bitarray, 16 bytes of DATA; cell i is bit i%8 of byte i/8"
+            description = "engine_getBlobsV4's indices_bitarray, 16 bytes of DATA; cell i is bit i%%8 of byte i/8"
                     + " (default: all 128 cells).")
     String cells;
 

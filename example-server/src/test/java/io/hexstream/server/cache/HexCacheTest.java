@@ -4,56 +4,105 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
+import io.hexstream.server.engine.BlobAndProofV1;
+import io.hexstream.server.engine.BlobAndProofV2;
+import io.hexstream.server.engine.ElementRenderer;
+import io.hexstream.server.engine.Fork;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The hex cache: exact digits, the byte bound, oldest first, with the pool, and every reference given back. */
+/** The hex cache: exact elements, the byte bound, oldest first, with the pool, and every reference given back. */
 class HexCacheTest {
-    /** A blob with cell proofs only: 262,144 + 12,288 digits. */
-    private static final int V2_BYTES = 274_432;
-    /** A blob with both proofs: 262,144 + 96 + 12,288 digits. */
-    private static final int BOTH_BYTES = 274_528;
+    /** From Osaka on, an entry with cell proofs is cached as its {@code BlobAndProofV2} element. */
+    private static final ElementRenderer OSAKA = new ElementRenderer(Fork.OSAKA);
+    /** A {@code BlobAndProofV2} element and its comma: 275,096 + 1 bytes. */
+    private static final int V2_BYTES = 275_097;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
-    void anEntryIsItsDigitsBlobThenProofs() {
+    void anEntryIsItsElementAsJacksonWritesItThenAComma() throws Exception {
         BlobEntry entry = entry(1, true, true);
-        HexCache cache = new HexCache(1 << 20);
+        HexCache cache = new HexCache(1 << 20, OSAKA);
         try {
             cache.entered(entry);
-            assertEquals(BOTH_BYTES, cache.bytes());
+            assertEquals(V2_BYTES, cache.bytes());
             EncodedEntry[] found = cache.retainAll(List.of(entry));
             try {
-                assertEquals(Hex.encodeToString(entry.blob(), false), ascii(found[0].blob()));
-                assertEquals(Hex.encodeToString(entry.blobProof(), false), ascii(found[0].blobProof()));
-                assertEquals(Hex.encodeToString(entry.cellProofs(), false), ascii(found[0].cellProofs()));
-                assertEquals(2, found[0].blob().refCnt(), "the cache's and the lookup's");
+                HexFormat hex = HexFormat.of();
+                List<String> proofs = new ArrayList<>();
+                for (int i = 0; i < BlobSizes.CELLS_PER_EXT_BLOB; i++) {
+                    proofs.add("0x" + hex.formatHex(entry.cellProofs(), 48 * i, 48 * (i + 1)));
+                }
+                Map<String, Object> element = new LinkedHashMap<>();
+                element.put("blob", "0x" + hex.formatHex(entry.blob()));
+                element.put("proofs", proofs);
+                assertEquals(JSON.writeValueAsString(element) + ",", ascii(found[0].element()));
+                assertEquals(hex.formatHex(entry.blob()), ascii(found[0].blob()));
+                assertTrue(found[0].isA(BlobAndProofV2.SHAPE));
+                assertEquals(2, found[0].element().refCnt(), "the cache's and the lookup's");
             } finally {
                 HexCache.releaseAll(found);
             }
-            assertEquals(1, found[0].blob().refCnt());
+            assertEquals(1, found[0].element().refCnt());
         } finally {
             cache.close();
         }
     }
 
     @Test
+    void beforeOsakaAnEntryIsItsBlobAndProofV1ElementAndWithoutABlobProofNothing() throws Exception {
+        BlobEntry entry = entry(1, true, true);
+        HexCache cache = new HexCache(1 << 20, new ElementRenderer(Fork.PRAGUE));
+        try {
+            cache.entered(entry);
+            cache.entered(entry(2, false, true));
+            assertEquals(1, cache.size(), "the entry without a blob proof is not cached");
+            EncodedEntry[] found = cache.retainAll(List.of(entry));
+            try {
+                HexFormat hex = HexFormat.of();
+                Map<String, Object> element = new LinkedHashMap<>();
+                element.put("blob", "0x" + hex.formatHex(entry.blob()));
+                element.put("proof", "0x" + hex.formatHex(entry.blobProof()));
+                assertEquals(JSON.writeValueAsString(element) + ",", ascii(found[0].element()));
+                assertEquals(hex.formatHex(entry.blob()), ascii(found[0].blob()));
+                assertTrue(found[0].isA(BlobAndProofV1.SHAPE));
+            } finally {
+                HexCache.releaseAll(found);
+            }
+        } finally {
+            cache.close();
+        }
+        HexCache osaka = new HexCache(1 << 20, OSAKA);
+        osaka.entered(entry(3, true, false));
+        assertEquals(0, osaka.size(), "from Osaka on, an entry without cell proofs is not cached");
+        osaka.close();
+    }
+
+    @Test
     void aReplacedEntryKeepsItsDigitsUnderItsSuccessor() {
         BlobEntry stale = entry(1, false, true);
         BlobEntry complete = stale.withExtensionCells(new byte[BlobSizes.EXTENSION_CELLS_SIZE]);
-        HexCache cache = new HexCache(1 << 20);
+        HexCache cache = new HexCache(1 << 20, OSAKA);
         try {
             cache.entered(stale);
             EncodedEntry[] before = cache.retainAll(List.of(stale));
@@ -64,7 +113,7 @@ class HexCacheTest {
             assertNull(cache.retainAll(List.of(stale)), "the stale entry is no longer pooled");
             EncodedEntry[] after = cache.retainAll(List.of(complete));
             try {
-                assertSame(before[0], after[0], "the same digits, not encoded again");
+                assertSame(before[0], after[0], "the same element, not rendered again");
             } finally {
                 HexCache.releaseAll(after);
             }
@@ -81,7 +130,7 @@ class HexCacheTest {
         BlobEntry a = entry(1, false, true);
         BlobEntry b = entry(2, false, true);
         BlobEntry c = entry(3, false, true);
-        HexCache cache = new HexCache(2L * V2_BYTES + 1000);
+        HexCache cache = new HexCache(2L * V2_BYTES + 1000, OSAKA);
         try {
             cache.entered(a);
             cache.entered(b);
@@ -107,7 +156,7 @@ class HexCacheTest {
     void aLookupIsAllOrNothing() {
         BlobEntry a = entry(1, false, true);
         BlobEntry b = entry(2, false, true);
-        HexCache cache = new HexCache(1 << 20);
+        HexCache cache = new HexCache(1 << 20, OSAKA);
         try {
             cache.entered(a);
             EncodedEntry[] one = cache.retainAll(Arrays.asList(a, null));
@@ -128,13 +177,13 @@ class HexCacheTest {
 
     @Test
     void anEntryLargerThanTheBoundIsNotCachedAndAnotherInstanceDoesNotEvict() {
-        HexCache tiny = new HexCache(V2_BYTES - 1);
+        HexCache tiny = new HexCache(V2_BYTES - 1, OSAKA);
         tiny.entered(entry(1, false, true));
         assertEquals(0, tiny.size());
         tiny.close();
 
         BlobEntry a = entry(1, false, true);
-        HexCache cache = new HexCache(1 << 20);
+        HexCache cache = new HexCache(1 << 20, OSAKA);
         cache.entered(a);
         cache.left(copy(a));
         assertEquals(1, cache.size(), "not the cached instance");
@@ -152,7 +201,7 @@ class HexCacheTest {
         BlobEntry a = entry(1, true, true);
         BlobEntry b = entry(2, true, true);
         BlobEntry c = entry(3, true, true);
-        HexCache cache = new HexCache(16L << 20);
+        HexCache cache = new HexCache(16L << 20, OSAKA);
         try {
             DurableBlobPool pool = DurableBlobPool.open(dataDir, 2, ServerMetrics.NONE, cache);
             pool.add(PoolItem.generated(a));
@@ -160,7 +209,7 @@ class HexCacheTest {
             EncodedEntry[] held = cache.retainAll(List.of(a));
             pool.add(PoolItem.generated(c)); // evicts a from the pool, so from the cache
             assertEquals(2, cache.size());
-            assertEquals(2L * BOTH_BYTES, cache.bytes());
+            assertEquals(2L * V2_BYTES, cache.bytes());
             assertNull(cache.retainAll(List.of(a)));
             assertEquals(1, held[0].blob().refCnt(), "released by the cache, alive for the lookup");
             HexCache.releaseAll(held);
@@ -173,7 +222,7 @@ class HexCacheTest {
         } finally {
             cache.close();
         }
-        HexCache reloaded = new HexCache(16L << 20);
+        HexCache reloaded = new HexCache(16L << 20, OSAKA);
         try {
             DurableBlobPool pool = DurableBlobPool.open(dataDir, 2, ServerMetrics.NONE, reloaded);
             assertEquals(2, reloaded.size(), "the stored b and c, encoded as they loaded");

@@ -50,7 +50,7 @@ import java.util.stream.Collectors;
  * {@code OUT/client-e2e.md}.
  *
  * <pre>
- * mvn -B -q -DskipTests package &amp;&amp; java -Xmx2g --add-modules jdk.incubator.vector \
+ * mvn -B -q -DskipTests package &amp;&amp; java -Xms2g -Xmx2g -XX:+AlwaysPreTouch --add-modules jdk.incubator.vector \
  *     -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.ClientEndToEnd [--data-dir target/hexstream-data-client] [--out target/jmh-results] \
  *     [--blobs 128] [--warmup 10] [--rounds 30]
@@ -211,7 +211,9 @@ public final class ClientEndToEnd {
     private static Process startServer(Path dataDir, int port) throws IOException {
         List<String> command = List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms2g",
                 "-Xmx2g",
+                "-XX:+AlwaysPreTouch",
                 "--add-modules=jdk.incubator.vector",
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp",

@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class path,
- * {@code -Xmx4g}, and {@code --add-modules jdk.incubator.vector} for the SIMD kernel; its log goes to the file given
- * (standard error beside it, {@code .err}).
+ * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class path, a 4 GiB heap
+ * touched at start ({@code -Xms4g -Xmx4g -XX:+AlwaysPreTouch}, as a long-running node's heap is: on this VM the first
+ * touch of a page costs more than a heavy response's work, which would weigh on the servers that allocate most), and
+ * {@code --add-modules jdk.incubator.vector} for the SIMD kernel; its log goes to the file given (standard error beside
+ * it, {@code .err}).
  */
 final class ServerJvm implements AutoCloseable {
     private final Process process;
@@ -39,8 +41,11 @@ final class ServerJvm implements AutoCloseable {
 
     /** A server JVM running {@code main} ({@code main MODE DATA_DIR}, answering as {@link E2eServer} does). */
     static ServerJvm start(Class<?> main, String mode, boolean vector, Path dataDir, Path log) throws IOException {
-        List<String> command = new ArrayList<>(
-                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx4g"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms4g",
+                "-Xmx4g",
+                "-XX:+AlwaysPreTouch"));
         if (vector) {
             command.add("--add-modules=jdk.incubator.vector");
         }
