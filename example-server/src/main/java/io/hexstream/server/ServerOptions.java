@@ -193,9 +193,8 @@ public final class ServerOptions {
             paramLabel = "MIB",
             defaultValue = "64",
             converter = AtLeastZero.class,
-            description = "Keep the hex digits of the newest pooled blobs and proofs, encoded once as they enter the"
-                    + " pool, in this many MiB (the blobs' in direct memory), and answer getBlobs from them; 0: off"
-                    + " (default: ${DEFAULT-VALUE}).")
+            description = "Keep the newest pooled blobs rendered as getBlobs JSON, once as they enter the pool, in this"
+                    + " many MiB of direct memory, and answer getBlobs from them; 0: off (default: ${DEFAULT-VALUE}).")
     int hexCacheMib;
 
     @Option(

@@ -5,6 +5,7 @@ import io.hexstream.server.ServerOptions.SecretOptions;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.ElementRenderer;
+import io.hexstream.server.http.EngineServer;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.Instrumentation;
 import io.hexstream.server.metrics.MetricsEndpoint;
@@ -165,10 +166,11 @@ final class Startup {
     private static void logPorts(ServerOptions options, ListeningPorts ports) {
         InetSocketAddress engine = ports.address(ports.engine());
         LOG.info(
-                "Engine API ({}) on http://{}:{}; hex kernel {}; {}",
+                "Engine API ({}) on http://{}:{} ({}); hex kernel {}; {}",
                 options.fork.name().toLowerCase(Locale.ROOT),
                 engine.getHostString(),
                 engine.getPort(),
+                EngineServer.nativeTransport() ? "epoll" : "NIO",
                 kernel(),
                 answerPath(options));
         InetSocketAddress rpc = ports.address(ports.rpc());

@@ -18,9 +18,11 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +79,7 @@ public final class EngineServer implements AutoCloseable {
      *     {@link java.nio.channels.UnresolvedAddressException} for a host name that does not resolve)
      */
     public static EngineServer start(List<Port> ports) throws BindFailure, InterruptedException {
-        boolean epoll = Epoll.isAvailable();
+        boolean epoll = nativeTransport();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(
                 0,
                 new DefaultThreadFactory(IO_THREADS, true),
@@ -101,7 +103,7 @@ public final class EngineServer implements AutoCloseable {
                         .bind(port.host(), port.port())
                         .await();
                 if (bound.cause() != null) {
-                    throw new BindFailure(port, bound.cause());
+                    throw new BindFailure(port, asBindException(bound.cause()));
                 }
                 channels.add(bound.channel());
             }
@@ -111,6 +113,37 @@ public final class EngineServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
+    }
+
+    /**
+     * Whether the ports run on Netty's native epoll transport (it loads on Linux x86-64 and AArch64 unless
+     * {@code io.netty.transport.noNative} is set): a write then gathers its buffers by address, with no NIO view object
+     * per buffer. Otherwise they run on NIO.
+     */
+    public static boolean nativeTransport() {
+        return Epoll.isAvailable();
+    }
+
+    /**
+     * Linux's errno values for the bind failures NIO reports as a {@link BindException}: in use, not ours, privileged.
+     */
+    private static final int[] BIND_ERRNOS = {98, 99, 13}; // EADDRINUSE, EADDRNOTAVAIL, EACCES
+
+    /**
+     * The bind failure as NIO reports it, whichever transport bound: epoll's {@link Errors.NativeIoException} for a
+     * port in use, an address not this machine's or a privileged port becomes a {@link BindException} with its message.
+     */
+    private static Throwable asBindException(Throwable cause) {
+        if (cause instanceof Errors.NativeIoException nativeFailure) {
+            for (int errno : BIND_ERRNOS) {
+                if (nativeFailure.expectedErr() == -errno) {
+                    BindException bind = new BindException(nativeFailure.getMessage());
+                    bind.initCause(nativeFailure);
+                    return bind;
+                }
+            }
+        }
+        return cause;
     }
 
     /** A port that could not be bound, and why (the cause). */
