@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class path, a 4 GiB heap
- * touched at start ({@code -Xms4g -Xmx4g -XX:+AlwaysPreTouch}, as a long-running node's heap is: on this VM the first
- * touch of a page costs more than a heavy response's work, which would weigh on the servers that allocate most), and
+ * The driver's handle on one {@link E2eServer} JVM: started with this JVM's {@code java} and class path, a 2 GiB heap
+ * touched at start ({@code -Xms2g -Xmx2g -XX:+AlwaysPreTouch}, as a long-running node's heap is: on this VM the first
+ * touch of a page costs more than a heavy response's work, which would weigh on the servers that allocate most; 2 GiB
+ * because every server of a run is up at once, and their touched heaps must fit in the machine's memory), and
  * {@code --add-modules jdk.incubator.vector} for the SIMD kernel; its log goes to the file given (standard error beside
  * it, {@code .err}).
  */
@@ -43,8 +44,8 @@ final class ServerJvm implements AutoCloseable {
     static ServerJvm start(Class<?> main, String mode, boolean vector, Path dataDir, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms4g",
-                "-Xmx4g",
+                "-Xms2g",
+                "-Xmx2g",
                 "-XX:+AlwaysPreTouch"));
         if (vector) {
             command.add("--add-modules=jdk.incubator.vector");
