@@ -3,30 +3,22 @@ package io.hexstream.server.engine;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.cache.EncodedEntry;
 
 /**
  * {@code BlobAndProofV2} (execution-apis {@code osaka.md}): {@code {"blob":"0x…","proofs":["0x…",…]}}, the blob's
  * 131,072 bytes and its 128 cell proofs of 48 bytes, 275,096 bytes of JSON. The entry has cell proofs (the lookup keeps
  * no other).
  */
-public final class BlobAndProofV2 implements BlobShape {
+public final class BlobAndProofV2 extends WholeBlobShape {
     /** The one instance. */
     public static final BlobAndProofV2 SHAPE = new BlobAndProofV2();
 
     private BlobAndProofV2() {}
 
     @Override
-    public void write(JsonBodyBuilder b, BlobEntry entry, EncodedEntry encoded) {
-        if (encoded != null && encoded.isA(this)) {
-            b.renderedElement(encoded.element());
-            return;
-        }
-        b.beginObject()
-                .name("blob")
-                .hex(entry.blob())
-                .name("proofs")
-                .hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+    void encode(JsonBodyBuilder b, BlobEntry entry) {
+        b.beginObject().name("blob").hex(entry.blob()).name("proofs");
+        b.hexArray(entry.cellProofs(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
                 .endObject();
     }
 }
