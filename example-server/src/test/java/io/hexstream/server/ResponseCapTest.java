@@ -31,8 +31,7 @@ class ResponseCapTest {
     @Test
     void aHugeBatchIsCutAtTheCapAndTheServerServesOn() throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(
-                        Fork.OSAKA, "--max-request-bytes", Integer.toString(32 << 20), "--max-batch-size", "4096");
-                HttpConnection connection = HttpConnection.open(server.port())) {
+                Fork.OSAKA, "--max-request-bytes", Integer.toString(32 << 20), "--max-batch-size", "4096")) {
             String params = hashParams(server.cycledHashes(128));
             String one = new String(
                     server.post(request(1, "engine_getBlobsV2", params)).body(), US_ASCII);
@@ -42,8 +41,8 @@ class ResponseCapTest {
             for (int id = 0; id < CALLS; id++) {
                 batch.add(request(id, "engine_getBlobsV2", params));
             }
-            connection.send(HttpConnection.post(server.token(), batch.toString()));
-
+            // The expected digest before connecting: the server's idle and write timeouts run while the client
+            // neither sends nor reads.
             MessageDigest expected = HttpConnection.sha256();
             expected.update((byte) '[');
             long total = 2;
@@ -62,20 +61,23 @@ class ResponseCapTest {
             expected.update((byte) ']');
             assertEquals(7, results, "35 MB each: 7 fit in 256 MiB");
 
-            HttpConnection.Digested reply = connection.readDigested();
-            System.out.println("response cap: a " + CALLS + "-call batch of 128 blobs each answered with " + results
-                    + " results and " + (CALLS - results) + " x -32000 in " + reply.length() + " bytes (cap " + CAP
-                    + ")");
-            assertEquals(200, reply.head().status());
-            assertEquals(total, reply.length());
-            assertArrayEquals(expected.digest(), reply.sha256());
-            long errors = (CALLS - results)
-                    * (long) (errorReply(1000, -32000, TOO_LARGE).length() + 1);
-            assertTrue(reply.length() - errors <= CAP, "the results fit in the cap");
+            try (HttpConnection connection = HttpConnection.open(server.port())) {
+                connection.send(HttpConnection.post(server.token(), batch.toString()));
+                HttpConnection.Digested reply = connection.readDigested();
+                System.out.println("response cap: a " + CALLS + "-call batch of 128 blobs each answered with " + results
+                        + " results and " + (CALLS - results) + " x -32000 in " + reply.length() + " bytes (cap " + CAP
+                        + ")");
+                assertEquals(200, reply.head().status());
+                assertEquals(total, reply.length());
+                assertArrayEquals(expected.digest(), reply.sha256());
+                long errors = (CALLS - results)
+                        * (long) (errorReply(1000, -32000, TOO_LARGE).length() + 1);
+                assertTrue(reply.length() - errors <= CAP, "the results fit in the cap");
 
-            connection.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2", params)));
-            HttpConnection.Head head = connection.readHead();
-            assertEquals(one, new String(connection.readBody(head), US_ASCII), "and the server serves on");
+                connection.send(HttpConnection.post(server.token(), request(1, "engine_getBlobsV2", params)));
+                HttpConnection.Head head = connection.readHead();
+                assertEquals(one, new String(connection.readBody(head), US_ASCII), "and the server serves on");
+            }
         }
     }
 
