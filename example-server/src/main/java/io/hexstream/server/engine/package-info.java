@@ -7,7 +7,8 @@
  * The getBlobs results are {@link io.hexstream.server.engine.BlobsResult}s, arrays of one
  * {@link io.hexstream.server.engine.BlobShape} ({@link io.hexstream.server.engine.BlobAndProofV1},
  * {@link io.hexstream.server.engine.BlobAndProofV2}, {@link io.hexstream.server.engine.BlobCellsAndProofsV1}), written
- * from the hex cache when it holds every entry; each tallies the hashes asked for and the blobs returned. Request,
- * reply, result and response are the words of {@code rpc}'s package documentation.
+ * from the hex cache when it holds every entry ({@link io.hexstream.server.engine.ElementRenderer} renders what the
+ * cache holds, with the shapes themselves); each tallies the hashes asked for and the blobs returned. Request, reply,
+ * result and response are the words of {@code rpc}'s package documentation.
  */
 package io.hexstream.server.engine;
