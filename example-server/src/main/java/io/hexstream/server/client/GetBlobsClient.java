@@ -118,14 +118,7 @@ public final class GetBlobsClient implements BlobsClient {
         }
         long id = nextId++;
         byte[] body = JsonGetBlobs.requestBody(call, id);
-        FullHttpRequest request = new DefaultFullHttpRequest(
-                HttpVersion.HTTP_1_1, HttpMethod.POST, url.target(), Unpooled.wrappedBuffer(body));
-        request.headers()
-                .set(HttpHeaderNames.HOST, url.hostHeader())
-                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())
-                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON)
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        FullHttpRequest request = post(url.target(), body, HttpHeaderValues.APPLICATION_JSON);
         JsonBlobsReader reader = new JsonBlobsReader(
                 call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class)::bytes, System.nanoTime());
         ch.writeAndFlush(new JsonExchange(request, reader));
@@ -137,20 +130,24 @@ public final class GetBlobsClient implements BlobsClient {
         String base = url.target().endsWith("/")
                 ? url.target().substring(0, url.target().length() - 1)
                 : url.target();
-        FullHttpRequest request = new DefaultFullHttpRequest(
-                HttpVersion.HTTP_1_1,
-                HttpMethod.POST,
-                base + SszGetBlobs.route(call.method()),
-                Unpooled.wrappedBuffer(body));
-        request.headers()
-                .set(HttpHeaderNames.HOST, url.hostHeader())
-                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())
-                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM)
-                .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_OCTET_STREAM)
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        FullHttpRequest request =
+                post(base + SszGetBlobs.route(call.method()), body, HttpHeaderValues.APPLICATION_OCTET_STREAM);
         SszBlobsResponse response = new SszBlobsResponse(call, listener, ch.alloc(), System.nanoTime());
         ch.writeAndFlush(new HttpExchange(request, response));
         return response.outcome();
+    }
+
+    /** A POST of {@code body} to {@code target} with a fresh token, sending and accepting {@code mediaType}. */
+    private FullHttpRequest post(String target, byte[] body, CharSequence mediaType) {
+        FullHttpRequest request =
+                new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target, Unpooled.wrappedBuffer(body));
+        request.headers()
+                .set(HttpHeaderNames.HOST, url.hostHeader())
+                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())
+                .set(HttpHeaderNames.CONTENT_TYPE, mediaType)
+                .set(HttpHeaderNames.ACCEPT, mediaType)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        return request;
     }
 
     @Override
