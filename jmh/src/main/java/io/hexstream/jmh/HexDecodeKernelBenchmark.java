@@ -20,12 +20,12 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The portable decoding kernels side by side: the bare digits of {@code outputSize} fixed-seed random bytes (the seed's
- * sizes; mixed-case digits, as a peer may send) decoded into a reused {@code byte[]}: {@code table} (two 256-entry
- * tables a pair, {@code HexDecoder}'s loop), {@code pairTable} (a 65,536-entry table indexed by a digit pair, four
- * pairs a {@code long}), {@code swar16} (64-bit arithmetic, sixteen digits a step), {@code arithmeticBlocks} (whether
- * C2 auto-vectorizes a unit-stride digit loop) and {@code codec} ({@code HexDecoder.decodeDigits}, what the reader
- * runs). Run it without the Vector API (the default here) to choose the portable kernel. Setup checks every kernel's
- * bytes against the random input and where each stops before a non-digit.
+ * sizes; mixed-case digits, as a peer may send) decoded into a reused {@code byte[]}: {@code codec}
+ * ({@code HexDecoder.decodeDigits}, two 256-entry tables a pair: what the reader runs, the baseline), {@code pairTable}
+ * (a 65,536-entry table indexed by a digit pair, four pairs a {@code long}), {@code swar16} (64-bit arithmetic, sixteen
+ * digits a step) and {@code arithmeticBlocks} (whether C2 auto-vectorizes a unit-stride digit loop). Run it without the
+ * Vector API (the default here) to choose the portable kernel. Setup checks every kernel's bytes against the random
+ * input and where each stops before a non-digit.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -61,7 +61,6 @@ public class HexDecodeKernelBenchmark {
         }
         output = new byte[outputSize];
         Kernel[] kernels = {
-            HexDecodeKernelCandidates::table,
             HexDecodeKernelCandidates::pairTable,
             HexDecodeKernelCandidates::swar16,
             HexDecodeKernelCandidates::arithmeticBlocks,
@@ -78,11 +77,6 @@ public class HexDecodeKernelBenchmark {
                 throw new IllegalStateException("a kernel decodes wrongly");
             }
         }
-    }
-
-    @Benchmark
-    public int table() {
-        return HexDecodeKernelCandidates.table(digits, 0, outputSize, output, 0);
     }
 
     @Benchmark

@@ -1,22 +1,19 @@
 package io.hexstream.jmh;
 
+import io.hexstream.codec.HexDecoder;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
- * The portable decoding kernels that {@link HexDecodeKernelBenchmark} weighs against the one {@code HexDecoder} ships.
- * Each has {@code HexDecoder.decodeDigits(byte[], int, int, byte[], int)}'s contract: it decodes the longest run of
- * digit pairs ({@code [0-9a-fA-F]}, high digit first) at the start of {@code src[srcOffset, srcOffset + 2 * pairs)}
- * into {@code dst} from {@code dstOffset} and returns how many it decoded. They exist only to be measured. Bounds are
- * the caller's; tails shorter than a kernel's step go through {@link #table}.
+ * The portable decoding kernels that {@link HexDecodeKernelBenchmark} weighs against the one {@code HexDecoder} ships
+ * (two 256-entry tables a pair). Each has {@code HexDecoder.decodeDigits(byte[], int, int, byte[], int)}'s contract,
+ * counted in pairs: it decodes the longest run of digit pairs ({@code [0-9a-fA-F]}, high digit first) at the start of
+ * {@code src[srcOffset, srcOffset + 2 * pairs)} into {@code dst} from {@code dstOffset} and returns how many it
+ * decoded. They exist only to be measured. Bounds are the caller's; tails shorter than a kernel's step, and a step
+ * holding a non-digit, go through {@code HexDecoder}'s loop.
  */
 final class HexDecodeKernelCandidates {
-    /** Digit value of a byte, {@code -1} for a non-digit: the low digit of a pair. */
-    private static final int[] LOW = new int[256];
-    /** Digit value shifted left by 4, {@code -256} for a non-digit: the high digit of a pair. */
-    private static final int[] HIGH = new int[256];
     /**
      * Entry {@code first | second << 8} (a pair as a little-endian {@code short}): the pair's byte, or {@code 0x100}
      * when either is not a digit. 256 KiB, of which valid pairs touch 66 cache lines.
@@ -35,36 +32,14 @@ final class HexDecodeKernelCandidates {
     private static final int BLOCK = 4096;
 
     static {
-        Arrays.fill(LOW, -1);
-        Arrays.fill(HIGH, -256);
-        byte[] digits = "0123456789abcdefABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        for (int k = 0; k < digits.length; k++) {
-            int value = k < 16 ? k : k - 6;
-            LOW[digits[k]] = value;
-            HIGH[digits[k]] = value << 4;
-        }
         for (int p = 0; p < 65536; p++) {
-            int value = HIGH[p & 0xFF] | LOW[p >>> 8];
-            PAIR_VALUES[p] = value < 0 ? 0x100 : value;
+            int high = HexDecoder.digit(p & 0xFF);
+            int low = HexDecoder.digit(p >>> 8);
+            PAIR_VALUES[p] = (high | low) < 0 ? 0x100 : high << 4 | low;
         }
     }
 
     private HexDecodeKernelCandidates() {}
-
-    /** Two table loads a pair, {@code HIGH[a] | LOW[b]}, negative when either is not a digit (the codec's loop). */
-    static int table(byte[] src, int srcOffset, int pairs, byte[] dst, int dstOffset) {
-        final int[] high = HIGH;
-        final int[] low = LOW;
-        int done = 0;
-        for (int i = srcOffset; done < pairs; done++, i += 2) {
-            int value = high[src[i] & 0xFF] | low[src[i + 1] & 0xFF];
-            if (value < 0) {
-                break;
-            }
-            dst[dstOffset + done] = (byte) value;
-        }
-        return done;
-    }
 
     /** One {@code long} load of four pairs, one 65,536-entry table load a pair, one 4-byte store. */
     static int pairTable(byte[] src, int srcOffset, int pairs, byte[] dst, int dstOffset) {
@@ -82,7 +57,7 @@ final class HexDecodeKernelCandidates {
             }
             INT_LE.set(dst, dstOffset + done, v0 | v1 << 8 | v2 << 16 | v3 << 24);
         }
-        return done + table(src, i, pairs - done, dst, dstOffset + done);
+        return done + tail(src, i, pairs - done, dst, dstOffset + done);
     }
 
     /** 64-bit SWAR: sixteen digits in two {@code long}s validated and converted by arithmetic, two 4-byte stores. */
@@ -98,13 +73,13 @@ final class HexDecodeKernelCandidates {
             INT_LE.set(dst, dstOffset + done, packed(x));
             INT_LE.set(dst, dstOffset + done + 4, packed(y));
         }
-        return done + table(src, i, pairs - done, dst, dstOffset + done);
+        return done + tail(src, i, pairs - done, dst, dstOffset + done);
     }
 
     /**
      * Branch-free arithmetic in the shape C2's auto-vectorizer (SuperWord) takes, a block at a time: a counted,
      * unit-stride loop turns each digit into its value and ORs a fault mark into an accumulator; the values are then
-     * paired eight at a time by 64-bit arithmetic. A block holding a non-digit is redone by {@link #table}. Were the
+     * paired eight at a time by 64-bit arithmetic. A block holding a non-digit is redone by the codec's loop. Were the
      * first loop vectorized on the JDK at hand, this would beat the scalar kernels without the Vector API.
      */
     static int arithmeticBlocks(byte[] src, int srcOffset, int pairs, byte[] dst, int dstOffset) {
@@ -128,7 +103,12 @@ final class HexDecodeKernelCandidates {
             }
             done += BLOCK / 2;
         }
-        return done + table(src, srcOffset + 2 * done, pairs - done, dst, dstOffset + done);
+        return done + tail(src, srcOffset + 2 * done, pairs - done, dst, dstOffset + done);
+    }
+
+    /** The pairs after a kernel's last whole step, or from the step that held a non-digit: the codec's loop. */
+    private static int tail(byte[] src, int srcOffset, int pairs, byte[] dst, int dstOffset) {
+        return HexDecoder.decodeDigits(src, srcOffset, 2 * pairs, dst, dstOffset);
     }
 
     /** {@code 0x80} in each byte of {@code x} that is a hex digit, {@code 0} in every other byte. */
