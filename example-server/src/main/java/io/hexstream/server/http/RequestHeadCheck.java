@@ -3,6 +3,7 @@ package io.hexstream.server.http;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.text.PeerText;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -84,7 +85,9 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             throttle.pause();
             log.refused(
                     ctx.channel().remoteAddress(),
-                    refused.status().code() + " for " + request.method() + " " + request.uri()
+                    refused.status().code() + " for "
+                            + PeerText.escape(request.method().name()) + " "
+                            + PeerText.escape(request.uri())
                             + (refused.reason() == null ? "" : ": " + refused.reason()));
             ctx.fireChannelRead(refused);
             return;
@@ -98,7 +101,8 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return new RefusedRequest(
                     request.protocolVersion(),
                     HttpResponseStatus.BAD_REQUEST,
-                    "malformed HTTP request: " + request.decoderResult().cause().getMessage(),
+                    "malformed HTTP request: "
+                            + PeerText.escape(request.decoderResult().cause().getMessage()),
                     null);
         }
         RouteTable.Path path = routes.path(request.uri());

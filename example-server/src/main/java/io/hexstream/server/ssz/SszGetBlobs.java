@@ -10,6 +10,7 @@ import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.RpcError;
+import io.hexstream.server.text.PeerText;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -82,7 +83,8 @@ public final class SszGetBlobs implements Route {
         String mediaType = (parameters < 0 ? type : type.substring(0, parameters)).trim();
         return HttpHeaderValues.APPLICATION_OCTET_STREAM.contentEqualsIgnoreCase(mediaType)
                 ? null
-                : Problem.unsupportedMediaType("Content-Type " + type + ", not application/octet-stream")
+                : Problem.unsupportedMediaType(
+                                "Content-Type " + PeerText.escape(type) + ", not application/octet-stream")
                         .rejection();
     }
 
