@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,13 +69,15 @@ public final class SszGetBlobs implements Route {
 
     @Override
     public Rejection tooLarge(long contentLength) {
-        return Problem.requestTooLarge("a body of " + contentLength + " bytes, at most " + maxBodyBytes() + " ("
-                        + maxHashes + " versioned hashes)")
+        return Problem.requestTooLarge(
+                        (contentLength < 0 ? "a body over " + maxBodyBytes() : "a body of " + contentLength)
+                                + " bytes, at most " + maxBodyBytes() + " ("
+                                + maxHashes + " versioned hashes)")
                 .rejection();
     }
 
     @Override
-    public Rejection rejectHead(HttpHeaders headers) {
+    public Rejection rejectHead(HttpVersion version, HttpHeaders headers) {
         String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
         if (type == null) {
             return null;

@@ -35,13 +35,14 @@ import java.util.concurrent.Executor;
 /**
  * The WebSocket upgrade of the Engine API ({@code GET /} with {@code Upgrade: websocket}, registered with
  * {@link io.hexstream.server.http.RouteTable.Builder#upgrade}): needs a JWT on the port that checks them (a missing or
- * bad one gets {@code 401} with the reason, and no upgrade); checks the opening handshake on its head (RFC 6455 4.2.1:
- * {@code Connection: Upgrade}, {@code Sec-WebSocket-Version: 13}, a {@code Sec-WebSocket-Key} of 16 bytes in base64;
- * {@code 400} with the reason otherwise) and answers {@code 101} with its {@code Sec-WebSocket-Accept}, no extension
- * and no subprotocol. The connection then carries JSON-RPC messages, each handed to {@code messages} (the JSON-RPC
- * route) as a request body would be, with the port's bounds: a message of at most {@code maxRequestBytes} (frames
- * joined; {@code 1009} and the connection closed above), {@code maxPipelined} replies pending, {@code idleTimeout}.
- * Thread-safe: one instance serves every connection of its port.
+ * bad one gets {@code 401} with the reason, and no upgrade; {@code Authorization} twice {@code 400}); checks the
+ * opening handshake on its head (RFC 6455 4.2.1: HTTP/1.1, whose {@code Host} the port requires, {@code Connection:
+ * Upgrade}, {@code Sec-WebSocket-Version: 13}, a {@code Sec-WebSocket-Key} of 16 bytes in base64; {@code 400} with the
+ * reason otherwise) and answers {@code 101} with its {@code Sec-WebSocket-Accept}, no extension and no subprotocol. The
+ * connection then carries JSON-RPC messages, each handed to {@code messages} (the JSON-RPC route) as a request body
+ * would be, with the port's bounds: a message of at most {@code maxRequestBytes} (frames joined; {@code 1009} and the
+ * connection closed above), {@code maxPipelined} replies pending, {@code idleTimeout}. Thread-safe: one instance serves
+ * every connection of its port.
  */
 public final class WebSocketRoute implements Route {
     /** The GUID RFC 6455 (4.2.2) appends to the key before hashing it into {@code Sec-WebSocket-Accept}. */
@@ -107,7 +108,10 @@ public final class WebSocketRoute implements Route {
     }
 
     @Override
-    public Rejection rejectHead(HttpHeaders headers) {
+    public Rejection rejectHead(HttpVersion version, HttpHeaders headers) {
+        if (version.compareTo(HttpVersion.HTTP_1_1) < 0) {
+            return badRequest("a WebSocket upgrade needs HTTP/1.1 (RFC 6455, 4.2.1)");
+        }
         if (!headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
             return badRequest("a WebSocket upgrade needs Connection: Upgrade");
         }
