@@ -134,9 +134,10 @@ final class WebSocketFrames extends ChannelDuplexHandler {
             ctx.writeAndFlush(close).addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        ctx.write(new PongWebSocketFrame(owedPong));
-        owedPong = null;
+        PongWebSocketFrame pong = new PongWebSocketFrame(owedPong);
+        owedPong = null; // first: the write may change writability, and so call this again, before it returns
         flushWanted = true;
+        ctx.write(pong);
     }
 
     @Override
