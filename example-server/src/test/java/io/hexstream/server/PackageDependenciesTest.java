@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
  * The server's packages point one way along the request's path (DESIGN.md): {@code http} knows no method and no
  * encoding, nor do the message transports ({@code message}, {@code ws}, {@code ipc}), {@code rpc} is JSON-RPC 2.0
  * alone, {@code metrics} is told by the request path and tells none of it, {@code client} is a client of any endpoint
- * (none of the server's parts). Read from the compiled classes' constant pools, where every class a class refers to is
- * named, so an import, a fully qualified name and a lambda's target all count.
+ * (none of the server's parts), {@code text} (peer text escaped for logs and terminals) knows none of the others. Read
+ * from the compiled classes' constant pools, where every class a class refers to is named, so an import, a fully
+ * qualified name and a lambda's target all count.
  */
 class PackageDependenciesTest {
     private static final String SERVER = "io/hexstream/server/";
@@ -32,7 +33,11 @@ class PackageDependenciesTest {
             "ws", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "ipc", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "metrics", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache"),
-            "client", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "kzg", "cache", "metrics", "probe"));
+            "client", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "kzg", "cache", "metrics", "probe"),
+            "text",
+                    List.of(
+                            "http", "rpc", "message", "ws", "ipc", "metrics", "client", "probe", "auth", "engine",
+                            "ssz", "blob", "cache", "pool", "tx", "kzg"));
 
     @Test
     void eachPackageReachesNoneOfWhatItMustNotKnow() throws IOException, URISyntaxException {

@@ -321,8 +321,8 @@ class SszGetBlobsTest {
             HttpConnection.Head answer = connection.readHead();
             assertEquals(413, answer.status());
             assertEquals(
-                    "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"129 versioned hashes, at most"
-                            + " 128\"}",
+                    "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"a body over 4100 bytes, at most"
+                            + " 4100 (128 versioned hashes)\"}",
                     new String(connection.readBody(answer), StandardCharsets.UTF_8));
         }
     }

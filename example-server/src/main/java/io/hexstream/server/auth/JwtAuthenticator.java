@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import io.hexstream.server.text.PeerText;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -50,8 +51,8 @@ public final class JwtAuthenticator implements Authenticator {
      * Verifies the value of an {@code Authorization} header.
      *
      * @return {@code null} if the token is good, else why it is refused: its {@link Refusal.Reason} and one line (sent
-     *     to the client and logged): missing, malformed, wrong algorithm or signature, or which claim is wrong and by
-     *     how many seconds
+     *     to the client and logged; what it quotes of the token escaped by {@link PeerText}): missing, malformed, wrong
+     *     algorithm or signature, or which claim is wrong and by how many seconds
      */
     @Override
     public Refusal refusal(String authorization) {
@@ -83,7 +84,7 @@ public final class JwtAuthenticator implements Authenticator {
         }
         String alg = header.path("alg").asText(null);
         if (!algorithm.getName().equals(alg)) {
-            return new Refusal(Refusal.Reason.ALGORITHM, "alg is " + alg + ", only HS256 is accepted");
+            return new Refusal(Refusal.Reason.ALGORITHM, "alg is " + PeerText.escape(alg) + ", only HS256 is accepted");
         }
         byte[] signature = Base64.getUrlDecoder().decode(parts[2]);
         byte[] expected = algorithm.sign(

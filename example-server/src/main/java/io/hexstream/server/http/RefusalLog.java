@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.text.PeerText;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * server.
  */
 public final class RefusalLog {
+    /** The longest {@code what} logged, characters: a reason with a path and a header field in it. */
+    static final int MAX_WHAT_CHARS = 4 * PeerText.MAX_CHARS;
+
     private static final Logger LOG = LoggerFactory.getLogger(RefusalLog.class);
     private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -37,7 +41,8 @@ public final class RefusalLog {
 
     /**
      * Logs that a request or connection from {@code remote} was refused: {@code what}, e.g. {@code "401 for POST /: no
-     * Authorization header"}; or counts it, if a line went out less than a second ago.
+     * Authorization header"}; or counts it, if a line went out less than a second ago. What a client wrote into
+     * {@code what} is escaped there ({@link PeerText}), and {@code what} once more here as a whole.
      */
     public void refused(SocketAddress remote, String what) {
         long now = nanoTime.getAsLong();
@@ -47,7 +52,7 @@ public final class RefusalLog {
             return;
         }
         int more = suppressed.getAndSet(0);
-        out.accept(
-                "refused " + remote + ": " + what + (more == 0 ? "" : " (and " + more + " more refusals not logged)"));
+        out.accept("refused " + remote + ": " + PeerText.escape(what, MAX_WHAT_CHARS)
+                + (more == 0 ? "" : " (and " + more + " more refusals not logged)"));
     }
 }

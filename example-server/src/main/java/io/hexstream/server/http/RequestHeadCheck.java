@@ -3,6 +3,7 @@ package io.hexstream.server.http;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.Refusal;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.text.PeerText;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -18,18 +19,20 @@ import java.util.concurrent.ThreadPoolExecutor;
 /**
  * Resolves each request's {@link Route} in the {@link RouteTable} and judges the request on its head, as the route
  * declares, before the aggregator buffers (or answers {@code 100 Continue} for) a single body byte: a head that does
- * not parse gets {@code 400}, a path not in the table {@code 404} (empty body), a method the path has not {@code 405}
- * (with {@code Allow}), a missing or bad JWT on a route that needs one {@code 401} with the reason as a one-line body,
- * an expectation other than {@code 100-continue} {@code 417}, a {@code Content-Length} over the route's body limit
- * {@code 413} (with the route's body, if it gives one), and any other refusal the route makes of the head
- * ({@link Route#rejectHead}) as it answers it; a body that would go to the large-request executor while its queue is
- * full gets {@code 503} "server busy" (never parsed on the event loop, its body not read). An accepted request's route
- * is passed on just before its head, for {@link EngineApiHandler}; a refused request is replaced by a
- * {@link RefusedRequest}, which {@link EngineApiHandler} answers in turn, its body dropped unread. After any refusal
- * the connection stops reading and ends once answered ({@link LingeringClose}): a client refused once is likely refused
- * again, and its connection would hold a place under {@link ConnectionLimit}. A request taken that passed the JWT (on a
- * port without JWT: any request taken) marks its connection as proven there. Refusals are logged ({@link RefusalLog}).
- * One instance per connection.
+ * not parse gets {@code 400}, a major version other than 1 {@code 505} (a later HTTP/1.x is served as HTTP/1.1; RFC
+ * 9110 6.2), an HTTP/1.1 request without {@code Host} or any request with two {@code 400} (RFC 9112 3.2), a transfer
+ * coding other than {@code chunked} {@code 501} (RFC 9112 6.1), a path not in the table {@code 404} (empty body), a
+ * method the path has not {@code 405} (with {@code Allow}), {@code Authorization} more than once on a route that needs
+ * a JWT {@code 400}, a missing or bad JWT there {@code 401} with the reason as a one-line body, an expectation other
+ * than {@code 100-continue} {@code 417}, a {@code Content-Length} over the route's body limit {@code 413} (with the
+ * route's body, if it gives one), and any other refusal the route makes of the head ({@link Route#rejectHead}) as it
+ * answers it; a body that would go to the large-request executor while its queue is full gets {@code 503} "server busy"
+ * (never parsed on the event loop, its body not read). An accepted request's route is passed on just before its head,
+ * for {@link EngineApiHandler}; a refused request is replaced by a {@link RefusedRequest}, which
+ * {@link EngineApiHandler} answers in turn, its body dropped unread. After any refusal the connection stops reading and
+ * ends once answered ({@link LingeringClose}): a client refused once is likely refused again, and its connection would
+ * hold a place under {@link ConnectionLimit}. A request taken that passed the JWT (on a port without JWT: any request
+ * taken) marks its connection as proven there. Refusals are logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
@@ -84,7 +87,9 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             throttle.pause();
             log.refused(
                     ctx.channel().remoteAddress(),
-                    refused.status().code() + " for " + request.method() + " " + request.uri()
+                    refused.status().code() + " for "
+                            + PeerText.escape(request.method().name()) + " "
+                            + PeerText.escape(request.uri())
                             + (refused.reason() == null ? "" : ": " + refused.reason()));
             ctx.fireChannelRead(refused);
             return;
@@ -98,7 +103,35 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
             return new RefusedRequest(
                     request.protocolVersion(),
                     HttpResponseStatus.BAD_REQUEST,
-                    "malformed HTTP request: " + request.decoderResult().cause().getMessage(),
+                    "malformed HTTP request: "
+                            + PeerText.escape(request.decoderResult().cause().getMessage()),
+                    null);
+        }
+        HttpVersion version = request.protocolVersion();
+        if (version.majorVersion() != 1) {
+            return new RefusedRequest(
+                    HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+                    "HTTP/1.1 only, not " + PeerText.escape(version.text()),
+                    null);
+        }
+        if (version.minorVersion() > 1) {
+            request.setProtocolVersion(HttpVersion.HTTP_1_1); // RFC 9110 6.2: a later 1.x is served as 1.1
+        }
+        int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
+        if (hosts > 1 || hosts == 0 && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.BAD_REQUEST,
+                    hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "Host more than once",
+                    null);
+        }
+        String coding = unsupportedTransferCoding(request);
+        if (coding != null) {
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.NOT_IMPLEMENTED,
+                    "transfer coding " + PeerText.escape(coding) + " not implemented: chunked only",
                     null);
         }
         RouteTable.Path path = routes.path(request.uri());
@@ -111,6 +144,13 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     request.protocolVersion(), HttpResponseStatus.METHOD_NOT_ALLOWED, null, path.allow());
         }
         if (route.needsJwt() && authenticator != Authenticator.NONE) {
+            if (request.headers().getAll(HttpHeaderNames.AUTHORIZATION).size() > 1) {
+                return new RefusedRequest(
+                        request.protocolVersion(),
+                        HttpResponseStatus.BAD_REQUEST,
+                        "Authorization more than once",
+                        null);
+            }
             Refusal refusal = authenticator.refusal(request.headers().get(HttpHeaderNames.AUTHORIZATION));
             if (refusal != null) {
                 metrics.jwtRefused(refusal.reason());
@@ -130,7 +170,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     : new RefusedRequest(
                             request.protocolVersion(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, null, null);
         }
-        Rejection rejection = route.rejectHead(request.headers());
+        Rejection rejection = route.rejectHead(request.protocolVersion(), request.headers());
         if (rejection != null) {
             return new RefusedRequest(request.protocolVersion(), rejection);
         }
@@ -141,6 +181,21 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     HttpResponseStatus.SERVICE_UNAVAILABLE,
                     EngineApiHandler.SERVER_BUSY,
                     null);
+        }
+        return null;
+    }
+
+    /**
+     * The first transfer coding of {@code request} other than {@code chunked} (RFC 9112 6.1: {@code 501}), e.g.
+     * {@code gzip} of {@code Transfer-Encoding: gzip, chunked}; or {@code null}.
+     */
+    private static String unsupportedTransferCoding(HttpRequest request) {
+        for (String value : request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING)) {
+            for (String coding : value.split(",", -1)) {
+                if (!HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(coding.trim())) {
+                    return coding.trim();
+                }
+            }
         }
         return null;
     }

@@ -2,6 +2,7 @@ package io.hexstream.server.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * One entry of a {@link RouteTable}: what a request on it needs before its body is read, and how it is answered. Routes
@@ -14,26 +15,28 @@ public interface Route {
     boolean needsJwt();
 
     /**
-     * The largest body taken, in bytes: a larger {@code Content-Length} is refused with {@code 413} on the head, before
-     * any body byte is buffered. A body without {@code Content-Length} is bounded by the port's
-     * {@code --max-request-bytes}, and then by what the route decodes.
+     * The largest body taken, in bytes, whatever its framing: a larger {@code Content-Length} is refused with
+     * {@code 413} on the head, before any body byte is buffered; a body without {@code Content-Length} (chunked) as
+     * soon as it passes this. At most the port's {@code --max-request-bytes} is taken either way.
      */
     int maxBodyBytes();
 
     /**
      * The answer ({@code 413}) to a {@code Content-Length} of {@code contentLength} bytes, over
-     * {@link #maxBodyBytes()}, after which the connection closes; {@code null} (the default): an empty {@code 413}, the
-     * body dropped unread and the connection kept as the request asks.
+     * {@link #maxBodyBytes()}, or with {@code contentLength} {@code -1} to a body without one (chunked) that has passed
+     * it; the connection closes after it. {@code null} (the default): an empty {@code 413}, the body dropped unread.
      */
     default Rejection tooLarge(long contentLength) {
         return null;
     }
 
     /**
-     * The answer to a request refused for its other headers (e.g. {@code 415} for its {@code Content-Type}), asked once
-     * its JWT and length passed; {@code null} (the default) to read its body.
+     * The answer to a request refused for its version or its other headers (e.g. {@code 415} for its
+     * {@code Content-Type}), asked once its JWT and length passed; {@code null} (the default) to read its body.
+     *
+     * @param version {@code HTTP/1.0} or {@code HTTP/1.1} (a later 1.x is taken as 1.1, any other refused before)
      */
-    default Rejection rejectHead(HttpHeaders headers) {
+    default Rejection rejectHead(HttpVersion version, HttpHeaders headers) {
         return null;
     }
 

@@ -11,11 +11,11 @@ import java.util.stream.Collectors;
 
 /**
  * A port's routes: (HTTP method, path) → {@link Route}, looked up once per request, on its head. A path is matched
- * exactly, up to a {@code ?} (the query is ignored); a path not in the table is {@code 404}, a path in it with another
- * method {@code 405} with {@code Allow} naming the methods it has. A {@code GET} asking to switch protocols
- * ({@code Upgrade}, RFC 9110 7.8) goes to the path's route for that protocol if it has one ({@link Builder#upgrade}),
- * and is otherwise looked up as any other request. Immutable once built; adding a route is one {@link Builder#add}
- * call.
+ * exactly, up to a {@code ?} (the query is ignored), in a target of origin or absolute form; a path not in the table is
+ * {@code 404}, a path in it with another method {@code 405} with {@code Allow} naming the methods it has. A {@code GET}
+ * asking to switch protocols ({@code Upgrade}, RFC 9110 7.8) goes to the path's route for that protocol if it has one
+ * ({@link Builder#upgrade}), and is otherwise looked up as any other request. Immutable once built; adding a route is
+ * one {@link Builder#add} call.
  */
 public final class RouteTable {
     /** The routes of one path, by method, its upgrade routes by protocol (lower case), and its {@code Allow} value. */
@@ -67,10 +67,28 @@ public final class RouteTable {
         return new Builder();
     }
 
-    /** The routes of the path of request target {@code uri}, or {@code null} if it is none ({@code 404}). */
+    /**
+     * The routes of the path of request target {@code uri}, or {@code null} if it is none ({@code 404}): its origin
+     * form ({@code /engine/v1/blobs/v2?x}) or absolute form ({@code http://127.0.0.1:8551/}, whose path is taken,
+     * {@code /} if it has none; RFC 9112 3.2.2), without its query.
+     */
     Path path(String uri) {
-        int query = uri.indexOf('?');
-        return paths.get(query < 0 ? uri : uri.substring(0, query));
+        int start = 0;
+        if (!uri.startsWith("/")) {
+            int scheme = uri.regionMatches(true, 0, "http://", 0, 7)
+                    ? 7
+                    : uri.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+            if (scheme < 0) {
+                return null; // asterisk or authority form: no route has one
+            }
+            start = scheme;
+            while (start < uri.length() && uri.charAt(start) != '/' && uri.charAt(start) != '?') {
+                start++;
+            }
+        }
+        int query = uri.indexOf('?', start);
+        int end = query < 0 ? uri.length() : query;
+        return paths.get(start == end ? "/" : uri.substring(start, end));
     }
 
     public static final class Builder {

@@ -14,12 +14,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Abandons a response that makes no progress for {@code timeout}: while anything is queued for the socket and nothing
  * of it has left for that long, the connection is closed, which fails the pending writes and closes the response's
- * input, releasing its body. A slow reader that takes a chunk now and then is not cut off. Progress is read off the
- * channel's outbound buffer (its first message, how far that is written, the bytes queued), looked at every quarter of
- * the timeout while anything is queued, so a stall is caught between {@code timeout} and 1.25 × {@code timeout} after
- * the last byte left, and no write needs a promise or listener of its own (the body's chunks have none). One instance
- * per connection; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler} times each write
- * from when it was queued, so it would cut off a reader making steady progress behind a few queued chunks.
+ * input, releasing its body. A slow reader that takes a chunk now and then is not cut off. Progress is bytes that left
+ * the channel's outbound buffer, never bytes added to it: the bytes queued when last looked at, plus those queued
+ * through this handler since, less those queued now (the messages written whole and removed), or more of the first
+ * message written. So a peer that makes the server queue more (pongs to its pings) while it reads nothing makes no
+ * progress. Looked at every quarter of the timeout while anything is queued, so a stall is caught between
+ * {@code timeout} and 1.25 × {@code timeout} after the last byte left, and no write needs a promise or listener of its
+ * own (the body's chunks have none). One instance per connection, nearer the socket than every handler that writes
+ * responses; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler} times each write from
+ * when it was queued, so it would cut off a reader making steady progress behind a few queued chunks.
  */
 public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
@@ -33,6 +36,9 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
 
     private long seenProgress;
     private long seenPending;
+    /** Bytes queued through this handler since the outbound buffer was last seen. */
+    private long queuedSince;
+
     private ScheduledFuture<?> check;
 
     public StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
@@ -45,14 +51,18 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        ctx.write(msg, promise);
-        if (timeoutNanos != 0 && check == null) {
-            ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
-            if (queued != null) {
-                progressAt = System.nanoTime();
-                see(queued);
-                schedule(ctx, period());
-            }
+        ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
+        if (timeoutNanos == 0 || queued == null) {
+            ctx.write(msg, promise);
+            return;
+        }
+        long before = queued.totalPendingWriteBytes();
+        ctx.write(msg, promise); // the handlers nearer the socket encode it into the outbound buffer, synchronously
+        queuedSince += Math.max(0, queued.totalPendingWriteBytes() - before);
+        if (check == null) {
+            progressAt = System.nanoTime();
+            see(queued);
+            schedule(ctx, period());
         }
     }
 
@@ -68,12 +78,13 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
         seenMessage = System.identityHashCode(queued.current());
         seenProgress = queued.currentProgress();
         seenPending = queued.totalPendingWriteBytes();
+        queuedSince = 0;
     }
 
+    /** Whether bytes left since {@link #see}: whole messages (fewer bytes queued than were), or part of the first. */
     private boolean moved(ChannelOutboundBuffer queued) {
-        return seenMessage != System.identityHashCode(queued.current())
-                || seenProgress != queued.currentProgress()
-                || seenPending != queued.totalPendingWriteBytes();
+        return seenPending + queuedSince > queued.totalPendingWriteBytes()
+                || seenMessage == System.identityHashCode(queued.current()) && queued.currentProgress() > seenProgress;
     }
 
     private void expire(ChannelHandlerContext ctx) {

@@ -16,10 +16,10 @@ import io.netty.handler.stream.ChunkedWriteHandler;
 import java.util.concurrent.Executor;
 
 /**
- * The pipeline of an IPC connection: {@code ReadThrottle → LineBasedFrameDecoder (a line of at most
- * --max-request-bytes, LF or CRLF; longer closes the connection) → StalledWriteTimeout → ChunkedWriteHandler →
- * MessageExchange} (each line to the JSON-RPC route, the replies in order, each a {@link ReplyLine}), with the bounds
- * of the TCP ports.
+ * The pipeline of an IPC connection: {@code ReadThrottle → LineBasedFrameDecoder (a line of at most the JSON-RPC
+ * route's body limit and --max-request-bytes, LF or CRLF; longer closes the connection) → StalledWriteTimeout →
+ * ChunkedWriteHandler → MessageExchange} (each line to the JSON-RPC route, the replies in order, each a
+ * {@link ReplyLine}), with the bounds of the TCP ports.
  */
 public final class IpcPipeline extends ChannelInitializer<Channel> {
     private static final ReplyFraming LINES = new ReplyFraming() {
@@ -62,7 +62,8 @@ public final class IpcPipeline extends ChannelInitializer<Channel> {
         ch.pipeline()
                 .addLast(
                         new ReadThrottle(),
-                        new LineBasedFrameDecoder(limits.maxRequestBytes(), true, true),
+                        new LineBasedFrameDecoder(
+                                Math.min(limits.maxRequestBytes(), messages.maxBodyBytes()), true, true),
                         new StalledWriteTimeout(limits.writeTimeout(), metrics),
                         new ChunkedWriteHandler(),
                         new MessageExchange(

@@ -17,6 +17,7 @@ import io.hexstream.server.client.GetBlobsClient;
 import io.hexstream.server.client.MessageClient;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.rpc.BoundedExecutor;
+import io.hexstream.server.text.PeerText;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -62,6 +63,11 @@ import picocli.CommandLine.TypeConversionException;
 public final class ProbeCommand implements Callable<Integer> {
     /** How long a response may take to its last byte. */
     static final long RESPONSE_TIMEOUT_S = 60;
+    /**
+     * The longest fault printed, characters: it may quote the server (an error's {@code message}, a problem's
+     * {@code detail}, a status line), so it is printed escaped to one line of printable ASCII ({@link PeerText}).
+     */
+    static final int MAX_FAULT_CHARS = 4 * PeerText.MAX_CHARS;
     /**
      * Entries that may wait for the worker: {@link EntryWork} pauses the socket at {@value EntryWork#MAX_PENDING}, and
      * the read under way then may still finish a few small V4 entries.
@@ -188,12 +194,12 @@ public final class ProbeCommand implements Callable<Integer> {
             for (int r = 1; r <= repeat; r++) {
                 String fault = probe(client, call, worker, r, outcomes);
                 if (fault != null) {
-                    err.println(method.methodName() + ": " + fault.replaceAll("\\R", " "));
+                    err.println(method.methodName() + ": " + PeerText.escape(fault, MAX_FAULT_CHARS));
                     return 1;
                 }
             }
         } catch (IOException e) {
-            err.println(method.methodName() + ": " + e.getMessage());
+            err.println(method.methodName() + ": " + PeerText.escape(e.getMessage(), MAX_FAULT_CHARS));
             return 1;
         } finally {
             if (worker != null) {

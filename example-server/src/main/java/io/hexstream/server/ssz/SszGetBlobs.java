@@ -10,11 +10,13 @@ import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.RpcError;
+import io.hexstream.server.text.PeerText;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,13 +69,15 @@ public final class SszGetBlobs implements Route {
 
     @Override
     public Rejection tooLarge(long contentLength) {
-        return Problem.requestTooLarge("a body of " + contentLength + " bytes, at most " + maxBodyBytes() + " ("
-                        + maxHashes + " versioned hashes)")
+        return Problem.requestTooLarge(
+                        (contentLength < 0 ? "a body over " + maxBodyBytes() : "a body of " + contentLength)
+                                + " bytes, at most " + maxBodyBytes() + " ("
+                                + maxHashes + " versioned hashes)")
                 .rejection();
     }
 
     @Override
-    public Rejection rejectHead(HttpHeaders headers) {
+    public Rejection rejectHead(HttpVersion version, HttpHeaders headers) {
         String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
         if (type == null) {
             return null;
@@ -82,7 +86,8 @@ public final class SszGetBlobs implements Route {
         String mediaType = (parameters < 0 ? type : type.substring(0, parameters)).trim();
         return HttpHeaderValues.APPLICATION_OCTET_STREAM.contentEqualsIgnoreCase(mediaType)
                 ? null
-                : Problem.unsupportedMediaType("Content-Type " + type + ", not application/octet-stream")
+                : Problem.unsupportedMediaType(
+                                "Content-Type " + PeerText.escape(type) + ", not application/octet-stream")
                         .rejection();
     }
 

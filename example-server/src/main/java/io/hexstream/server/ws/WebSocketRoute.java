@@ -10,6 +10,7 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -18,6 +19,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
@@ -35,13 +37,14 @@ import java.util.concurrent.Executor;
 /**
  * The WebSocket upgrade of the Engine API ({@code GET /} with {@code Upgrade: websocket}, registered with
  * {@link io.hexstream.server.http.RouteTable.Builder#upgrade}): needs a JWT on the port that checks them (a missing or
- * bad one gets {@code 401} with the reason, and no upgrade); checks the opening handshake on its head (RFC 6455 4.2.1:
- * {@code Connection: Upgrade}, {@code Sec-WebSocket-Version: 13}, a {@code Sec-WebSocket-Key} of 16 bytes in base64;
- * {@code 400} with the reason otherwise) and answers {@code 101} with its {@code Sec-WebSocket-Accept}, no extension
- * and no subprotocol. The connection then carries JSON-RPC messages, each handed to {@code messages} (the JSON-RPC
- * route) as a request body would be, with the port's bounds: a message of at most {@code maxRequestBytes} (frames
- * joined; {@code 1009} and the connection closed above), {@code maxPipelined} replies pending, {@code idleTimeout}.
- * Thread-safe: one instance serves every connection of its port.
+ * bad one gets {@code 401} with the reason, and no upgrade; {@code Authorization} twice {@code 400}); checks the
+ * opening handshake on its head (RFC 6455 4.2.1: HTTP/1.1, whose {@code Host} the port requires, {@code Connection:
+ * Upgrade}, {@code Sec-WebSocket-Version: 13}, a {@code Sec-WebSocket-Key} of 16 bytes in base64; {@code 400} with the
+ * reason otherwise) and answers {@code 101} with its {@code Sec-WebSocket-Accept}, no extension and no subprotocol. The
+ * connection then carries JSON-RPC messages, each handed to {@code messages} (the JSON-RPC route) as a request body
+ * would be, with the port's bounds: a message of at most the route's body limit (frames joined; {@code 1009} and the
+ * connection closed above), {@code maxPipelined} replies pending, {@code idleTimeout}; a text message's UTF-8 checked
+ * as its frames come ({@code 1007}). Thread-safe: one instance serves every connection of its port.
  */
 public final class WebSocketRoute implements Route {
     /** The GUID RFC 6455 (4.2.2) appends to the key before hashing it into {@code Sec-WebSocket-Accept}. */
@@ -67,7 +70,9 @@ public final class WebSocketRoute implements Route {
     };
 
     private final Route messages;
-    private final int maxRequestBytes;
+    /** The largest message taken: the JSON-RPC route's body limit, at most {@code --max-request-bytes}. */
+    private final int maxMessageBytes;
+
     private final int maxPipelined;
     private final Duration idleTimeout;
     private final Executor largeRequests;
@@ -75,7 +80,8 @@ public final class WebSocketRoute implements Route {
 
     /**
      * @param messages what answers each message: the JSON-RPC route
-     * @param maxRequestBytes the largest message taken ({@code --max-request-bytes}), its frames joined
+     * @param maxRequestBytes the largest message taken ({@code --max-request-bytes}), its frames joined; less if
+     *     {@code messages} takes less ({@link Route#maxBodyBytes()})
      * @param maxPipelined messages taken before their replies are written ({@code --max-pipelined})
      * @param idleTimeout how long a connection may wait for a whole message while no reply is being written
      * @param largeRequests where messages over 64 KiB are handled, off the event loop
@@ -88,7 +94,7 @@ public final class WebSocketRoute implements Route {
             Executor largeRequests,
             ServerMetrics metrics) {
         this.messages = messages;
-        this.maxRequestBytes = maxRequestBytes;
+        this.maxMessageBytes = Math.min(maxRequestBytes, messages.maxBodyBytes());
         this.maxPipelined = maxPipelined;
         this.idleTimeout = idleTimeout;
         this.largeRequests = largeRequests;
@@ -107,7 +113,10 @@ public final class WebSocketRoute implements Route {
     }
 
     @Override
-    public Rejection rejectHead(HttpHeaders headers) {
+    public Rejection rejectHead(HttpVersion version, HttpHeaders headers) {
+        if (version.compareTo(HttpVersion.HTTP_1_1) < 0) {
+            return badRequest("a WebSocket upgrade needs HTTP/1.1 (RFC 6455, 4.2.1)");
+        }
         if (!headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
             return badRequest("a WebSocket upgrade needs Connection: Upgrade");
         }
@@ -154,6 +163,19 @@ public final class WebSocketRoute implements Route {
         }
     }
 
+    /**
+     * Netty's frame decoder, but a close frame's status code and reason are left to {@link WebSocketFrames}: Netty's
+     * check takes a status of 5000 or more as valid, and answers one it refuses with no close frame at all.
+     */
+    private static final class FrameDecoder extends WebSocket13FrameDecoder {
+        FrameDecoder(WebSocketDecoderConfig config) {
+            super(config);
+        }
+
+        @Override
+        protected void checkCloseFrameBody(ChannelHandlerContext ctx, ByteBuf buffer) {}
+    }
+
     /** The {@code 101} and the WebSocket handlers of one connection. */
     private final class Upgrade implements SwitchingProtocols {
         private final String accept;
@@ -176,20 +198,19 @@ public final class WebSocketRoute implements Route {
         @Override
         public List<ChannelHandler> codec() {
             WebSocketDecoderConfig config = WebSocketDecoderConfig.newBuilder()
-                    .maxFramePayloadLength(maxRequestBytes)
+                    .maxFramePayloadLength(maxMessageBytes)
                     .expectMaskedFrames(true)
                     .allowMaskMismatch(false)
                     .allowExtensions(false)
-                    .closeOnProtocolViolation(true)
+                    .closeOnProtocolViolation(false) // WebSocketFrames writes the close, when the socket takes it
                     .build();
-            // The encoder nearer the socket: the decoder writes a close frame itself on a protocol violation.
-            return List.of(new WebSocket13FrameEncoder(false), new WebSocket13FrameDecoder(config));
+            return List.of(new WebSocket13FrameEncoder(false), new FrameDecoder(config), new Utf8FrameValidator(false));
         }
 
         @Override
         public List<ChannelHandler> handlers() {
             return List.of(
-                    new WebSocketFrameAggregator(maxRequestBytes),
+                    new WebSocketFrameAggregator(maxMessageBytes),
                     new WebSocketFrames(metrics),
                     new MessageExchange(messages, maxPipelined, idleTimeout, largeRequests, FRAMING, metrics));
         }

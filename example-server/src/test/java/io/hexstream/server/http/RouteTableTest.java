@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class RouteTableTest {
 
         /** A {@code Content-Type} other than {@code text/x-echo}, if any, is {@code 415}. */
         @Override
-        public Rejection rejectHead(HttpHeaders headers) {
+        public Rejection rejectHead(HttpVersion version, HttpHeaders headers) {
             String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
             return type == null || type.equals("text/x-echo")
                     ? null
