@@ -20,7 +20,9 @@ import java.util.function.LongSupplier;
  * of their exact size (strict {@code DATA}: a blob 131,072 bytes, a cell 2,048, a proof 48), each entry handed to the
  * {@link BlobsListener} at its closing brace. A response of another shape (an HTTP status other than 200, an entry
  * without its blob, 127 cell proofs, a result of another length than the hashes asked, an id other than the request's)
- * fails the call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}.
+ * fails the call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}. A result
+ * longer than the hashes asked is refused at its first entry past them, before that entry is read: an endless result
+ * stops there.
  *
  * <p>Ownership: the buffers of the entry being read are released here if the response fails; those handed over are the
  * listener's. Called on the connection's event loop only.
@@ -349,7 +351,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             nullResult = true;
             listener.nullResult();
         } else if (depth == 2 && !inError) {
-            listener.missing(entries++);
+            listener.missing(nextEntry());
         } else if (depth == 4 && method.answersCells()) {
             element(null);
         } else if (!(depth == 1 && member == ID)) {
@@ -381,9 +383,20 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     // ---------------------------------------------------------------- entries
 
     private void beginEntry() {
-        entry = entries++;
+        entry = nextEntry();
         proofCount = -1;
         cellCount = -1;
+    }
+
+    /** The index of the entry beginning; a fault at the first past the hashes asked, before its value is read. */
+    private int nextEntry() {
+        int asked = call.hashes().size();
+        if (entries == asked) {
+            throw fault(
+                    entryPath(entries),
+                    "more entries than the " + asked + " versioned hash" + (asked == 1 ? "" : "es") + " asked for");
+        }
+        return entries++;
     }
 
     private void entryString(StringValue value) {
