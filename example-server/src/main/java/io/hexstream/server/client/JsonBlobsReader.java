@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
@@ -49,6 +50,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private final LongSupplier bodyBytes;
     private final long start;
     private final int[] selected;
+    private final long maxBytes;
     private final CompletableFuture<BlobsOutcome> outcome = new CompletableFuture<>();
 
     private long toHead;
@@ -96,6 +98,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         this.bodyBytes = bodyBytes;
         this.start = start;
         this.selected = call.selectedCells();
+        this.maxBytes = JsonReplySize.max(call);
     }
 
     /** Completes with the outcome once the response has ended, or fails. */
@@ -113,6 +116,22 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
                     "HTTP " + head.status().code() + " " + head.status().reasonPhrase());
         }
         return this;
+    }
+
+    /**
+     * The reply has taken {@code bytes} so far: a fault past the most its call allows ({@link JsonReplySize}), for
+     * replies framed as one message, whose length only the reader can bound.
+     */
+    void counted(long bytes) {
+        if (bytes > maxBytes) {
+            throw new BadResponseException(String.format(
+                    Locale.ROOT,
+                    "a reply of more than %,d bytes, the most %s for %d versioned hash%s can take",
+                    maxBytes,
+                    method.methodName(),
+                    call.hashes().size(),
+                    call.hashes().size() == 1 ? "" : "es"));
+        }
     }
 
     /** The reply's first bytes arrived (the head, or a message's first piece): the time to first byte. */
