@@ -18,6 +18,7 @@ import io.hexstream.server.client.MessageClient;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.ClosedChannelException;
@@ -33,6 +34,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.ArgGroup;
@@ -50,8 +53,10 @@ import picocli.CommandLine.TypeConversionException;
  * 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times. Exit 0 when every response is a
  * well-formed result; else one line on stderr naming the fault ({@code engine_getBlobsV2: result[3].blob: odd number of
  * hex digits at byte 4,194,311}, {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty
- * response. A usage error is one line and exit 2, as for the server. With {@code --transport ssz} the calls go to the
- * REST routes of execution-apis #793 instead, with the same lines, checks and files.
+ * response. The run has a deadline, {@code --timeout} seconds from its start whatever the server sends: past it, one
+ * line ({@code no response within the run's 60 s (--timeout)}) and exit 1. A usage error is one line and exit 2, as for
+ * the server. With {@code --transport ssz} the calls go to the REST routes of execution-apis #793 instead, with the
+ * same lines, checks and files.
  */
 @Command(
         name = "probe",
@@ -60,8 +65,6 @@ import picocli.CommandLine.TypeConversionException;
         description = "Ask an Engine API endpoint for blobs (engine_getBlobsV1 to V4) and print the time to the first"
                 + " byte, the first blob and the last byte of each response; optionally check and keep them.")
 public final class ProbeCommand implements Callable<Integer> {
-    /** How long a response may take to its last byte. */
-    static final long RESPONSE_TIMEOUT_S = 60;
     /**
      * Entries that may wait for the worker: {@link EntryWork} pauses the socket at {@value EntryWork#MAX_PENDING}, and
      * the read under way then may still finish a few small V4 entries.
@@ -126,6 +129,15 @@ public final class ProbeCommand implements Callable<Integer> {
     int repeat;
 
     @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
+            description = "The deadline of the whole run, from its start: connecting, every request and the last byte"
+                    + " of every response, whatever the server sends; past it, one line and exit 1"
+                    + " (default: ${DEFAULT-VALUE}).")
+    long timeout;
+
+    @Option(
             names = "--verify",
             description = "Check each blob's KZG commitment against its versioned hash, and its proofs (not with"
                     + " engine_getBlobsV4, which answers no blob).")
@@ -157,6 +169,7 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         GetBlobsCall call = checkedCall();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
         PrintWriter err = spec.commandLine().getErr();
         byte[] secret = null;
         try {
@@ -184,9 +197,13 @@ public final class ProbeCommand implements Callable<Integer> {
                         "hexstream-probe", Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE)
                 : null;
         List<BlobsOutcome> outcomes = new ArrayList<>();
+        ScheduledExecutorService watch =
+                Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("hexstream-probe-deadline", true));
         try (BlobsClient client = client(secret, work)) {
+            // Closing the client at the deadline ends a connect or a handshake under way too.
+            watch.schedule(client::close, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             for (int r = 1; r <= repeat; r++) {
-                String fault = probe(client, call, worker, r, outcomes);
+                String fault = probe(client, call, worker, r, outcomes, deadline);
                 if (fault != null) {
                     err.println(method.methodName() + ": " + fault.replaceAll("\\R", " "));
                     return 1;
@@ -196,6 +213,7 @@ public final class ProbeCommand implements Callable<Integer> {
             err.println(method.methodName() + ": " + e.getMessage());
             return 1;
         } finally {
+            watch.shutdownNow();
             if (worker != null) {
                 worker.shutdownNow();
             }
@@ -218,24 +236,36 @@ public final class ProbeCommand implements Callable<Integer> {
         return new GetBlobsClient(EndpointUrl.parse(url), tokens, paced, transport.equalsIgnoreCase("ssz"));
     }
 
-    /** One request: its line printed, its files moved into place; or its fault, leaving none of its files. */
+    /**
+     * One request: its line printed, its files moved into place; or its fault, leaving none of its files. Past the
+     * {@code deadline} ({@link System#nanoTime()}), whatever failed, the fault is the deadline's.
+     */
     private String probe(
-            BlobsClient client, GetBlobsCall call, ExecutorService worker, int r, List<BlobsOutcome> outcomes)
+            BlobsClient client,
+            GetBlobsCall call,
+            ExecutorService worker,
+            int r,
+            List<BlobsOutcome> outcomes,
+            long deadline)
             throws InterruptedException {
         ResponseFiles files = out != null ? new ResponseFiles(out) : null;
         EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
+        String late = "no response within the run's " + timeout + " s (--timeout)";
         BlobsOutcome outcome = null;
         String fault = null;
         try {
             outcome = client.call(call, work != null ? work : new BlobsListener() {})
-                    .get(RESPONSE_TIMEOUT_S, TimeUnit.SECONDS);
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             fault = describe(e.getCause());
         } catch (TimeoutException e) {
             client.close(); // no more entries are handed over
-            fault = "no response within " + RESPONSE_TIMEOUT_S + " s";
+            fault = late;
         } catch (IOException e) {
             fault = e.getMessage();
+        }
+        if (fault != null && System.nanoTime() - deadline >= 0) {
+            fault = late;
         }
         if (work != null) {
             String wrong = work.await();
@@ -332,6 +362,9 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (transport.equalsIgnoreCase("ssz") && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
             throw usage("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path");
+        }
+        if (timeout < 1) {
+            throw usage("Invalid value for option '--timeout': '" + timeout + "' is not at least 1");
         }
         if (repeat < 1) {
             throw usage("Invalid value for option '--repeat': '" + repeat + "' is not at least 1");
