@@ -17,8 +17,8 @@ import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
  * writable; otherwise the Pong is owed (at most one: the latest Ping's, as section 5.5.3 allows) and socket reads stop
  * until the channel is writable again, when the owed Pong is sent and reading goes on. What waits to be written is so
  * bounded by the channel's write buffer high water mark and one Pong, whatever the server sends. A Pong is dropped; a
- * Close is answered once with a Close of its status code (section 5.5.1; 1002 for a code section 7.4 forbids) and the
- * connection closed. Data frames are passed on.
+ * Close is answered once with a Close of its status code (section 5.5.1; 1002 for a code section 7.4 does not allow on
+ * the wire) and the connection closed. Data frames are passed on.
  *
  * <p>Reads asked for while the channel is not writable ({@link #read}) are held, and auto-read is turned off meanwhile,
  * so a paced reader's reads and Netty's own wait alike. Ownership: the control frames are released here.
@@ -50,15 +50,20 @@ final class WebSocketControlHandler extends ChannelDuplexHandler {
                 CloseWebSocketFrame answer = status < 0
                         ? new CloseWebSocketFrame(true, 0, Unpooled.EMPTY_BUFFER)
                         : new CloseWebSocketFrame(
-                                WebSocketCloseStatus.isValidStatusCode(status)
-                                        ? status
-                                        : WebSocketCloseStatus.PROTOCOL_ERROR.code(),
-                                null);
+                                sendable(status) ? status : WebSocketCloseStatus.PROTOCOL_ERROR.code(), null);
                 ctx.channel().writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE);
             }
         } else {
             ctx.fireChannelRead(msg);
         }
+    }
+
+    /**
+     * Whether {@code status} may be sent in a Close (RFC 6455, section 7.4): a code the RFC or IANA's registry defines
+     * for the wire, or one of 3000 to 4999 (registered and private).
+     */
+    private static boolean sendable(int status) {
+        return status >= 1000 && status <= 1003 || status >= 1007 && status <= 1014 || status >= 3000 && status <= 4999;
     }
 
     /** Sends the owed Pong if the channel is writable; holds reads while it is not. */
