@@ -254,8 +254,11 @@ public final class ProbeCommand implements Callable<Integer> {
         BlobsOutcome outcome = null;
         String fault = null;
         try {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new TimeoutException(); // the client is closed, or is being
+            }
             outcome = client.call(call, work != null ? work : new BlobsListener() {})
-                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             fault = describe(e.getCause());
         } catch (TimeoutException e) {
