@@ -28,7 +28,10 @@ public interface BlobsClient extends AutoCloseable {
     /** Reads the socket again after {@link #pause()} (paced clients only). */
     void resume();
 
-    /** Closes the connection (failing the calls under way) and stops the event loop. */
+    /**
+     * Closes the connection (failing the calls under way) and stops the event loop; from any thread, also while a call
+     * is connecting (it then fails).
+     */
     @Override
     void close();
 }

@@ -184,10 +184,12 @@ public final class GetBlobsClient implements BlobsClient {
         return channel;
     }
 
+    /** Not synchronized: it may end a call that is connecting, from another thread. */
     @Override
-    public synchronized void close() {
-        if (channel != null) {
-            channel.close().awaitUninterruptibly();
+    public void close() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close().awaitUninterruptibly();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
     }

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
@@ -20,7 +21,9 @@ import java.util.function.LongSupplier;
  * of their exact size (strict {@code DATA}: a blob 131,072 bytes, a cell 2,048, a proof 48), each entry handed to the
  * {@link BlobsListener} at its closing brace. A response of another shape (an HTTP status other than 200, an entry
  * without its blob, 127 cell proofs, a result of another length than the hashes asked, an id other than the request's)
- * fails the call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}.
+ * fails the call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}. A result
+ * longer than the hashes asked is refused at its first entry past them, before that entry is read: an endless result
+ * stops there.
  *
  * <p>Ownership: the buffers of the entry being read are released here if the response fails; those handed over are the
  * listener's. Called on the connection's event loop only.
@@ -47,6 +50,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private final LongSupplier bodyBytes;
     private final long start;
     private final int[] selected;
+    private final long maxBytes;
     private final CompletableFuture<BlobsOutcome> outcome = new CompletableFuture<>();
 
     private long toHead;
@@ -94,6 +98,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         this.bodyBytes = bodyBytes;
         this.start = start;
         this.selected = call.selectedCells();
+        this.maxBytes = JsonReplySize.max(call);
     }
 
     /** Completes with the outcome once the response has ended, or fails. */
@@ -111,6 +116,22 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
                     "HTTP " + head.status().code() + " " + head.status().reasonPhrase());
         }
         return this;
+    }
+
+    /**
+     * The reply has taken {@code bytes} so far: a fault past the most its call allows ({@link JsonReplySize}), for
+     * replies framed as one message, whose length only the reader can bound.
+     */
+    void counted(long bytes) {
+        if (bytes > maxBytes) {
+            throw new BadResponseException(String.format(
+                    Locale.ROOT,
+                    "a reply of more than %,d bytes, the most %s for %d versioned hash%s can take",
+                    maxBytes,
+                    method.methodName(),
+                    call.hashes().size(),
+                    call.hashes().size() == 1 ? "" : "es"));
+        }
     }
 
     /** The reply's first bytes arrived (the head, or a message's first piece): the time to first byte. */
@@ -349,7 +370,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             nullResult = true;
             listener.nullResult();
         } else if (depth == 2 && !inError) {
-            listener.missing(entries++);
+            listener.missing(nextEntry());
         } else if (depth == 4 && method.answersCells()) {
             element(null);
         } else if (!(depth == 1 && member == ID)) {
@@ -381,9 +402,20 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     // ---------------------------------------------------------------- entries
 
     private void beginEntry() {
-        entry = entries++;
+        entry = nextEntry();
         proofCount = -1;
         cellCount = -1;
+    }
+
+    /** The index of the entry beginning; a fault at the first past the hashes asked, before its value is read. */
+    private int nextEntry() {
+        int asked = call.hashes().size();
+        if (entries == asked) {
+            throw fault(
+                    entryPath(entries),
+                    "more entries than the " + asked + " versioned hash" + (asked == 1 ? "" : "es") + " asked for");
+        }
+        return entries++;
     }
 
     private void entryString(StringValue value) {

@@ -21,8 +21,6 @@ import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
-import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
-import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -41,11 +39,16 @@ import java.util.function.Supplier;
  * JWT on the upgrade request only) or IPC (a Unix domain socket through Netty's native epoll transport, no JWT: the
  * file's permissions are the gate; newline-delimited). One connection, made on the first call and again if the server
  * has closed it; calls pipelined in the order made; each reply read as it arrives by a {@link MessageReplyReader},
- * frame by frame or read by read, its entries handed to the call's {@link BlobsListener} as they are decoded.
+ * piece by piece as the socket delivers it, its entries handed to the call's {@link BlobsListener} as they are decoded.
+ *
+ * <p>Bounded whatever the server sends: a reply, however framed (one WebSocket frame, many, or an IPC line), is read up
+ * to the most its call allows ({@link JsonReplySize}) and refused past it, and held nowhere whole
+ * ({@link WebSocketFrameReader}); a result is refused at its first entry past the hashes asked; Pings are answered only
+ * while the connection is writable, reading paused otherwise ({@link WebSocketControlHandler}).
  */
 public final class MessageClient implements BlobsClient {
-    /** The largest WebSocket frame payload taken: the server's frames are at most a pooled chunk. */
-    private static final int MAX_FRAME = 1 << 20;
+    /** The largest HTTP answer to the WebSocket upgrade taken (its body, if any). */
+    private static final int MAX_UPGRADE_ANSWER = 8192;
 
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
@@ -118,14 +121,11 @@ public final class MessageClient implements BlobsClient {
                 NioSocketChannel.class,
                 () -> new ChannelHandler[] {
                     new HttpClientCodec(),
-                    new HttpObjectAggregator(8192),
-                    new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
-                            .webSocketUri(target)
-                            .customHeaders(new DefaultHttpHeaders()
-                                    .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token()))
-                            .maxFramePayloadLength(MAX_FRAME)
-                            .absoluteUpgradeUrl(false)
-                            .build())
+                    new HttpObjectAggregator(MAX_UPGRADE_ANSWER),
+                    new WebSocketUpgradeHandler(
+                            target,
+                            new DefaultHttpHeaders().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())),
+                    new WebSocketControlHandler()
                 });
     }
 
@@ -207,10 +207,12 @@ public final class MessageClient implements BlobsClient {
         }
     }
 
+    /** Not synchronized: it may end a call that is connecting, from another thread. */
     @Override
-    public synchronized void close() {
-        if (channel != null) {
-            channel.close().awaitUninterruptibly();
+    public void close() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close().awaitUninterruptibly();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
     }

@@ -16,12 +16,14 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The client's side of JSON-RPC over a message transport (execution-apis {@code authentication.md}): WebSocket text
- * messages (after Netty's {@code WebSocketClientProtocolHandler}; a message is a text frame and its continuation
- * frames) or IPC (a byte stream, each message ending at its newline). Sends each {@link Exchange} written to the
- * channel as one message and feeds each reply, piece by piece as it arrives, through a {@link JsonHexReader} into its
- * {@link JsonBlobsReader}; replies are matched to requests in order. A reply its reader finds malformed fails its call
- * and the rest of that message is dropped; anything else (an unasked reply, a binary frame, an exception, a failed
- * write, the connection's end) fails every call under way and closes the connection.
+ * messages (after a {@link WebSocketFrameReader}, which passes a message on as a text frame and continuation frames in
+ * pieces as they arrive) or IPC (a byte stream, each message ending at its newline). Sends each {@link Exchange}
+ * written to the channel as one message and feeds each reply, piece by piece as it arrives, through a
+ * {@link JsonHexReader} into its {@link JsonBlobsReader}; replies are matched to requests in order. No message is held:
+ * its length is bounded by its call instead ({@link JsonReplySize}), a reply longer than its call allows being
+ * malformed. A reply its reader finds malformed fails its call and the rest of that message is dropped; anything else
+ * (an unasked reply, a binary frame, an exception, a failed write, the connection's end) fails every call under way and
+ * closes the connection.
  *
  * <p>Paced reading ({@link #pause()}, {@link #resume()}) is {@link PipelinedReader}'s. Ownership: every message read is
  * released here; the request's frame is handed on to the channel.
@@ -133,6 +135,7 @@ final class MessageReplyReader extends PipelinedReader<JsonBlobsReader> {
         }
         try {
             replyBytes += chunk.readableBytes();
+            reply.counted(replyBytes);
             reader.feed(chunk);
             if (last) {
                 reader.end();

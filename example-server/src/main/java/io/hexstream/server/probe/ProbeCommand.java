@@ -19,6 +19,7 @@ import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.text.PeerText;
 import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.ClosedChannelException;
@@ -34,6 +35,8 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.ArgGroup;
@@ -51,8 +54,10 @@ import picocli.CommandLine.TypeConversionException;
  * 7.42 ms}; with {@code --repeat N}, then the p50 and p99 of the three times. Exit 0 when every response is a
  * well-formed result; else one line on stderr naming the fault ({@code engine_getBlobsV2: result[3].blob: odd number of
  * hex digits at byte 4,194,311}, {@code engine_getBlobsV1: -38005 Unsupported fork}) and exit 1, at the first faulty
- * response. A usage error is one line and exit 2, as for the server. With {@code --transport ssz} the calls go to the
- * REST routes of execution-apis #793 instead, with the same lines, checks and files.
+ * response. The run has a deadline, {@code --timeout} seconds from its start whatever the server sends: past it, one
+ * line ({@code no response within the run's 60 s (--timeout)}) and exit 1. A usage error is one line and exit 2, as for
+ * the server. With {@code --transport ssz} the calls go to the REST routes of execution-apis #793 instead, with the
+ * same lines, checks and files.
  */
 @Command(
         name = "probe",
@@ -61,8 +66,6 @@ import picocli.CommandLine.TypeConversionException;
         description = "Ask an Engine API endpoint for blobs (engine_getBlobsV1 to V4) and print the time to the first"
                 + " byte, the first blob and the last byte of each response; optionally check and keep them.")
 public final class ProbeCommand implements Callable<Integer> {
-    /** How long a response may take to its last byte. */
-    static final long RESPONSE_TIMEOUT_S = 60;
     /**
      * The longest fault printed, characters: it may quote the server (an error's {@code message}, a problem's
      * {@code detail}, a status line), so it is printed escaped to one line of printable ASCII ({@link PeerText}).
@@ -132,6 +135,15 @@ public final class ProbeCommand implements Callable<Integer> {
     int repeat;
 
     @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
+            description = "The deadline of the whole run, from its start: connecting, every request and the last byte"
+                    + " of every response, whatever the server sends; past it, one line and exit 1"
+                    + " (default: ${DEFAULT-VALUE}).")
+    long timeout;
+
+    @Option(
             names = "--verify",
             description = "Check each blob's KZG commitment against its versioned hash, and its proofs (not with"
                     + " engine_getBlobsV4, which answers no blob).")
@@ -163,6 +175,7 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         GetBlobsCall call = checkedCall();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
         PrintWriter err = spec.commandLine().getErr();
         byte[] secret = null;
         try {
@@ -190,9 +203,13 @@ public final class ProbeCommand implements Callable<Integer> {
                         "hexstream-probe", Math.min(4, Runtime.getRuntime().availableProcessors()), WORK_QUEUE)
                 : null;
         List<BlobsOutcome> outcomes = new ArrayList<>();
+        ScheduledExecutorService watch =
+                Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("hexstream-probe-deadline", true));
         try (BlobsClient client = client(secret, work)) {
+            // Closing the client at the deadline ends a connect or a handshake under way too.
+            watch.schedule(client::close, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             for (int r = 1; r <= repeat; r++) {
-                String fault = probe(client, call, worker, r, outcomes);
+                String fault = probe(client, call, worker, r, outcomes, deadline);
                 if (fault != null) {
                     err.println(method.methodName() + ": " + PeerText.escape(fault, MAX_FAULT_CHARS));
                     return 1;
@@ -202,6 +219,7 @@ public final class ProbeCommand implements Callable<Integer> {
             err.println(method.methodName() + ": " + PeerText.escape(e.getMessage(), MAX_FAULT_CHARS));
             return 1;
         } finally {
+            watch.shutdownNow();
             if (worker != null) {
                 worker.shutdownNow();
             }
@@ -224,24 +242,39 @@ public final class ProbeCommand implements Callable<Integer> {
         return new GetBlobsClient(EndpointUrl.parse(url), tokens, paced, transport.equalsIgnoreCase("ssz"));
     }
 
-    /** One request: its line printed, its files moved into place; or its fault, leaving none of its files. */
+    /**
+     * One request: its line printed, its files moved into place; or its fault, leaving none of its files. Past the
+     * {@code deadline} ({@link System#nanoTime()}), whatever failed, the fault is the deadline's.
+     */
     private String probe(
-            BlobsClient client, GetBlobsCall call, ExecutorService worker, int r, List<BlobsOutcome> outcomes)
+            BlobsClient client,
+            GetBlobsCall call,
+            ExecutorService worker,
+            int r,
+            List<BlobsOutcome> outcomes,
+            long deadline)
             throws InterruptedException {
         ResponseFiles files = out != null ? new ResponseFiles(out) : null;
         EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
+        String late = "no response within the run's " + timeout + " s (--timeout)";
         BlobsOutcome outcome = null;
         String fault = null;
         try {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new TimeoutException(); // the client is closed, or is being
+            }
             outcome = client.call(call, work != null ? work : new BlobsListener() {})
-                    .get(RESPONSE_TIMEOUT_S, TimeUnit.SECONDS);
+                    .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             fault = describe(e.getCause());
         } catch (TimeoutException e) {
             client.close(); // no more entries are handed over
-            fault = "no response within " + RESPONSE_TIMEOUT_S + " s";
+            fault = late;
         } catch (IOException e) {
             fault = e.getMessage();
+        }
+        if (fault != null && System.nanoTime() - deadline >= 0) {
+            fault = late;
         }
         if (work != null) {
             String wrong = work.await();
@@ -338,6 +371,9 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (transport.equalsIgnoreCase("ssz") && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
             throw usage("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path");
+        }
+        if (timeout < 1) {
+            throw usage("Invalid value for option '--timeout': '" + timeout + "' is not at least 1");
         }
         if (repeat < 1) {
             throw usage("Invalid value for option '--repeat': '" + repeat + "' is not at least 1");
