@@ -28,6 +28,8 @@ final class BlobsResultListener<T> implements JsonTokenListener {
     private static final int PROOFS = 3;
     private static final int BLOB_CELLS = 4;
 
+    private static final String PER_HASH = " (one per versioned hash asked)";
+
     private final EntryShape shape;
     private final int hashCount;
     /** Takes the blob or cells (first) and the proof or proofs (second), as {@link GetBlobsResponses} typed it. */
@@ -109,7 +111,8 @@ final class BlobsResultListener<T> implements JsonTokenListener {
             skipDepth = depth < skipDepth ? 0 : skipDepth;
         } else if (depth == 0) {
             if (entries.size() != hashCount) {
-                throw new ResponseFault(entries.size() + " entries for " + hashCount + " versioned hashes");
+                throw new ResponseFault(
+                        count(entries.size(), "entry", "entries") + ", expected " + hashCount + PER_HASH);
             }
         } else if (depth == 2 && arrayMember == PROOFS && !shape.cells() && proofCount != proofs.length) {
             throw new ResponseFault(proofCount + " proofs, expected " + proofs.length);
@@ -215,7 +218,7 @@ final class BlobsResultListener<T> implements JsonTokenListener {
     /** Refuses an entry one past the versioned hashes asked, before reading it. */
     private void checkRoom() {
         if (entries.size() == hashCount) {
-            throw new ResponseFault("more entries than the " + hashCount + " versioned hashes asked");
+            throw new ResponseFault("more than " + count(hashCount, "entry", "entries") + PER_HASH);
         }
     }
 
@@ -298,10 +301,10 @@ final class BlobsResultListener<T> implements JsonTokenListener {
             throw new ResponseFault(shape.structure + " without " + (cells == null ? "blob_cells" : "proofs"));
         }
         if (cellCount != proofCount) {
-            throw new ResponseFault(cellCount + " cells but " + proofCount + " proofs");
+            throw new ResponseFault(count(cellCount, "cell", "cells") + " but " + count(proofCount, "proof", "proofs"));
         }
         if (cellsPerEntry >= 0 && cellCount != cellsPerEntry) {
-            throw new ResponseFault(cellCount + " cells, the entries before " + cellsPerEntry);
+            throw new ResponseFault(count(cellCount, "cell", "cells") + ", the entries before " + cellsPerEntry);
         }
         cellsPerEntry = cellCount;
         for (int k = 0; k < cellCount; k++) {
@@ -329,6 +332,11 @@ final class BlobsResultListener<T> implements JsonTokenListener {
 
     private ResponseFault elementFault(String found) {
         return ResponseFault.expected("a hex string" + (shape.cells() ? " or null" : ""), found);
+    }
+
+    /** {@code 1 entry}, {@code 2 entries}. */
+    private static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
     }
 
     private static void once(boolean seen, String name) {

@@ -143,7 +143,7 @@ public final class GetBlobsResponses {
         } catch (JsonDecodeException e) {
             throw new GetBlobsResponseException(e.path(), e.fault(), e.offset(), e);
         } catch (ResponseFault e) {
-            throw new GetBlobsResponseException(reader.path(), e.getMessage(), reader.tokenOffset(), null);
+            throw new GetBlobsResponseException(e.path(reader.path()), e.getMessage(), reader.tokenOffset(), null);
         } finally {
             chunk.release();
         }

@@ -79,6 +79,15 @@ final class JsonRpcResponseListener implements JsonTokenListener {
 
     @Override
     public void beginArray() {
+        try {
+            arrayBegins();
+        } catch (ResponseFault fault) {
+            throw fault.openingArray();
+        }
+    }
+
+    /** {@link #beginArray()}, whose faults (this listener's and the result's) are told apart for their path. */
+    private void arrayBegins() {
         if (inResult || beginsResultContainer()) {
             depth++;
             result.beginArray();

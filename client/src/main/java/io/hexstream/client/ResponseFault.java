@@ -8,8 +8,26 @@ package io.hexstream.client;
 final class ResponseFault extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** Whether the fault was found at an array's opening bracket: the reader's path has the array's first index. */
+    final boolean opensArray;
+
     ResponseFault(String fault) {
+        this(fault, false);
+    }
+
+    private ResponseFault(String fault, boolean opensArray) {
         super(fault, null, false, false);
+        this.opensArray = opensArray;
+    }
+
+    /** This fault, found at an array's opening bracket. */
+    ResponseFault openingArray() {
+        return new ResponseFault(getMessage(), true);
+    }
+
+    /** The path of the fault, given the reader's: without the index of an array that has just opened. */
+    String path(String readerPath) {
+        return opensArray ? readerPath.substring(0, readerPath.lastIndexOf('[')) : readerPath;
     }
 
     /** {@code expected <expected>, found <found>}. */
