@@ -1,7 +1,6 @@
 package io.hexstream.client.testing;
 
 import java.io.InputStream;
-import java.util.Arrays;
 import java.util.function.IntSupplier;
 
 /**
@@ -12,7 +11,6 @@ public final class SplitStream extends InputStream {
     private final byte[] body;
     private final IntSupplier sizes;
     private int position;
-    private int reads;
 
     public SplitStream(byte[] body, IntSupplier sizes) {
         this.body = body;
@@ -27,11 +25,6 @@ public final class SplitStream extends InputStream {
     /** Bytes served so far. */
     public int served() {
         return position;
-    }
-
-    /** Calls of {@code read} that returned bytes. */
-    public int reads() {
-        return reads;
     }
 
     @Override
@@ -50,12 +43,6 @@ public final class SplitStream extends InputStream {
         int n = Math.min(Math.min(len, Math.max(1, sizes.getAsInt())), body.length - position);
         System.arraycopy(body, position, b, off, n);
         position += n;
-        reads++;
         return n;
-    }
-
-    /** The bytes not yet served. */
-    public byte[] rest() {
-        return Arrays.copyOfRange(body, position, body.length);
     }
 }
