@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.hexstream.client.GetBlobsResponses;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.jackson.HexDeserializer;
 import io.hexstream.codec.jackson.HexModule;
@@ -68,7 +69,11 @@ import org.openjdk.jmh.infra.Blackhole;
  *       deserializer on Jackson 2's streaming parser costs at least;
  *   <li>{@code hexstreamReader}: the response as a socket hands it over, in pooled direct chunks of 64 KiB, fed to a
  *       {@link JsonHexReader} that decodes each blob and its proofs into pooled direct buffers; each entry is handed
- *       over (here: consumed and released) as soon as its last byte is decoded.
+ *       over (here: consumed and released) as soon as its last byte is decoded;
+ *   <li>{@code readV2}: the client's {@link GetBlobsResponses#readV2} on the body's {@code InputStream}, as
+ *       {@code tekuTree} reads it (the stream an OkHttp or JDK {@code HttpClient} user holds): 64 KiB at a time, each
+ *       blob and proof decoded into a new {@code byte[]} of its size, each entry handed to a function as soon as it is
+ *       read.
  * </ul>
  *
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation per response. Without JVM options the codec
@@ -254,6 +259,14 @@ public class GetBlobsResponseReadBenchmark {
                 bh.consume(proof);
             }
         }
+    }
+
+    @Benchmark
+    public List<byte[]> readV2(Blackhole bh) throws IOException {
+        return GetBlobsResponses.readV2(new ByteArrayInputStream(body), blobs, (blob, proofs) -> {
+            bh.consume(proofs);
+            return blob;
+        });
     }
 
     @Benchmark

@@ -86,6 +86,8 @@ public final class JsonHexReader {
     private long base;
 
     private long consumed;
+    /** The offset of the byte that completed the token being reported: {@link #tokenOffset()}. */
+    private long tokenOffset;
 
     private char[] text;
     private int textLength;
@@ -178,7 +180,7 @@ public final class JsonHexReader {
         checkNotFailed();
         base = consumed;
         if (state == IN_NUMBER && isWholeNumber()) {
-            endNumber();
+            endNumber(0);
         }
         if (state != AFTER_TOP) {
             throw error("unexpected end of input", 0);
@@ -193,6 +195,18 @@ public final class JsonHexReader {
     /** Bytes read so far. */
     public long offset() {
         return consumed;
+    }
+
+    /**
+     * During a listener call, the offset in the whole input of the byte that completed the token being reported: the
+     * bracket of {@code beginObject} to {@code endArray}, the opening quote of {@code stringStart}, the closing quote
+     * of {@code name}, {@code string} and {@code hexEnd}, the last letter of {@code true}, {@code false} and
+     * {@code null}, the byte after a number (the input's length if {@link #end()} completes it). A listener that
+     * refuses what it is told names this offset in its fault, as the reader's own faults do. Outside a call, the last
+     * such offset.
+     */
+    public long tokenOffset() {
+        return tokenOffset;
     }
 
     /** The current path, {@code result[3].blob} (a new {@code String}). */
@@ -245,14 +259,14 @@ public final class JsonHexReader {
             case VALUE -> beginValue(c, i);
             case VALUE_OR_END -> {
                 if (c == ']') {
-                    endContainer(false);
+                    endContainer(false, i);
                 } else {
                     beginValue(c, i);
                 }
             }
             case NAME_OR_END, NAME -> {
                 if (c == '}' && state == NAME_OR_END) {
-                    endContainer(true);
+                    endContainer(true, i);
                 } else if (c == '"') {
                     beginText(MEMBER_NAME);
                 } else {
@@ -280,7 +294,7 @@ public final class JsonHexReader {
                 state = VALUE;
             }
         } else if (c == (object ? '}' : ']')) {
-            endContainer(object);
+            endContainer(object, i);
         } else {
             throw error("expected ',' or '" + (object ? '}' : ']') + "', found " + describeByte(c), i);
         }
@@ -294,13 +308,14 @@ public final class JsonHexReader {
                     throw error("nesting deeper than " + (path.depth()) + " levels", i);
                 }
                 state = object ? NAME_OR_END : VALUE_OR_END;
+                at(i);
                 if (object) {
                     listener.beginObject();
                 } else {
                     listener.beginArray();
                 }
             }
-            case '"' -> beginString();
+            case '"' -> beginString(i);
             case 't' -> beginLiteral(TRUE);
             case 'f' -> beginLiteral(FALSE);
             case 'n' -> beginLiteral(NULL);
@@ -314,9 +329,10 @@ public final class JsonHexReader {
         }
     }
 
-    private void endContainer(boolean object) {
+    private void endContainer(boolean object, int i) {
         path.pop();
         valueDone();
+        at(i);
         if (object) {
             listener.endObject();
         } else {
@@ -348,6 +364,7 @@ public final class JsonHexReader {
         }
         if (literalPosition == literal.length) {
             valueDone();
+            at(i - 1);
             if (literal == NULL) {
                 listener.nullValue();
             } else {
@@ -368,7 +385,7 @@ public final class JsonHexReader {
                                     + describeByte(c),
                             i);
                 }
-                endNumber();
+                endNumber(i);
                 return i; // the byte after the number is read again, as structure
             }
             numberPhase = next;
@@ -395,14 +412,16 @@ public final class JsonHexReader {
         return numberPhase == ZERO || numberPhase == INTEGER || numberPhase == FRACTION || numberPhase == EXPONENT;
     }
 
-    private void endNumber() {
+    private void endNumber(int i) {
         valueDone();
+        at(i);
         listener.number(view.set(text, 0, textLength));
     }
 
     // ---------------------------------------------------------------- strings as text
 
-    private void beginString() {
+    private void beginString(int i) {
+        at(i);
         value.open();
         try {
             listener.stringStart(value);
@@ -565,6 +584,7 @@ public final class JsonHexReader {
     }
 
     private void endText(int i) {
+        at(i);
         if (textKind == MEMBER_NAME) {
             if (textLength > 0 && Character.isHighSurrogate(text[textLength - 1])) {
                 throw error("unpaired surrogate " + describeChar(text[textLength - 1]) + " in a name", i);
@@ -683,7 +703,13 @@ public final class JsonHexReader {
         buffer = null;
         array = null;
         valueDone();
+        at(i);
         listener.hexEnd(written);
+    }
+
+    /** The token being reported was completed by the byte at index {@code i} of the array being read. */
+    private void at(int i) {
+        tokenOffset = base + i;
     }
 
     // ---------------------------------------------------------------- faults

@@ -316,6 +316,112 @@ class JsonHexReaderTest {
     }
 
     @Test
+    void tokenOffsetNamesTheByteThatCompletedEachTokenWhateverTheSplit() {
+        String json = "{\"k\": [true, \"0x0a\" ,\"t\", null, {}], \"n\": -1.5 }";
+        // Each event with the byte that completed it, found by hand in the text above.
+        List<String> expected = List.of(
+                "{@0",
+                "name@3",
+                "[@6",
+                "true@10",
+                "hex@13",
+                "hex-end@18",
+                "string@23",
+                "null@29",
+                "{@32",
+                "}@33",
+                "]@34",
+                "name@39",
+                "number@46",
+                "}@47");
+        for (int chunk = 1; chunk <= json.length(); chunk++) {
+            List<String> events = new ArrayList<>();
+            JsonHexReader[] reader = new JsonHexReader[1];
+            reader[0] = new JsonHexReader(new JsonTokenListener() {
+                private void event(String what) {
+                    events.add(what + "@" + reader[0].tokenOffset());
+                }
+
+                @Override
+                public void beginObject() {
+                    event("{");
+                }
+
+                @Override
+                public void endObject() {
+                    event("}");
+                }
+
+                @Override
+                public void beginArray() {
+                    event("[");
+                }
+
+                @Override
+                public void endArray() {
+                    event("]");
+                }
+
+                @Override
+                public void name(CharSequence name) {
+                    event("name");
+                }
+
+                @Override
+                public void stringStart(StringValue value) {
+                    if (value.index() == 1) {
+                        event("hex");
+                        value.skipHex(0, 8);
+                    }
+                }
+
+                @Override
+                public void string(CharSequence value) {
+                    event("string");
+                }
+
+                @Override
+                public void hexEnd(int length) {
+                    event("hex-end");
+                }
+
+                @Override
+                public void number(CharSequence number) {
+                    event("number");
+                }
+
+                @Override
+                public void bool(boolean value) {
+                    event(Boolean.toString(value));
+                }
+
+                @Override
+                public void nullValue() {
+                    event("null");
+                }
+            });
+            feedAll(reader[0], json, chunk);
+            reader[0].end();
+            assertEquals(expected, events, "chunks of " + chunk);
+        }
+    }
+
+    @Test
+    void tokenOffsetOfANumberEndedByTheEndOfInputIsTheInputsLength() {
+        long[] offset = {-1};
+        JsonHexReader[] reader = new JsonHexReader[1];
+        reader[0] = new JsonHexReader(new JsonTokenListener() {
+            @Override
+            public void number(CharSequence number) {
+                offset[0] = reader[0].tokenOffset();
+            }
+        });
+        reader[0].feed(Unpooled.wrappedBuffer(" 125".getBytes(UTF_8)));
+        reader[0].end();
+        assertEquals(4, offset[0]);
+    }
+
+    @Test
     void feedMovesTheChunksReaderIndexAndLeavesItsReferenceCount() {
         JsonHexReader reader = new JsonHexReader(new JsonTokenListener() {});
         ByteBuf chunk = Unpooled.directBuffer(8).writeBytes("[1, 2]".getBytes(UTF_8));
