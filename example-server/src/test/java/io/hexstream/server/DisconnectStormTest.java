@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -104,7 +105,7 @@ class DisconnectStormTest {
             double seconds = (System.nanoTime() - started) / 1e9;
             int open = ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(30));
             List<String> leaks = LeakDetectionExtension.collectReports();
-            System.out.printf(
+            Measurements.report(
                     "disconnect storm (%s): %d clients hung up %s, %.1f GB read in %.1f s; %d connections left"
                             + " open on the server, %d leak reports%n",
                     ReliabilitySizes.label(), clients.size(), counts, bytes / 1e9, seconds, open, leaks.size());

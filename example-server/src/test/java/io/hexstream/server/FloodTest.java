@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
@@ -71,7 +72,7 @@ class FloodTest {
                     each.join();
                 }
             }
-            System.out.printf(
+            Measurements.report(
                     "flood of %d connections in %d s (%d threads refused on their head, 1 holding %d idle):"
                             + " authenticated client %d of %d replies, p99 %.1f ms (no flood: %d of %d, p99 %.1f ms)%n",
                     floodConnections.get(),
@@ -135,7 +136,7 @@ class FloodTest {
                     long due = start + i * INTERVAL.toNanos();
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // a paced client: its next call
                     }
                     asked.incrementAndGet();
                     try {
@@ -220,7 +221,7 @@ class FloodTest {
                         break; // the flood goes on
                     }
                 }
-                Thread.sleep(20);
+                Thread.sleep(20); // idle peers: they send nothing, and look again in 20 ms
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package io.hexstream.server;
 import static io.hexstream.server.testing.EngineClient.hashParams;
 import static io.hexstream.server.testing.EngineClient.request;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
@@ -35,7 +36,7 @@ class MetricsOverhead {
                     onRound.add(fetch(toOn, on, json));
                 }
             }
-            System.out.printf(
+            Measurements.report(
                     "128-blob getBlobsV2, time to last byte, median of %d: metrics off %.2f ms, on %.2f ms (%+.1f"
                             + " %%)%n",
                     offTimes.count(),

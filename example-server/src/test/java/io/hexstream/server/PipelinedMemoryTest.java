@@ -6,6 +6,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
@@ -59,9 +60,9 @@ class PipelinedMemoryTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            Thread.sleep(5_000); // the server takes what it may, and waits
+            Thread.sleep(5_000); // a slow peer that never reads: the server takes what it may, and waits
             long growth = server.peakResidentBytes() - before;
-            System.out.printf(
+            Measurements.report(
                     "pipelined unread: %d requests sent, server peak RSS %.1f MiB before, grew %.1f MiB%n",
                     PIPELINED, before / 1048576.0, growth / 1048576.0);
             assertTrue(before > 0, "VmHWM readable");

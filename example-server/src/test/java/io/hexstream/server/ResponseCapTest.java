@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
@@ -64,7 +65,8 @@ class ResponseCapTest {
             try (HttpConnection connection = HttpConnection.open(server.port())) {
                 connection.send(HttpConnection.post(server.token(), batch.toString()));
                 HttpConnection.Digested reply = connection.readDigested();
-                System.out.println("response cap: a " + CALLS + "-call batch of 128 blobs each answered with " + results
+                Measurements.report("response cap: a " + CALLS + "-call batch of 128 blobs each answered with "
+                        + results
                         + " results and " + (CALLS - results) + " x -32000 in " + reply.length() + " bytes (cap " + CAP
                         + ")");
                 assertEquals(200, reply.head().status());

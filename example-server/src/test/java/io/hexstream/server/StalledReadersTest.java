@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -140,7 +141,7 @@ class StalledReadersTest {
             // The idle time is the better of before (the JIT may still be at work) and after.
             long idle = Math.min(idleBefore.median(), idleAfter.median());
 
-            System.out.printf(
+            Measurements.report(
                     "stalled readers (%s, %d stalled for %d s): direct memory %.1f MiB before, peak %.1f MiB;"
                             + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request"
                             + " median"

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
@@ -21,6 +22,7 @@ import io.hexstream.server.testing.Hxb2Files;
 import io.hexstream.server.testing.TestBlobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -110,10 +112,7 @@ class StoreUpgradeTest {
             }
 
             server.topUp(() -> false);
-            long deadline = System.currentTimeMillis() + UPGRADE_TIMEOUT_MS;
-            while (!pool.itemsWithoutExtensionCells().isEmpty() && System.currentTimeMillis() < deadline) {
-                Thread.sleep(20);
-            }
+            Poll.within(() -> pool.itemsWithoutExtensionCells().isEmpty(), Duration.ofMillis(UPGRADE_TIMEOUT_MS));
             assertEquals(List.of(), pool.itemsWithoutExtensionCells());
             for (BlobEntry blob : blobs) {
                 assertArrayEquals(

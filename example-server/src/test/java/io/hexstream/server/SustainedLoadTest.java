@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -102,7 +103,7 @@ class SustainedLoadTest {
                 firstProblem = firstProblem != null ? firstProblem : outcome.firstProblem();
             }
             String log = server.log();
-            System.out.printf(
+            Measurements.report(
                     "sustained load (%s): %d clients for %.0f s, %d requests, %d responses (%.1f/s, %.2f GB/s),"
                             + " time to last byte p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors;"
                             + " server peak RSS %.0f MiB; leak reports in its log: %d%n",

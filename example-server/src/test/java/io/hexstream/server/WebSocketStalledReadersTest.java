@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
@@ -73,7 +74,7 @@ class WebSocketStalledReadersTest {
             }
             int open = ServerSockets.awaitAtMost(server.port(), 2, Duration.ofSeconds(10));
             List<String> leaks = LeakDetectionExtension.collectReports();
-            System.out.printf(
+            Measurements.report(
                     "WebSocket stalled readers (%d for %d s): direct memory %.1f MiB before, peak %.1f MiB; heap"
                             + " after GC %.1f / %.1f MiB before / during; %d connections left; %d leak reports%n",
                     STALLED,
