@@ -24,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * or right after it; half with a FIN, half with a reset. With paranoid leak detection no leak is reported, the server
  * closes every one of those connections, and then answers a normal request with the pool's bytes exactly.
  */
+@Tag("full") // the reliability suite: -Pfull
 class DisconnectStormTest {
     private static final int CONCURRENCY = 16;
     private static final long SEED = 0x5707_2026L;

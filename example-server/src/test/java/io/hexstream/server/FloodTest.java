@@ -26,6 +26,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * printed beside the p99 of the same calls with no flood, measured first in the same run (no time is asserted: the
  * machine may be loaded).
  */
+@Tag("full") // the flood: -Pfull
 class FloodTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Duration INTERVAL = Duration.ofMillis(50);

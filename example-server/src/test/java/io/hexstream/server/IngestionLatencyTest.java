@@ -32,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -48,6 +49,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * when the request was due, beside those of the same readers over the same server for {@value #BASELINE_MILLIS} ms
  * before, with no ingestion.
  */
+@Tag("full") // the load: -Pfull
 class IngestionLatencyTest {
     /** The transactions sent: their network form, how many, and what ingesting them costs. */
     enum Sidecars {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server (in a JVM of its own) at most 64 MiB of resident memory: it stops reading at {@code --max-pipelined} unwritten
  * responses. Once the client reads, every reply arrives, in order.
  */
+@Tag("full") // the soak: -Pfull
 class PipelinedMemoryTest {
     private static final int PIPELINED = 10_000;
     private static final long MAX_GROWTH = 64L << 20;

@@ -20,6 +20,7 @@ import io.hexstream.server.testing.ServerSockets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * resumes reading gets its whole response, and once the others hang up every connection is closed and no buffer is left
  * unreleased.
  */
+@Tag("full") // the reliability suite: -Pfull
 class StalledReadersTest {
     private static final int STALLED = 32;
     private static final long DIRECT_LIMIT = 32L << 20;

@@ -24,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * per request, all on the one connection it opened (none may fail, none may break), and the server's log shows no leak
  * and no error. Prints responses per second and the 99th percentile of the time to the last byte.
  */
+@Tag("full") // the reliability suite: -Pfull
 class SustainedLoadTest {
     private static final int CLIENTS = 16;
     private static final int MAX_BLOBS = 128;

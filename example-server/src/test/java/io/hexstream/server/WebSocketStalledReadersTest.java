@@ -17,6 +17,7 @@ import io.hexstream.server.testing.WebSocketConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * healthy client is served meanwhile, a stalled one that resumes gets its reply whole, and once the others hang up
  * every connection is closed and no buffer is left unreleased.
  */
+@Tag("full") // the reliability suite: -Pfull
 class WebSocketStalledReadersTest {
     private static final int STALLED = 32;
     /** {@link StalledReadersTest}'s bounds. */
