@@ -90,24 +90,9 @@ class StopTest {
 
     /** A server over {@link #data}, its secret and hashes file in {@code dir}, with {@code extra} options. */
     private ServerOptions options(Path dir, String... extra) throws IOException {
-        Path secret = Files.writeString(dir.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        List<String> args = new ArrayList<>(List.of(
-                "--fork",
-                "OSAKA",
-                "--data-dir",
-                data.toString(),
-                "--generate",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--jwt-secret",
-                secret.toString(),
-                "--hashes-out",
-                dir.resolve("hashes.txt").toString()));
-        args.addAll(List.of(extra));
-        return ServerOptions.parse(args.toArray(String[]::new));
+        String[] options = {"--fork", "OSAKA", "--generate", "0"};
+        return EngineServerFixture.options(
+                data, dir, Stream.concat(Stream.of(options), Stream.of(extra)).toArray(String[]::new));
     }
 
     /**

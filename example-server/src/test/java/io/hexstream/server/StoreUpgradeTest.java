@@ -83,22 +83,7 @@ class StoreUpgradeTest {
         Hxb2Files.write(data, GENERATED + 1, PoolItem.transaction(txHash, blobs.subList(GENERATED, GENERATED + 6)));
         List<Path> files = files();
 
-        Path secret = Files.writeString(data.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        ServerOptions options = ServerOptions.parse(
-                "--fork",
-                fork.name(),
-                "--data-dir",
-                data.toString(),
-                "--generate",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--jwt-secret",
-                secret.toString(),
-                "--hashes-out",
-                data.resolve("hashes.txt").toString());
+        ServerOptions options = EngineServerFixture.options(data, data, "--fork", fork.name(), "--generate", "0");
         try (ExampleServer server = ExampleServer.builder(options)
                 .renderer(writer -> ResponseRenderer.streaming(new ResponseWriter()))
                 .open()) {
