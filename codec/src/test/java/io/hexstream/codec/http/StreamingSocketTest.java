@@ -82,6 +82,13 @@ class StreamingSocketTest {
                                                 ctx.writeAndFlush(
                                                         JsonResponse.of(request, HttpResponseStatus.OK, body));
                                             }
+
+                                            @Override
+                                            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                                                // A client leaving mid-stream (these tests' own doing): its write
+                                                // fails with "Broken pipe"; closing is all there is to do.
+                                                ctx.close();
+                                            }
                                         });
                     }
                 })
