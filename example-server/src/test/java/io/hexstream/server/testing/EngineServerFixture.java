@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 public final class EngineServerFixture extends EngineClient implements AutoCloseable {
     public static final int GENERATED = 6;
     public static final String SECRET = "0x" + "42".repeat(32);
-    private static final Path SHARED_DATA = Path.of("target", "test-blobs");
+    private static final Path SHARED_DATA = ForkDirectories.of("test-blobs");
     private static final Path SCRATCH = Path.of("target", "test-servers");
     private static List<VersionedHash> sharedHashes;
 
