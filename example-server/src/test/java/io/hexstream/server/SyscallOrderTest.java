@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * have returned. A SIGKILL test cannot see this (the page cache survives a killed process); this one fails if any of
  * the four steps is dropped or moved after the reply.
  *
- * <p>Needs {@code strace} (Debian: {@code apt-get install strace}); without it, or where {@code ptrace} is not allowed,
- * the test is skipped with one line saying why.
+ * <p>Needs {@code strace} (Debian's package {@code strace}); without it, or where {@code ptrace} is not allowed, the
+ * test is skipped with one line saying why.
  */
 class SyscallOrderTest {
     private static final String SYSCALLS =
@@ -55,7 +55,7 @@ class SyscallOrderTest {
             return "strace runs on Linux only";
         }
         if (run("strace", "-V") != 0) {
-            return "strace is not installed (Debian: apt-get install strace)";
+            return "strace is not installed (Debian's package strace)";
         }
         if (run("strace", "-f", "-o", "/dev/null", "true") != 0) {
             return "strace cannot trace here (ptrace not permitted)";

@@ -46,7 +46,7 @@ public final class PrometheusClientParser {
     public static void assumeInstalled() {
         Assumptions.assumeTrue(
                 PYTHON != null,
-                "the Prometheus Python client is not installed (Debian: apt-get install python3-prometheus-client;"
+                "the Prometheus Python client is not installed (Debian's package python3-prometheus-client;"
                         + " or pip install --target DIR prometheus-client and -D" + CLIENT_PROPERTY + "=DIR)");
     }
 
