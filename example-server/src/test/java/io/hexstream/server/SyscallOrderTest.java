@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.codec.testing.Assume;
 import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.testing.BlobTransactionBuilder;
@@ -19,8 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,10 +43,11 @@ class SyscallOrderTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void strace() throws Exception {
+    // Each test, not the class: surefire reports a class skipped in @BeforeAll as no test at all.
+    @BeforeEach
+    void strace() throws Exception {
         String missing = straceMissing();
-        Assumptions.assumeTrue(missing == null, missing);
+        Assume.that(missing == null, "SyscallOrderTest: " + missing);
     }
 
     /** Why strace cannot be used here, or {@code null} when it is installed and allowed to trace. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.hexstream.codec.testing.Assume;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Prometheus project's own parsers, from its Python client: {@code prometheus_client.parser} for the text format
@@ -44,7 +44,7 @@ public final class PrometheusClientParser {
 
     /** Skips the calling test, with one line saying what to install, where no interpreter imports the client. */
     public static void assumeInstalled() {
-        Assumptions.assumeTrue(
+        Assume.that(
                 PYTHON != null,
                 "the Prometheus Python client is not installed (Debian's package python3-prometheus-client;"
                         + " or pip install --target DIR prometheus-client and -D" + CLIENT_PROPERTY + "=DIR)");
