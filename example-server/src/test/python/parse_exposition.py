@@ -2,8 +2,8 @@
 
 Usage: python3 -I parse_exposition.py CLIENT_DIR prometheus|openmetrics FILE
 
-CLIENT_DIR holds the package prometheus_client (the build unpacks it into target/prometheus-client);
-it comes first on the path, before any other copy.
+CLIENT_DIR, when not empty, holds the package prometheus_client and comes first on the path, before
+any other copy; when empty, the interpreter's own installed package is used.
 
 The text format is read by prometheus_client.parser, OpenMetrics 1.0 by
 prometheus_client.openmetrics.parser (the reference parser of the OpenMetrics test suite), each
@@ -13,7 +13,8 @@ written name{label="value",...} with its labels sorted.
 import json
 import sys
 
-sys.path.insert(0, sys.argv[1])
+if sys.argv[1]:
+    sys.path.insert(0, sys.argv[1])
 
 from prometheus_client import parser  # noqa: E402
 from prometheus_client.openmetrics import parser as openmetrics_parser  # noqa: E402

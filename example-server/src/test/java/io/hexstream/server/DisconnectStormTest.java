@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -23,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * or right after it; half with a FIN, half with a reset. With paranoid leak detection no leak is reported, the server
  * closes every one of those connections, and then answers a normal request with the pool's bytes exactly.
  */
+@Tag("full") // the reliability suite: -Pfull
 class DisconnectStormTest {
     private static final int CONCURRENCY = 16;
     private static final long SEED = 0x5707_2026L;
@@ -104,7 +107,7 @@ class DisconnectStormTest {
             double seconds = (System.nanoTime() - started) / 1e9;
             int open = ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(30));
             List<String> leaks = LeakDetectionExtension.collectReports();
-            System.out.printf(
+            Measurements.report(
                     "disconnect storm (%s): %d clients hung up %s, %.1f GB read in %.1f s; %d connections left"
                             + " open on the server, %d leak reports%n",
                     ReliabilitySizes.label(), clients.size(), counts, bytes / 1e9, seconds, open, leaks.size());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
@@ -25,6 +26,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * printed beside the p99 of the same calls with no flood, measured first in the same run (no time is asserted: the
  * machine may be loaded).
  */
+@Tag("full") // the flood: -Pfull
 class FloodTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Duration INTERVAL = Duration.ofMillis(50);
@@ -71,7 +74,7 @@ class FloodTest {
                     each.join();
                 }
             }
-            System.out.printf(
+            Measurements.report(
                     "flood of %d connections in %d s (%d threads refused on their head, 1 holding %d idle):"
                             + " authenticated client %d of %d replies, p99 %.1f ms (no flood: %d of %d, p99 %.1f ms)%n",
                     floodConnections.get(),
@@ -135,7 +138,7 @@ class FloodTest {
                     long due = start + i * INTERVAL.toNanos();
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // a paced client: its next call
                     }
                     asked.incrementAndGet();
                     try {
@@ -220,7 +223,7 @@ class FloodTest {
                         break; // the flood goes on
                     }
                 }
-                Thread.sleep(20);
+                Thread.sleep(20); // idle peers: they send nothing, and look again in 20 ms
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

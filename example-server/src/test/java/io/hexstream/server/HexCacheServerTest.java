@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.EncodedEntry;
@@ -163,10 +164,7 @@ class HexCacheServerTest {
                 connection.close();
             }
             assertEquals(0, ServerSockets.awaitAtMost(cached.port(), 0, Duration.ofSeconds(10)));
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (cacheReferences() != 6 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Poll.within(() -> cacheReferences() == 6, Duration.ofSeconds(10));
             assertEquals(6, cacheReferences(), "the cache's one reference per blob buffer, no slice left");
         }
         assertTrue(cached.post(request).body().length > 35_000_000, "the next request answered");

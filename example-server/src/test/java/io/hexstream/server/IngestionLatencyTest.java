@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -47,6 +49,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * when the request was due, beside those of the same readers over the same server for {@value #BASELINE_MILLIS} ms
  * before, with no ingestion.
  */
+@Tag("full") // the load: -Pfull
 class IngestionLatencyTest {
     /** The transactions sent: their network form, how many, and what ingesting them costs. */
     enum Sidecars {
@@ -121,7 +124,7 @@ class IngestionLatencyTest {
                 }
                 byte[] ask = HttpConnection.post(server.token(), getBlobs);
                 List<Future<Latencies>> idle = read(readers, ask, threads, stop);
-                Thread.sleep(BASELINE_MILLIS);
+                Thread.sleep(BASELINE_MILLIS); // the readers' baseline: their calls with no ingestion, for this long
                 stop.set(true);
                 Latencies baseline = all(idle);
                 stop.set(false);
@@ -138,7 +141,7 @@ class IngestionLatencyTest {
                 stop.set(true);
                 assertEquals(expected, replies);
                 Latencies during = all(measured);
-                System.out.printf(
+                Measurements.report(
                         "ingestion latency: %d transactions of 6 blobs (%s) in %d ms; getBlobsV2 of 1 blob on"
                                 + " %d connections: while ingesting %d calls, p50 %.1f ms, p99 %.1f ms; no ingestion"
                                 + " (the %d ms"
@@ -203,7 +206,7 @@ class IngestionLatencyTest {
                 do { // a stall counts in full: every request it kept from being sent
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000)); // a paced reader: its next call
                     }
                     exchange(reader, ask);
                     latencies.add(System.nanoTime() - due);

@@ -4,7 +4,6 @@ import static io.hexstream.server.testing.EngineClient.dataReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * with a bad signature (refused before KZG) and one whose cell proofs are another blob's (refused by KZG, after
  * verifying).
  */
-@ExtendWith(LeakDetectionExtension.class)
 class IngestionMetricsTest {
     @TempDir
     Path data;

@@ -18,6 +18,7 @@ import io.hexstream.server.engine.Fork;
 import io.hexstream.server.ipc.IpcServer;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.ServerMemory;
+import io.hexstream.server.testing.ServerSockets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -27,6 +28,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -159,7 +161,8 @@ class IpcTest {
             ipc.readExactly(i % 4 == 0 ? 0 : random.nextInt(1 << 20));
             ipc.close();
         }
-        Thread.sleep(500); // the server sees the hang-ups
+        assertEquals(
+                0, ServerSockets.awaitUnixAtMost(socket, 0, Duration.ofSeconds(10)), "the server saw the hang-ups");
         assertEquals(List.of(), LeakDetectionExtension.collectReports());
         try (Lines ipc = Lines.open(socket)) {
             ipc.send(json + "\n");
@@ -172,7 +175,8 @@ class IpcTest {
         String json = request(1, "engine_getBlobsV2", hashParams(server.cycledHashes(128)));
         byte[] overHttp = server.post(json).body();
         List<Lines> stalled = new ArrayList<>();
-        Thread.sleep(300); // the connections of the tests before closed on the server's side: all 8 places free
+        // The connections of the tests before closed on the server's side: all 8 places free.
+        assertEquals(0, ServerSockets.awaitUnixAtMost(socket, 0, Duration.ofSeconds(10)));
         long before = ServerMemory.direct();
         long peak;
         try (ServerMemory.Peak memory = new ServerMemory.Peak()) {
@@ -182,7 +186,8 @@ class IpcTest {
                     stalled.add(ipc);
                     ipc.send(json + "\n");
                 }
-                Thread.sleep(2000); // each reply produced up to the write water mark, then waiting for its reader
+                // Slow peers: the readers stay stalled for 2 s, each reply produced up to the write water mark.
+                Thread.sleep(2000);
                 assertArrayEquals(overHttp, stalled.get(0).readLine(), "a stalled reader that resumes");
             } finally {
                 for (Lines ipc : stalled) {
@@ -195,7 +200,7 @@ class IpcTest {
         assertTrue(
                 peak - before < IpcServer.MAX_CONNECTIONS * (1L << 20),
                 "direct memory grew by " + (peak - before) + " bytes");
-        Thread.sleep(500);
+        assertEquals(0, ServerSockets.awaitUnixAtMost(socket, 0, Duration.ofSeconds(10)));
         assertEquals(List.of(), LeakDetectionExtension.collectReports());
     }
 

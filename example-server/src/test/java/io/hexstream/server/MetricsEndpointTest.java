@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.metrics.AccessLog;
 import io.hexstream.server.metrics.Instrumentation;
@@ -24,7 +23,6 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * taken port is a one-line start-up error; and without the option no port is bound and the request path is given the
  * no-op metrics.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class MetricsEndpointTest {
     /**
      * Every family the server defines but three (the JVM's come besides); these three have labels only (a method, a

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.http.ConnectionLimit;
@@ -28,14 +27,12 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code --metrics-port} is a port of the one pipeline: 404 and 405 from its route table with the connection kept,
  * {@code HEAD} answered with the length and no body, places of its own (a full metrics port leaves the Engine API's
  * places alone, and the other way round), the idle timeout, and the scrape run off the I/O threads.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class MetricsPortTest {
     private static final String CALL = EngineClient.request(1, "engine_exchangeCapabilities", "[[]]");
 

@@ -4,7 +4,6 @@ import static io.hexstream.server.testing.EngineClient.hashParams;
 import static io.hexstream.server.testing.EngineClient.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.Exposition;
@@ -17,14 +16,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * After a known sequence of requests (getBlobs hits and misses, each error the methods answer, a batch, refused JWTs, a
  * refused transaction), every request counter, getBlobs counter and histogram count of {@code /metrics} equals what was
  * sent, exactly, and the response bytes equal the bodies received.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class MetricsTest {
     private static final String MISSING = "0x01" + "ab".repeat(31);
     private static final String V1 = "engine_getBlobsV1";

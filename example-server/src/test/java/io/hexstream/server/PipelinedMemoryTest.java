@@ -6,6 +6,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server (in a JVM of its own) at most 64 MiB of resident memory: it stops reading at {@code --max-pipelined} unwritten
  * responses. Once the client reads, every reply arrives, in order.
  */
+@Tag("full") // the soak: -Pfull
 class PipelinedMemoryTest {
     private static final int PIPELINED = 10_000;
     private static final long MAX_GROWTH = 64L << 20;
@@ -59,9 +62,9 @@ class PipelinedMemoryTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            Thread.sleep(5_000); // the server takes what it may, and waits
+            Thread.sleep(5_000); // a slow peer that never reads: the server takes what it may, and waits
             long growth = server.peakResidentBytes() - before;
-            System.out.printf(
+            Measurements.report(
                     "pipelined unread: %d requests sent, server peak RSS %.1f MiB before, grew %.1f MiB%n",
                     PIPELINED, before / 1048576.0, growth / 1048576.0);
             assertTrue(before > 0, "VmHWM readable");

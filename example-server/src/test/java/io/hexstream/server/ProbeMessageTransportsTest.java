@@ -1,10 +1,9 @@
 package io.hexstream.server;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static io.hexstream.server.ProbeRuns.assertBlobFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineClient;
@@ -13,7 +12,6 @@ import io.hexstream.server.testing.ServerProcess.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,18 +46,18 @@ class ProbeMessageTransportsTest {
 
     @Test
     void webSocketV2WritesThePoolsBytesAndVerifies(@TempDir Path dir) throws Exception {
-        Run run = ProbeTest.probe(webSocketUrl(), dir, server.hashes(), "--verify", "--out", out(dir));
+        Run run = ProbeRuns.probe(webSocketUrl(), dir, server.hashes(), "--verify", "--out", out(dir));
         assertEquals(0, run.exitCode(), run.stderr());
         assertEquals("", run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV2", 6, 6, httpLength("engine_getBlobsV2", server.hashes()));
-        assertBlobFiles(dir.resolve("out"), server.hashes());
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV2", 6, 6, httpLength("engine_getBlobsV2", server.hashes()));
+        assertBlobFiles(server, dir.resolve("out"), server.hashes(), false);
     }
 
     @Test
     void webSocketV3RepeatsOnOneConnection(@TempDir Path dir) throws Exception {
         List<VersionedHash> asked =
                 List.of(server.hashes().get(4), UNKNOWN, server.hashes().get(1));
-        Run run = ProbeTest.probe(
+        Run run = ProbeRuns.probe(
                 webSocketUrl(), dir, asked, "--method", "engine_getBlobsV3", "--repeat", "3", "--out", out(dir));
         assertEquals(0, run.exitCode(), run.stderr());
         String[] lines = run.stdout().split("\n");
@@ -67,13 +65,13 @@ class ProbeMessageTransportsTest {
         for (int r = 0; r < 3; r++) {
             assertTrue(lines[r].startsWith("engine_getBlobsV3 #" + (r + 1) + ": 2/3 blobs, "), lines[r]);
         }
-        assertBlobFiles(dir.resolve("out"), List.of(asked.get(0), asked.get(2)));
+        assertBlobFiles(server, dir.resolve("out"), List.of(asked.get(0), asked.get(2)), false);
     }
 
     @Test
     void aWrongSecretOnTheUpgradeIsOneLine(@TempDir Path dir) throws Exception {
         Path secret = Files.writeString(dir.resolve("other.hex"), "0x" + "43".repeat(32));
-        Run run = ProbeTest.run(
+        Run run = ProbeRuns.run(
                 "probe",
                 "--url",
                 webSocketUrl(),
@@ -91,21 +89,21 @@ class ProbeMessageTransportsTest {
         String[] lines = run.stdout().split("\n");
         assertEquals(4, lines.length, run.stdout());
         long length = httpLength("engine_getBlobsV2", server.hashes());
-        ProbeTest.assertLine(lines[0] + "\n", "engine_getBlobsV2", 6, 6, length);
-        ProbeTest.assertLine(lines[1].replace("#2", "#1") + "\n", "engine_getBlobsV2", 6, 6, length);
-        assertBlobFiles(dir.resolve("out"), server.hashes());
+        ProbeRuns.assertLine(lines[0] + "\n", "engine_getBlobsV2", 6, 6, length);
+        ProbeRuns.assertLine(lines[1].replace("#2", "#1") + "\n", "engine_getBlobsV2", 6, 6, length);
+        assertBlobFiles(server, dir.resolve("out"), server.hashes(), false);
     }
 
     @Test
     void ipcJsonRpcErrorIsOneLineAndLeavesNoFile(@TempDir Path dir) throws Exception {
         Run run = ipc(dir, server.hashes(), "--method", "engine_getBlobsV1", "--out", out(dir));
         assertEquals(new Run(1, "", "engine_getBlobsV1: -38005 Unsupported fork: serving osaka\n"), run);
-        assertEquals(List.of(), ProbeTest.files(dir.resolve("out")));
+        assertEquals(List.of(), ProbeRuns.files(dir.resolve("out")));
     }
 
     @Test
     void sszIsOverHttpOnly(@TempDir Path dir) throws Exception {
-        Run run = ProbeTest.probe(webSocketUrl(), dir, server.hashes(), "--transport", "ssz");
+        Run run = ProbeRuns.probe(webSocketUrl(), dir, server.hashes(), "--transport", "ssz");
         assertEquals(2, run.exitCode());
         assertTrue(
                 run.stderr().startsWith("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path\n"),
@@ -123,11 +121,9 @@ class ProbeMessageTransportsTest {
     }
 
     private static Run ipc(Path dir, List<VersionedHash> hashes, String... options) throws IOException {
-        Path list = Files.write(
-                dir.resolve("hashes.txt"),
-                hashes.stream().map(VersionedHash::toString).toList());
-        return ProbeTest.run(ProbeTest.concat(
-                new String[] {"probe", "--ipc-path", socket.toString(), "--hashes", list.toString()}, options));
+        return ProbeRuns.run(ProbeRuns.concat(
+                new String[] {"probe", "--ipc-path", socket.toString(), "--hashes", ProbeRuns.hashes(dir, hashes)},
+                options));
     }
 
     /** The length of the body the server sends over HTTP for the call with id 1 (java.net.http). */
@@ -135,18 +131,5 @@ class ProbeMessageTransportsTest {
         return server.post(EngineClient.request(1, method, EngineClient.hashParams(hashes)))
                 .body()
                 .length;
-    }
-
-    private static void assertBlobFiles(Path out, List<VersionedHash> hashes) throws IOException {
-        List<String> expected = new ArrayList<>();
-        for (VersionedHash hash : hashes) {
-            BlobEntry entry = server.server().pool().get(hash);
-            String name = hash.toString().substring(2);
-            assertArrayEquals(entry.blob(), Files.readAllBytes(out.resolve(name + ".blob")));
-            assertArrayEquals(entry.cellProofs(), Files.readAllBytes(out.resolve(name + ".proofs")));
-            expected.add(name + ".blob");
-            expected.add(name + ".proofs");
-        }
-        assertEquals(expected.stream().sorted().toList(), ProbeTest.files(out));
     }
 }

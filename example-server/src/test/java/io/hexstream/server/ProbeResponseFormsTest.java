@@ -50,7 +50,7 @@ class ProbeResponseFormsTest {
         Run run = probeAgainst(
                 dir, chunked(body.getBytes(UTF_8), 64, 1), hashes, "--method", "engine_getBlobsV2", "--verify");
         assertEquals(0, run.exitCode(), run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.getBytes(UTF_8).length);
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.getBytes(UTF_8).length);
         assertBlobFiles(dir.resolve("out"), false);
     }
 
@@ -82,7 +82,7 @@ class ProbeResponseFormsTest {
                 "engine_getBlobsV1",
                 "--verify");
         assertEquals(0, run.exitCode(), run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV1", 2, 3, body.length());
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV1", 2, 3, body.length());
         assertBlobFiles(dir.resolve("out"), true);
     }
 
@@ -108,7 +108,7 @@ class ProbeResponseFormsTest {
                 "--cells",
                 CellFixtures.bitarray(0, 70));
         assertEquals(0, run.exitCode(), run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV4", 2, 3, body.length());
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV4", 2, 3, body.length());
         String first = name(0);
         String second = name(1);
         assertEquals(
@@ -122,7 +122,7 @@ class ProbeResponseFormsTest {
                         .stream()
                         .sorted()
                         .toList(),
-                ProbeTest.files(out));
+                ProbeRuns.files(out));
         assertArrayEquals(cell(cells[0], 70), Files.readAllBytes(out.resolve(first + ".cell-70")));
         assertArrayEquals(proof(0, 70), Files.readAllBytes(out.resolve(first + ".proof-70")));
         assertArrayEquals(cell(cells[1], 0), Files.readAllBytes(out.resolve(second + ".cell-0")));
@@ -278,11 +278,11 @@ class ProbeResponseFormsTest {
 
     private Run probeAgainst(Path dir, byte[] response, List<VersionedHash> asked, String... options) throws Exception {
         try (CannedHttpServer server = new CannedHttpServer(n -> response)) {
-            return ProbeTest.probe(
+            return ProbeRuns.probe(
                     "http://127.0.0.1:" + server.port() + "/engine?x=1",
                     dir,
                     asked,
-                    ProbeTest.concat(options, "--out", dir.resolve("out").toString()));
+                    ProbeRuns.concat(options, "--out", dir.resolve("out").toString()));
         }
     }
 
@@ -290,7 +290,7 @@ class ProbeResponseFormsTest {
         Path sub = Files.createDirectories(dir.resolve(name));
         Run run = probeAgainst(sub, response, hashes, "--method", "engine_getBlobsV2");
         assertEquals(new Run(1, "", "engine_getBlobsV2: " + fault + "\n"), run, name);
-        assertEquals(List.of(), ProbeTest.files(sub.resolve("out")), name);
+        assertEquals(List.of(), ProbeRuns.files(sub.resolve("out")), name);
     }
 
     private void assertBlobFiles(Path out, boolean v1) throws IOException {
@@ -302,7 +302,7 @@ class ProbeResponseFormsTest {
                     v1 ? entry.blobProof() : entry.cellProofs(), Files.readAllBytes(out.resolve(name(i) + ".proofs")));
             expected.addAll(List.of(name(i) + ".blob", name(i) + ".proofs"));
         }
-        assertEquals(expected.stream().sorted().toList(), ProbeTest.files(out));
+        assertEquals(expected.stream().sorted().toList(), ProbeRuns.files(out));
     }
 
     private String name(int i) {

@@ -1,5 +1,6 @@
 package io.hexstream.server;
 
+import static io.hexstream.server.ProbeRuns.assertBlobFiles;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,7 +57,7 @@ class ProbeSszTest {
             long length = SszBlobs.post(server, "/engine/v1/blobs/v2", SszBlobs.request(asked))
                     .body()
                     .length;
-            ProbeTest.assertLine(run.stdout(), "engine_getBlobsV2", 6, 6, length);
+            ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV2", 6, 6, length);
             assertBlobFiles(server, dir.resolve("out"), asked, false);
         }
     }
@@ -68,7 +69,7 @@ class ProbeSszTest {
             asked.add(2, UNKNOWN);
             Run run = ssz(server, dir, asked, "engine_getBlobsV1", "--verify");
             assertEquals(0, run.exitCode(), run.stderr());
-            ProbeTest.assertLine(run.stdout(), "engine_getBlobsV1", 6, 7, 4 + 7L * (1 + 131_072 + 48));
+            ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV1", 6, 7, 4 + 7L * (1 + 131_072 + 48));
             assertBlobFiles(server, dir.resolve("out"), server.hashes(), true);
         }
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
@@ -89,7 +90,7 @@ class ProbeSszTest {
                     List.of(server.hashes().get(3), UNKNOWN, server.hashes().get(0));
             Run run = ssz(server, dir, asked, "engine_getBlobsV4", "--cells", CellFixtures.bitarray(cells));
             assertEquals(0, run.exitCode(), run.stderr());
-            ProbeTest.assertLine(run.stdout(), "engine_getBlobsV4", 2, 3, -1);
+            ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV4", 2, 3, -1);
             Path out = dir.resolve("out");
             List<String> expected = new ArrayList<>();
             for (VersionedHash hash : List.of(asked.get(0), asked.get(2))) {
@@ -108,7 +109,7 @@ class ProbeSszTest {
                     expected.add(name + ".proof-" + cell);
                 }
             }
-            assertEquals(expected.stream().sorted().toList(), ProbeTest.files(out));
+            assertEquals(expected.stream().sorted().toList(), ProbeRuns.files(out));
         }
     }
 
@@ -118,8 +119,8 @@ class ProbeSszTest {
             List<VersionedHash> asked = List.of(server.hashes().get(0), UNKNOWN);
             Run missing = ssz(server, dir, asked, "engine_getBlobsV2");
             assertEquals(0, missing.exitCode(), missing.stderr());
-            ProbeTest.assertLine(missing.stdout(), "engine_getBlobsV2", 0, 2, 0);
-            assertEquals(List.of(), ProbeTest.files(dir.resolve("out")));
+            ProbeRuns.assertLine(missing.stdout(), "engine_getBlobsV2", 0, 2, 0);
+            assertEquals(List.of(), ProbeRuns.files(dir.resolve("out")));
 
             Run notServed = ssz(server, dir, asked, "engine_getBlobsV1");
             assertEquals(
@@ -140,7 +141,7 @@ class ProbeSszTest {
             Path sub = dir.resolve("max" + max);
             Run run = canned(sub, chunked(body, max, random), "engine_getBlobsV2");
             assertEquals(0, run.exitCode(), run.stderr());
-            ProbeTest.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.length);
+            ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.length);
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 String name = hashes.get(i).toString().substring(2);
@@ -149,7 +150,7 @@ class ProbeSszTest {
                         entries.get(i).cellProofs(), Files.readAllBytes(sub.resolve("out/" + name + ".proofs")));
                 expected.addAll(List.of(name + ".blob", name + ".proofs"));
             }
-            assertEquals(expected.stream().sorted().toList(), ProbeTest.files(sub.resolve("out")));
+            assertEquals(expected.stream().sorted().toList(), ProbeRuns.files(sub.resolve("out")));
         }
     }
 
@@ -199,7 +200,7 @@ class ProbeSszTest {
         Path sub = dir.resolve("good");
         Run run = canned(sub, chunked(body, 64, new Random(8)), "engine_getBlobsV4", "--cells", CELLS);
         assertEquals(0, run.exitCode(), run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV4", 1, 2, body.length);
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV4", 1, 2, body.length);
         byte[] all = CellFixtures.allCells(entries.get(0).blob());
         String name = hashes.get(0).toString().substring(2);
         List<String> expected = new ArrayList<>();
@@ -215,7 +216,7 @@ class ProbeSszTest {
                     Files.readAllBytes(sub.resolve("out/" + name + ".proof-" + cell)));
             expected.addAll(List.of(name + ".cell-" + cell, name + ".proof-" + cell));
         }
-        assertEquals(expected.stream().sorted().toList(), ProbeTest.files(sub.resolve("out")));
+        assertEquals(expected.stream().sorted().toList(), ProbeRuns.files(sub.resolve("out")));
 
         Path mismatch = dir.resolve("mismatch");
         Run bad = canned(
@@ -227,7 +228,7 @@ class ProbeSszTest {
                         "engine_getBlobsV4: entries[0].contents.proofs: the proofs answered are not for the cells"
                                 + " answered at byte " + grouped(12 + 5 + 8 + 512 + 2 * 2048 + 512) + "\n"),
                 bad);
-        assertEquals(List.of(), ProbeTest.files(mismatch.resolve("out")));
+        assertEquals(List.of(), ProbeRuns.files(mismatch.resolve("out")));
 
         Path unasked = dir.resolve("unasked");
         Run notAsked = canned(
@@ -359,35 +360,26 @@ class ProbeSszTest {
             EngineServerFixture server, Path dir, List<VersionedHash> asked, String method, String... options)
             throws IOException {
         Files.createDirectories(dir);
-        return ProbeTest.probe(
-                server,
-                dir,
-                asked,
-                ProbeTest.concat(
-                        options,
-                        "--transport",
-                        "ssz",
-                        "--method",
-                        method,
-                        "--out",
-                        dir.resolve("out").toString()));
+        return ProbeRuns.probe(server, dir, asked, sszOptions(dir, method, options));
+    }
+
+    /** {@code options}, then SSZ, {@code method} and {@code dir/out}. */
+    private static String[] sszOptions(Path dir, String method, String... options) {
+        return ProbeRuns.concat(
+                options,
+                "--transport",
+                "ssz",
+                "--method",
+                method,
+                "--out",
+                dir.resolve("out").toString());
     }
 
     private Run canned(Path dir, byte[] response, String method, String... options) throws Exception {
         Files.createDirectories(dir);
         try (CannedHttpServer server = new CannedHttpServer(n -> response)) {
-            return ProbeTest.probe(
-                    "http://127.0.0.1:" + server.port() + "/",
-                    dir,
-                    hashes,
-                    ProbeTest.concat(
-                            options,
-                            "--transport",
-                            "ssz",
-                            "--method",
-                            method,
-                            "--out",
-                            dir.resolve("out").toString()));
+            return ProbeRuns.probe(
+                    "http://127.0.0.1:" + server.port() + "/", dir, hashes, sszOptions(dir, method, options));
         }
     }
 
@@ -395,22 +387,7 @@ class ProbeSszTest {
         Path sub = dir.resolve(name.replace(' ', '-'));
         Run run = canned(sub, response(body), "engine_getBlobsV2");
         assertEquals(new Run(1, "", "engine_getBlobsV2: " + fault + "\n"), run, name);
-        assertEquals(List.of(), ProbeTest.files(sub.resolve("out")), name);
-    }
-
-    private static void assertBlobFiles(EngineServerFixture server, Path out, List<VersionedHash> hashes, boolean v1)
-            throws IOException {
-        List<String> expected = new ArrayList<>();
-        for (VersionedHash hash : hashes) {
-            BlobEntry entry = server.server().pool().get(hash);
-            String name = hash.toString().substring(2);
-            assertArrayEquals(entry.blob(), Files.readAllBytes(out.resolve(name + ".blob")));
-            assertArrayEquals(
-                    v1 ? entry.blobProof() : entry.cellProofs(), Files.readAllBytes(out.resolve(name + ".proofs")));
-            expected.add(name + ".blob");
-            expected.add(name + ".proofs");
-        }
-        assertEquals(expected.stream().distinct().sorted().toList(), ProbeTest.files(out));
+        assertEquals(List.of(), ProbeRuns.files(sub.resolve("out")), name);
     }
 
     private static String grouped(long offset) {

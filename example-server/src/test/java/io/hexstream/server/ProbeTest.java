@@ -1,5 +1,11 @@
 package io.hexstream.server;
 
+import static io.hexstream.server.ProbeRuns.assertBlobFiles;
+import static io.hexstream.server.ProbeRuns.assertLine;
+import static io.hexstream.server.ProbeRuns.concat;
+import static io.hexstream.server.ProbeRuns.files;
+import static io.hexstream.server.ProbeRuns.probe;
+import static io.hexstream.server.ProbeRuns.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,20 +18,14 @@ import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.ServerProcess.Run;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code probe} against the example server: V1 to V4, the files of {@code --out} compared byte for byte with the pool's
@@ -33,10 +33,6 @@ import picocli.CommandLine;
  * the usage errors.
  */
 class ProbeTest {
-    /** {@code engine_getBlobsV2 #1: 6/6 blobs, 1,650,592 bytes, first byte 0.84 ms, first blob 1.91 ms, last …}. */
-    static final Pattern LINE = Pattern.compile("(engine_getBlobsV\\d) #(\\d+): (\\d+)/(\\d+) blobs, ([\\d,]+) bytes,"
-            + " first byte \\d+\\.\\d\\d ms, first blob (-|\\d+\\.\\d\\d ms), last byte \\d+\\.\\d\\d ms");
-
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
 
     @Test
@@ -227,81 +223,10 @@ class ProbeTest {
 
     // ---------------------------------------------------------------- helpers
 
-    /** {@code probe} of {@code hashes} (through a hashes file) against {@code server}, with {@code options}. */
-    static Run probe(EngineServerFixture server, Path dir, List<VersionedHash> hashes, String... options)
-            throws IOException {
-        return probe("http://127.0.0.1:" + server.port(), dir, hashes, options);
-    }
-
-    /** {@code probe} of {@code hashes} against {@code url} with the fixture's secret, with {@code options}. */
-    static Run probe(String url, Path dir, List<VersionedHash> hashes, String... options) throws IOException {
-        Path secret = Files.writeString(dir.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        Path list = Files.write(
-                dir.resolve("hashes.txt"),
-                hashes.stream().map(VersionedHash::toString).toList());
-        return run(concat(
-                new String[] {"probe", "--url", url, "--jwt-secret", secret.toString(), "--hashes", list.toString()},
-                options));
-    }
-
-    /** The command line in this JVM, its output captured. */
-    static Run run(String... args) {
-        CommandLine commandLine = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exitCode = commandLine.execute(args);
-        return new Run(exitCode, out.toString(), err.toString());
-    }
-
-    static String[] concat(String[] first, String... more) {
-        return Stream.concat(Arrays.stream(first), Arrays.stream(more)).toArray(String[]::new);
-    }
-
-    /** The one line of a run; its body length checked unless {@code length} is -1. */
-    static Matcher assertLine(String stdout, String method, int available, int asked, long length) {
-        assertTrue(stdout.endsWith("\n"), stdout);
-        Matcher line = LINE.matcher(stdout.substring(0, stdout.length() - 1));
-        assertTrue(line.matches(), stdout);
-        assertEquals(method, line.group(1));
-        assertEquals(available + "/" + asked, line.group(3) + "/" + line.group(4));
-        if (length >= 0) {
-            assertEquals(length, Long.parseLong(line.group(5).replace(",", "")), stdout);
-        }
-        return line;
-    }
-
     /** The length of the body the server sends for the call with id 1, read by another client (java.net.http). */
     private static long bodyLength(EngineServerFixture server, String method, List<VersionedHash> hashes) {
         return server.post(EngineClient.request(1, method, EngineClient.hashParams(hashes)))
                 .body()
                 .length;
-    }
-
-    /** {@code out} holds exactly a {@code .blob} and a {@code .proofs} for each of {@code hashes}, the pool's bytes. */
-    private static void assertBlobFiles(EngineServerFixture server, Path out, List<VersionedHash> hashes, boolean v1)
-            throws IOException {
-        List<String> expected = new ArrayList<>();
-        for (VersionedHash hash : hashes) {
-            BlobEntry entry = server.server().pool().get(hash);
-            String name = hash.toString().substring(2);
-            assertArrayEquals(entry.blob(), Files.readAllBytes(out.resolve(name + ".blob")));
-            assertArrayEquals(
-                    v1 ? entry.blobProof() : entry.cellProofs(), Files.readAllBytes(out.resolve(name + ".proofs")));
-            expected.add(name + ".blob");
-            expected.add(name + ".proofs");
-        }
-        assertEquals(expected.stream().distinct().sorted().toList(), files(out));
-    }
-
-    /** The names of the files in {@code dir}, sorted (temporary files included). */
-    static List<String> files(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> list = Files.list(dir)) {
-            return list.map(p -> p.getFileName().toString()).sorted().toList();
-        }
     }
 }

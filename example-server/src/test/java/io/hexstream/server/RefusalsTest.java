@@ -3,12 +3,14 @@ package io.hexstream.server;
 import static io.hexstream.server.testing.EngineClient.dataReply;
 import static io.hexstream.server.testing.EngineClient.errorReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.BlobTransactionBuilder.Signature;
+import io.hexstream.server.testing.CapturedLog;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.RecordingIngestWork;
 import io.hexstream.server.testing.RecordingStoreFiles;
@@ -212,8 +214,9 @@ class RefusalsTest {
         files.take();
         files.failing(RecordingStoreFiles.Op.FORCE_DIRECTORY);
         String reply;
-        try {
+        try (CapturedLog log = CapturedLog.start()) { // the injected failure's log, stack trace and all
             reply = server.sendRawTransaction(tx.build());
+            assertTrue(log.text().contains("injected FORCE_DIRECTORY failure"), log.text());
         } finally {
             files.failing(null);
         }

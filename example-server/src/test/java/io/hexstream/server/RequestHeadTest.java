@@ -43,21 +43,18 @@ class RequestHeadTest {
     }
 
     @Test
-    void aBadTokenIsRefusedWithinAHundredMillisecondsWhileItsBodyIsUnsent() throws Exception {
+    void aBadTokenIsRefusedWhileItsBodyIsUnsent() throws Exception {
         try (HttpConnection connection = HttpConnection.open(server.port())) {
-            long sent = System.nanoTime();
+            // Not one body byte is sent: the answer can only come from the head.
             connection.send(head("/", "not.a.jwt", 16 << 20, ""));
             HttpConnection.Head head = connection.readHead();
             String reason = new String(connection.readBody(head), US_ASCII);
-            long millis = (System.nanoTime() - sent) / 1_000_000;
-            System.out.println("bad token with a 16 MiB body announced: 401 after " + millis + " ms, body unsent");
             assertEquals(401, head.status());
             assertTrue(head.text().contains("connection: close\r\n"), head.text());
             assertEquals(
                     "malformed token: the header has non-zero bits after its last byte, not canonical base64url"
                             + " (RFC 7515, section 2)\n",
                     reason);
-            assertTrue(millis <= 100, millis + " ms");
             assertTrue(
                     connection.closedByServerWithin(Duration.ofSeconds(2)),
                     "and the connection is closed, body unread");

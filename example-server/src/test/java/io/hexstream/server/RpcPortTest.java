@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.Hex;
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
@@ -307,12 +308,8 @@ class RpcPortTest {
     /** Waits until {@code busy} calls have been refused as "server busy" in all. */
     private static void awaitBusy(Scraper scraper, int busy) throws InterruptedException {
         String sample = "hexstream_limit_refusals_total{limit=\"" + ServerMetrics.Limit.SERVER_BUSY.label() + "\"}";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        double seen;
-        while ((seen = scraper.scrape().value(sample)) < busy && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(busy, seen, "calls refused as server busy");
+        Poll.within(() -> scraper.scrape().value(sample) >= busy, Duration.ofSeconds(10));
+        assertEquals(busy, scraper.scrape().value(sample), "calls refused as server busy");
     }
 
     private static int count(String text, String part) {

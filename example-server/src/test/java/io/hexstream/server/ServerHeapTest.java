@@ -5,6 +5,7 @@ import static io.hexstream.server.testing.EngineServerFixture.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.IoThreads;
@@ -20,7 +21,7 @@ class ServerHeapTest {
     void a128BlobGetBlobsV2AllocatesUnder157KiBOnTheServer() {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA, "--hex-cache-mib", "0")) {
             long allocated = allocatedByOne128BlobGetBlobsV2(server);
-            System.out.println(
+            Measurements.report(
                     "one 128-blob getBlobsV2, encoded: server threads allocated " + allocated + " bytes of heap");
             // Measured 76 KB (JDK 17, epoll): the bound is under twice that.
             assertTrue(allocated < 160_000, "server threads allocated " + allocated + " bytes");
@@ -42,7 +43,7 @@ class ServerHeapTest {
             assertEquals(
                     EngineServerFixture.GENERATED, server.server().hexCache().size(), "every blob cached");
             long allocated = allocatedByOne128BlobGetBlobsV2(server);
-            System.out.println("one 128-blob getBlobsV2, from the hex cache: server threads allocated " + allocated
+            Measurements.report("one 128-blob getBlobsV2, from the hex cache: server threads allocated " + allocated
                     + " bytes of heap");
             // Measured 37 KB (JDK 17, epoll): parsing 128 hashes, a segment and a slice per cached element;
             // the bound is under twice that (issue #26's target is 48 KiB).

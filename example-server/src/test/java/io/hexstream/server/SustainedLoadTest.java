@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -23,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * per request, all on the one connection it opened (none may fail, none may break), and the server's log shows no leak
  * and no error. Prints responses per second and the 99th percentile of the time to the last byte.
  */
+@Tag("full") // the reliability suite: -Pfull
 class SustainedLoadTest {
     private static final int CLIENTS = 16;
     private static final int MAX_BLOBS = 128;
@@ -102,7 +105,7 @@ class SustainedLoadTest {
                 firstProblem = firstProblem != null ? firstProblem : outcome.firstProblem();
             }
             String log = server.log();
-            System.out.printf(
+            Measurements.report(
                     "sustained load (%s): %d clients for %.0f s, %d requests, %d responses (%.1f/s, %.2f GB/s),"
                             + " time to last byte p50 %.1f ms, p99 %.1f ms; %d failed responses, %d errors;"
                             + " server peak RSS %.0f MiB; leak reports in its log: %d%n",

@@ -4,7 +4,7 @@ import static io.hexstream.server.testing.EngineClient.hashParams;
 import static io.hexstream.server.testing.EngineClient.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.Exposition;
@@ -12,13 +12,11 @@ import io.hexstream.server.testing.HttpConnection;
 import io.hexstream.server.testing.Scraper;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The transport's counts against what two clients received on the wire: bytes written equal the bytes read (heads and
  * bodies, a refusal's included), connections open follow the clients, nothing is in flight between requests.
  */
-@ExtendWith(LeakDetectionExtension.class)
 class TransportMetricsTest {
     @Test
     void bytesWrittenAreTheBytesReceived() throws Exception {
@@ -40,10 +38,7 @@ class TransportMetricsTest {
                 assertEquals(received, metrics.value("hexstream_http_written_bytes_total"));
                 assertEquals(0, metrics.value("hexstream_http_responses_in_flight"));
             }
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (scraper.scrape().value("hexstream_http_connections") != 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
+            Poll.within(() -> scraper.scrape().value("hexstream_http_connections") == 0, Duration.ofSeconds(5));
             assertEquals(0, scraper.scrape().value("hexstream_http_connections"));
         }
     }

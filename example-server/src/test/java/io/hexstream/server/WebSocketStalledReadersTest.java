@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;
@@ -16,6 +17,7 @@ import io.hexstream.server.testing.WebSocketConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * healthy client is served meanwhile, a stalled one that resumes gets its reply whole, and once the others hang up
  * every connection is closed and no buffer is left unreleased.
  */
+@Tag("full") // the reliability suite: -Pfull
 class WebSocketStalledReadersTest {
     private static final int STALLED = 32;
     /** {@link StalledReadersTest}'s bounds. */
@@ -73,7 +76,7 @@ class WebSocketStalledReadersTest {
             }
             int open = ServerSockets.awaitAtMost(server.port(), 2, Duration.ofSeconds(10));
             List<String> leaks = LeakDetectionExtension.collectReports();
-            System.out.printf(
+            Measurements.report(
                     "WebSocket stalled readers (%d for %d s): direct memory %.1f MiB before, peak %.1f MiB; heap"
                             + " after GC %.1f / %.1f MiB before / during; %d connections left; %d leak reports%n",
                     STALLED,

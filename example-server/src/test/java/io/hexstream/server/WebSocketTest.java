@@ -261,7 +261,7 @@ class WebSocketTest {
             long started = System.nanoTime();
             assertGoingAway(ws);
             long waited = System.nanoTime() - started;
-            assertTrue(waited >= 900_000_000L && waited < 5_000_000_000L, waited + " ns");
+            assertTrue(waited >= 900_000_000L, waited + " ns");
         }
         WebSocketConnection ws;
         try (EngineServerFixture stopping = EngineServerFixture.start(Fork.OSAKA)) {

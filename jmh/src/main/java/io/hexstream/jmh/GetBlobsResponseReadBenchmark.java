@@ -25,7 +25,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.tuweni.bytes.Bytes;
 import org.apache.tuweni.bytes.Bytes48;
@@ -136,7 +135,7 @@ public class GetBlobsResponseReadBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        body = responseBytes(blobs, new Random(0x5EED_0000L + blobs));
+        body = responseBytes(PoolBlobs.random(blobs));
         chunks = new ByteBuf[(body.length + CHUNK - 1) / CHUNK];
         for (int i = 0; i < chunks.length; i++) {
             int from = i * CHUNK;
@@ -153,12 +152,10 @@ public class GetBlobsResponseReadBenchmark {
     }
 
     /**
-     * An {@code engine_getBlobsV2} success response of {@code count} random blobs and their cell proofs, laid out by
+     * An {@code engine_getBlobsV2} success response of {@code pool}'s blobs and their cell proofs, laid out by
      * {@link JsonBodyBuilder} as the example server's {@code ResponseWriter} lays it out.
      */
-    public static byte[] responseBytes(int count, Random random) {
-        byte[] blob = new byte[BlobSizes.BLOB_SIZE];
-        byte[] proofs = new byte[BlobSizes.CELL_PROOFS_SIZE];
+    static byte[] responseBytes(PoolBlobs pool) {
         JsonBody response;
         try (JsonBodyBuilder b = JsonBody.builder()) {
             b.beginObject()
@@ -168,14 +165,12 @@ public class GetBlobsResponseReadBenchmark {
                     .raw("1")
                     .name("result")
                     .beginArray();
-            for (int i = 0; i < count; i++) {
-                random.nextBytes(blob);
-                random.nextBytes(proofs);
+            for (int i = 0; i < pool.blobs().length; i++) {
                 b.beginObject()
                         .name("blob")
-                        .hex(blob.clone())
+                        .hex(pool.blobs()[i])
                         .name("proofs")
-                        .hexArray(proofs.clone(), 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
+                        .hexArray(pool.cellProofs()[i], 0, BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB)
                         .endObject();
             }
             response = b.endArray().endObject().build();

@@ -10,7 +10,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -67,13 +66,9 @@ public class GetBlobsV2ResponseBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Random random = new Random(0x5EED_0000L + blobs);
-        blobBytes = new byte[blobs][BlobSizes.BLOB_SIZE];
-        proofBytes = new byte[blobs][BlobSizes.CELLS_PER_EXT_BLOB * BlobSizes.PROOF_SIZE];
-        for (int i = 0; i < blobs; i++) {
-            random.nextBytes(blobBytes[i]);
-            random.nextBytes(proofBytes[i]);
-        }
+        PoolBlobs pool = PoolBlobs.random(blobs);
+        blobBytes = pool.blobs();
+        proofBytes = pool.cellProofs();
     }
 
     @Benchmark

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.tuweni.bytes.Bytes;
@@ -101,16 +100,15 @@ public class JacksonModuleBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        Random random = new Random(0x5EED_0000L + blobs);
-        blobBytes = new byte[blobs][BlobSizes.BLOB_SIZE];
-        proofBytes = new byte[blobs][BlobSizes.CELLS_PER_EXT_BLOB][BlobSizes.PROOF_SIZE];
+        PoolBlobs pool = PoolBlobs.random(blobs);
+        blobBytes = pool.blobs();
+        proofBytes = new byte[blobs][BlobSizes.CELLS_PER_EXT_BLOB][];
         blobValues = new Bytes[blobs];
         proofValues = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
-            random.nextBytes(blobBytes[i]);
             List<Bytes48> proofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
             for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
-                random.nextBytes(proofBytes[i][p]);
+                proofBytes[i][p] = pool.proof(i, p);
                 proofs.add(Bytes48.wrap(proofBytes[i][p]));
             }
             blobValues[i] = Bytes.wrap(blobBytes[i]);

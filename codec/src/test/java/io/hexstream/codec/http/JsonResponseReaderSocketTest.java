@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.json.JsonTokenListener;
-import io.hexstream.codec.json.StringValue;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
+import io.hexstream.codec.testing.GetBlobsCollector;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -177,27 +175,31 @@ class JsonResponseReaderSocketTest {
 
     /**
      * A getBlobsV2 consumer: each entry's blob and proofs into pooled direct buffers, copied out and released when the
-     * entry ends. With a paced reader it pauses at every entry's end and resumes from another thread.
+     * entry ends ({@link GetBlobsCollector}). With a paced reader it pauses at every entry's end and resumes from
+     * another thread.
      */
-    private final class EntryCollector implements JsonResponseConsumer, JsonTokenListener {
+    private final class EntryCollector implements JsonResponseConsumer {
         private final String name;
         private final BlockingQueue<String> outcomes;
-        private final JsonResponseReader pacer;
-        final List<Entry> entries = new ArrayList<>();
+        private final GetBlobsCollector tokens = GetBlobsCollector.appended();
+        final List<Entry> entries = tokens.entries();
         int pauses;
-        private int depth;
-        private ByteBuf blob;
-        private ByteBuf proofs;
 
         EntryCollector(String name, BlockingQueue<String> outcomes, JsonResponseReader pacer) {
             this.name = name;
             this.outcomes = outcomes;
-            this.pacer = pacer;
+            if (pacer != null) {
+                tokens.atEntryEnd(() -> {
+                    pauses++;
+                    pacer.pause();
+                    consumerThread.schedule(pacer::resume, 5, TimeUnit.MILLISECONDS);
+                });
+            }
         }
 
         @Override
         public JsonTokenListener head(HttpResponse head) {
-            return this;
+            return tokens;
         }
 
         @Override
@@ -207,70 +209,8 @@ class JsonResponseReaderSocketTest {
 
         @Override
         public void failed(Throwable cause) {
-            release();
+            tokens.release();
             outcomes.add(name + " failed: " + cause);
-        }
-
-        @Override
-        public void beginObject() {
-            if (++depth == 3) {
-                blob = PooledByteBufAllocator.DEFAULT.directBuffer(BlobFixtures.BLOB_SIZE);
-                int proofsSize = BlobFixtures.CELL_PROOFS * BlobFixtures.PROOF_SIZE;
-                proofs = PooledByteBufAllocator.DEFAULT.directBuffer(proofsSize);
-            }
-        }
-
-        @Override
-        public void endObject() {
-            if (depth-- != 3) {
-                return;
-            }
-            byte[] blobBytes = new byte[blob.readableBytes()];
-            byte[] proofBytes = new byte[proofs.readableBytes()];
-            blob.readBytes(blobBytes);
-            proofs.readBytes(proofBytes);
-            release();
-            entries.add(new Entry(blobBytes, proofBytes));
-            if (pacer != null) {
-                pauses++;
-                pacer.pause();
-                consumerThread.schedule(pacer::resume, 5, TimeUnit.MILLISECONDS);
-            }
-        }
-
-        @Override
-        public void beginArray() {
-            depth++;
-        }
-
-        @Override
-        public void endArray() {
-            depth--;
-        }
-
-        @Override
-        public void nullValue() {
-            if (depth == 2) {
-                entries.add(null);
-            }
-        }
-
-        @Override
-        public void stringStart(StringValue value) {
-            if (depth == 3 && "blob".contentEquals(value.name())) {
-                value.hex(blob, BlobFixtures.BLOB_SIZE, BlobFixtures.BLOB_SIZE);
-            } else if (depth == 4) {
-                value.hex(proofs, BlobFixtures.PROOF_SIZE, BlobFixtures.PROOF_SIZE);
-            }
-        }
-
-        private void release() {
-            if (blob != null) {
-                blob.release();
-                proofs.release();
-                blob = null;
-                proofs = null;
-            }
         }
     }
 }

@@ -3,6 +3,7 @@ package io.hexstream.codec.jackson;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.testing.Measurements;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -68,7 +69,7 @@ class HexModuleAllocationTest {
             plain.writeValue(sink, strings);
             stringBytes = Math.min(stringBytes, THREADS.getCurrentThreadAllocatedBytes() - before);
         }
-        System.out.printf(
+        Measurements.report(
                 "a 128-blob response: HexModule allocated %d bytes, the String path %d (%.3f %%)%n",
                 hexBytes, stringBytes, 100.0 * hexBytes / stringBytes);
         long hexAllocated = hexBytes;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.codec.testing.Measurements;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.HexFormat;
@@ -72,7 +73,7 @@ class HexModuleReadAllocationTest {
         long decoded = BLOBS * (131_072 + 16 + PROOFS * (48 + 16));
         long segments = BLOBS * 4L * (SEGMENT + 16);
         long perValue = (streamBytes - decoded - segments) / (BLOBS * (1 + PROOFS));
-        System.out.printf(
+        Measurements.report(
                 "%d blobs: readValue(byte[]) allocated %d bytes (decoded %d, TextBuffer segments %d, "
                         + "%d per value beyond), the tree path %d%n",
                 BLOBS, streamBytes, decoded, segments, perValue, treeBytes);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
+import io.hexstream.codec.testing.Measurements;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -172,7 +173,7 @@ class JsonBodyInputTest {
         } finally {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         }
-        System.out.println("a 128-blob body: building allocated " + building + " bytes of heap, producing " + producing
+        Measurements.report("a 128-blob body: building allocated " + building + " bytes of heap, producing " + producing
                 + " (" + Hex.kernel() + " kernel)");
         assertTrue(producing <= 64 << 10, "producing allocated " + producing + " bytes of heap");
         assertTrue(building <= 64 << 10, "building allocated " + building + " bytes of heap");

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.BlobFixtures.Entry;
+import io.hexstream.codec.testing.GetBlobsCollector;
 import io.hexstream.codec.testing.JsonEvents;
 import io.hexstream.codec.testing.JsonEvents.Policy;
 import io.hexstream.codec.testing.JsonEvents.Recorder;
@@ -97,13 +98,13 @@ class JsonHexReaderTest {
                 sizes.add(size);
                 left -= size;
             }
-            GetBlobsCollector collector = new GetBlobsCollector();
+            GetBlobsCollector collector = GetBlobsCollector.byIndex();
             try {
                 read(json, sizes, trial % 2 == 0 ? direct : null, collector);
-                assertEquals(entries.size(), collector.entries.size());
+                assertEquals(entries.size(), collector.entries().size());
                 for (int i = 0; i < entries.size(); i++) {
                     Entry want = entries.get(i);
-                    Entry got = collector.entries.get(i);
+                    Entry got = collector.entries().get(i);
                     assertEquals(want == null, got == null, "null entry " + i);
                     if (want != null) {
                         assertArrayEquals(want.blob(), got.blob(), "blob " + i);
@@ -521,66 +522,6 @@ class JsonHexReaderTest {
             return e;
         } finally {
             destinations.forEach(ByteBuf::release);
-        }
-    }
-
-    /** A getBlobsV2 consumer: each entry's blob and proofs decoded into arrays by path, {@code null} entries kept. */
-    private static final class GetBlobsCollector implements JsonTokenListener {
-        final List<Entry> entries = new ArrayList<>();
-        private ByteBuf blob;
-        private byte[] proofs;
-        private int depth;
-
-        @Override
-        public void beginObject() {
-            if (++depth == 3) {
-                blob = PooledByteBufAllocator.DEFAULT.directBuffer(BlobFixtures.BLOB_SIZE);
-                proofs = new byte[BlobFixtures.CELL_PROOFS * BlobFixtures.PROOF_SIZE];
-            }
-        }
-
-        @Override
-        public void endObject() {
-            if (depth-- == 3) {
-                byte[] bytes = new byte[blob.readableBytes()];
-                blob.readBytes(bytes);
-                release();
-                entries.add(new Entry(bytes, proofs));
-            }
-        }
-
-        @Override
-        public void beginArray() {
-            depth++;
-        }
-
-        @Override
-        public void endArray() {
-            depth--;
-        }
-
-        @Override
-        public void nullValue() {
-            if (depth == 2) {
-                entries.add(null);
-            }
-        }
-
-        @Override
-        public void stringStart(StringValue value) {
-            if (depth == 3 && "blob".contentEquals(value.name())) {
-                value.hex(blob, BlobFixtures.BLOB_SIZE, BlobFixtures.BLOB_SIZE);
-            } else if (depth == 4 && value.index() >= 0) {
-                int size = BlobFixtures.PROOF_SIZE;
-                value.hex(proofs, value.index() * size, size, size);
-            }
-        }
-
-        void release() {
-            if (blob != null) {
-                blob.release();
-                blob = null;
-            }
         }
     }
 }

@@ -10,6 +10,8 @@ import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.CountingAllocator;
 import io.hexstream.codec.testing.HttpHeads;
+import io.hexstream.codec.testing.Measurements;
+import io.hexstream.codec.testing.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -22,6 +24,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
@@ -99,16 +102,12 @@ class VertxJsonBodyWriterTest {
     }
 
     private static void awaitOutcome(Future<Void> write) throws Exception {
-        for (int wait = 0; wait < 1000 && !write.isComplete(); wait++) {
-            Thread.sleep(10);
-        }
+        Poll.within(write::isComplete, Duration.ofSeconds(10));
         assertTrue(write.isComplete(), "the write ended");
     }
 
     private static void assertAllChunksReleased() throws InterruptedException {
-        for (int wait = 0; wait < 500 && ALLOCATOR.outstanding() > 0; wait++) {
-            Thread.sleep(10);
-        }
+        Poll.within(() -> ALLOCATOR.outstanding() == 0, Duration.ofSeconds(5));
         assertEquals(0, ALLOCATOR.outstanding(), "chunk bytes not released");
     }
 
@@ -173,9 +172,9 @@ class VertxJsonBodyWriterTest {
         try (Socket stalled = request("/")) {
             stalled.getInputStream().readNBytes(64 * 1024);
             write = nextWrite();
-            Thread.sleep(1500); // the kernel's buffers fill, then the write queue
+            Thread.sleep(1500); // a slow peer, stalled: the kernel's buffers fill, then the write queue
             long peak = ALLOCATOR.peak();
-            System.out.println("stalled Vert.x client: peak outstanding chunk memory " + peak
+            Measurements.report("stalled Vert.x client: peak outstanding chunk memory " + peak
                     + " bytes (write queue max " + WRITE_QUEUE_MAX + ", chunk " + CHUNK + ")");
             assertTrue(peak <= WRITE_QUEUE_MAX + 2L * CHUNK, "peak outstanding " + peak);
             assertTrue(ALLOCATOR.outstanding() > 0, "the stalled client left chunks waiting");

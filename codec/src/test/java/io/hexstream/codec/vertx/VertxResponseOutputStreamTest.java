@@ -16,6 +16,8 @@ import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.codec.testing.BlobFixtures;
 import io.hexstream.codec.testing.CountingAllocator;
 import io.hexstream.codec.testing.HttpHeads;
+import io.hexstream.codec.testing.Measurements;
+import io.hexstream.codec.testing.Poll;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -221,9 +223,7 @@ class VertxResponseOutputStreamTest {
     }
 
     private static void assertAllChunksReleased() throws InterruptedException {
-        for (int wait = 0; wait < 500 && ALLOCATOR.outstanding() > 0; wait++) {
-            Thread.sleep(10);
-        }
+        Poll.within(() -> ALLOCATOR.outstanding() == 0, Duration.ofSeconds(5));
         assertEquals(0, ALLOCATOR.outstanding(), "chunk bytes not released");
     }
 
@@ -289,9 +289,9 @@ class VertxResponseOutputStreamTest {
         ALLOCATOR.resetPeak();
         try (Socket stalled = request("/stream")) {
             stalled.getInputStream().readNBytes(64 * 1024);
-            Thread.sleep(1500); // the kernel's buffers fill, then the write queue
+            Thread.sleep(1500); // a slow peer, stalled: the kernel's buffers fill, then the write queue
             long peak = ALLOCATOR.peak();
-            System.out.println("stalled stream client: peak outstanding chunk memory " + peak
+            Measurements.report("stalled stream client: peak outstanding chunk memory " + peak
                     + " bytes (write queue max " + WRITE_QUEUE_MAX + ", chunk " + CHUNK + ")");
             assertTrue(peak <= WRITE_QUEUE_MAX + 2L * CHUNK, "peak outstanding " + peak);
             assertTrue(ALLOCATOR.outstanding() > 0, "the stalled client left chunks waiting");

@@ -12,6 +12,7 @@ import io.hexstream.codec.Hex;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
@@ -234,7 +235,7 @@ class GetBlobsV4Test {
         // commas, ],"proofs":[ (12) 128 × (4 + 96) + 127 commas, ]} (2), 127 commas, ]} (2)
         long perBlob = 15 + 128 * 4_100 + 127 + 12 + 128 * 100 + 127 + 2;
         assertEquals(34 + 128 * perBlob + 127 + 2, bytes);
-        System.out.println("one 128 x 128-cell getBlobsV4: the call allocated " + calling + " bytes of heap, building "
+        Measurements.report("one 128 x 128-cell getBlobsV4: the call allocated " + calling + " bytes of heap, building "
                 + building + ", producing " + producing + " (" + Hex.kernel() + " kernel)");
         assertTrue(building + producing <= 128 << 10, "the response allocated " + (building + producing) + " bytes");
     }

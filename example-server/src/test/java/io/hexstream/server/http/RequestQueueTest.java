@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.BoundedExecutor;
@@ -78,11 +79,7 @@ class RequestQueueTest {
                 HttpConnection chunked = open(server, port)) {
             queued.send(head("Content-Length: " + LARGE));
             queued.send(new byte[LARGE]);
-            for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    queue.getQueue().size() < 1; ) {
-                assertTrue(System.nanoTime() < end, "the first large request is queued");
-                Thread.sleep(5);
-            }
+            Poll.until(() -> queue.getQueue().size() >= 1, Duration.ofSeconds(10), "the first large request is queued");
 
             onItsHead.send(head("Content-Length: " + LARGE)); // its body is never sent
             assertEquals("503 " + BUSY, response(onItsHead));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
@@ -14,6 +15,7 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.Hxb2Files;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
@@ -209,16 +211,14 @@ class CellBackfillTest {
         executor.refuse(2);
         CellBackfill.start(pool, executor, cells);
         assertEquals(0, executor.queued(), "refused: queued again later");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (executor.queued() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Poll.within(() -> executor.queued() != 0, Duration.ofSeconds(10));
         assertEquals(1, executor.queued(), "queued once the queue had room (after two retries)");
         assertTrue(executor.runOne());
         assertEquals(2, pool.itemsWithoutExtensionCells().size());
 
         executor.shutdownNow();
         assertTrue(executor.runOne(), "the task queued before the shutdown");
+        // No event marks a retry that does not happen: three retry intervals pass (a slow executor's time).
         Thread.sleep(3 * CellBackfill.RETRY_MILLIS);
         assertEquals(0, executor.queued(), "nothing queued after the shutdown");
         assertEquals(1, pool.itemsWithoutExtensionCells().size(), "left for the next start");

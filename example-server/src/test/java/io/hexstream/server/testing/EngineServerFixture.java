@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 public final class EngineServerFixture extends EngineClient implements AutoCloseable {
     public static final int GENERATED = 6;
     public static final String SECRET = "0x" + "42".repeat(32);
-    private static final Path SHARED_DATA = Path.of("target", "test-blobs");
+    private static final Path SHARED_DATA = ForkDirectories.of("test-blobs");
     private static final Path SCRATCH = Path.of("target", "test-servers");
     private static List<VersionedHash> sharedHashes;
 
@@ -120,20 +120,7 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
     private static EngineServerFixture start(
             Path dataDir, List<String> options, Clock clock, Path scratch, Seams seams) {
         try {
-            Path secret = Files.writeString(scratch.resolve("jwt.hex"), SECRET);
-            List<String> args = new ArrayList<>(options);
-            args.addAll(List.of(
-                    "--data-dir",
-                    dataDir.toString(),
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    "0",
-                    "--jwt-secret",
-                    secret.toString(),
-                    "--hashes-out",
-                    scratch.resolve("hashes.txt").toString()));
-            ExampleServer server = ExampleServer.builder(ServerOptions.parse(args.toArray(String[]::new)))
+            ExampleServer server = ExampleServer.builder(options(dataDir, scratch, options.toArray(String[]::new)))
                     .clock(clock)
                     .seams(seams)
                     .start();
@@ -146,6 +133,27 @@ public final class EngineServerFixture extends EngineClient implements AutoClose
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The options of a server over {@code dataDir} on a free loopback port, with the secret {@link #SECRET} and the
+     * hashes file in {@code dir}, then {@code options} (a fork among them).
+     */
+    public static ServerOptions options(Path dataDir, Path dir, String... options) throws IOException {
+        Path secret = Files.writeString(dir.resolve("jwt.hex"), SECRET);
+        List<String> args = new ArrayList<>(List.of(options));
+        args.addAll(List.of(
+                "--data-dir",
+                dataDir.toString(),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--jwt-secret",
+                secret.toString(),
+                "--hashes-out",
+                dir.resolve("hashes.txt").toString()));
+        return ServerOptions.parse(args.toArray(String[]::new));
     }
 
     private static Path scratch() {

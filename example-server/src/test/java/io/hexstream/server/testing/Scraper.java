@@ -1,5 +1,6 @@
 package io.hexstream.server.testing;
 
+import io.hexstream.codec.testing.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -8,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /** A Prometheus scraper of a server's {@code --metrics-port}. */
 public final class Scraper {
@@ -54,18 +56,18 @@ public final class Scraper {
      * response before it stops counting it in flight); at most 10 s.
      */
     public Exposition settled() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            Exposition exposition = scrape();
-            if (exposition.value("hexstream_http_responses_in_flight") == 0 || System.nanoTime() > deadline) {
-                return exposition;
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        try {
+            Poll.within(() -> scrape().value("hexstream_http_responses_in_flight") == 0, Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
+        return scrape();
+    }
+
+    /** Scrapes until {@code done} (at most 10 s); the last scrape. */
+    public Exposition await(Predicate<Exposition> done) throws InterruptedException {
+        Poll.within(() -> done.test(scrape()), Duration.ofSeconds(10));
+        return scrape();
     }
 }

@@ -154,6 +154,8 @@ public final class ServerProcess implements AutoCloseable {
         command.addAll(List.of(
                 "--enable-native-access=ALL-UNNAMED",
                 "-Dio.netty.leakDetection.level=paranoid",
+                // The test's temporary directory (target/tmp): native libraries are extracted there, not to /tmp.
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp",
                 System.getProperty("java.class.path"),
                 "io.hexstream.server.Main"));
@@ -171,7 +173,7 @@ public final class ServerProcess implements AutoCloseable {
                 throw new AssertionError("the server did not start; its log:\n" + log()
                         + (stderr == null ? "" : "its stderr:\n" + stderr()));
             }
-            Thread.sleep(50);
+            Thread.sleep(50); // a poll of another process's log, with the deadline above
         }
     }
 

@@ -1,5 +1,6 @@
 package io.hexstream.server.testing;
 
+import io.hexstream.codec.testing.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,16 +10,46 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The server side of loopback connections as the kernel lists them ({@code /proc/net/tcp} and {@code tcp6}, Linux): how
- * a test knows that a server in this JVM has closed every connection its clients hung up, so that nothing of theirs can
- * still be reachable when it looks for leaks.
+ * The server side of loopback connections as the kernel lists them ({@code /proc/net/tcp} and {@code tcp6}, and
+ * {@code /proc/net/unix} for IPC, Linux): how a test knows that a server in this JVM has closed every connection its
+ * clients hung up, so that nothing of theirs can still be reachable when it looks for leaks.
  */
 public final class ServerSockets {
     private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
     /** Kernel TCP states of a socket its owner has not closed: established, SYN received, close wait. */
     private static final List<String> OPEN = List.of("01", "03", "08");
 
+    private static final Path UNIX = Path.of("/proc/net/unix");
+    /** The flag of a listening Unix domain socket ({@code __SO_ACCEPTCON}) in {@code /proc/net/unix}. */
+    private static final int ACCEPTING = 0x10000;
+
     private ServerSockets() {}
+
+    /**
+     * Connections accepted on the Unix domain socket {@code path} (the listener excluded) that the server has not
+     * closed yet: an accepted socket is listed with its listener's path, a client's without one.
+     */
+    public static int openUnix(Path path) {
+        String name = path.toAbsolutePath().toString();
+        int open = 0;
+        try {
+            for (String line : Files.readAllLines(UNIX)) {
+                String[] fields = line.trim().split("\\s+");
+                if (fields.length > 7 && fields[7].equals(name) && (Integer.parseInt(fields[3], 16) & ACCEPTING) == 0) {
+                    open++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return open;
+    }
+
+    /** As {@link #awaitAtMost}, for the connections accepted on the Unix domain socket {@code path}. */
+    public static int awaitUnixAtMost(Path path, int expected, Duration timeout) throws InterruptedException {
+        Poll.within(() -> openUnix(path) <= expected, timeout);
+        return openUnix(path);
+    }
 
     /** Connections whose local port is {@code port} (the listener excluded) that the server has not closed yet. */
     public static int open(int port) {
@@ -47,11 +78,7 @@ public final class ServerSockets {
      * are, which is more than {@code expected} only if {@code timeout} ran out.
      */
     public static int awaitAtMost(int port, int expected, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        int open;
-        while ((open = open(port)) > expected && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        return open;
+        Poll.within(() -> open(port) <= expected, timeout);
+        return open(port);
     }
 }

@@ -17,7 +17,7 @@ import java.util.List;
  * pool, and reused by every test class and run. None of them is in {@link EngineServerFixture}'s generated pool.
  */
 public final class TestBlobs {
-    private static final Path CACHE = Path.of("target", "test-tx-blobs");
+    private static final Path CACHE = ForkDirectories.of("test-tx-blobs");
     private static final long SEED = 0x7E57_B10B5L;
     private static final int CAPACITY = 1024;
     private static List<BlobEntry> cached = List.of();
