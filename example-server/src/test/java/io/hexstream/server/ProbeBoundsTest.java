@@ -67,10 +67,10 @@ class ProbeBoundsTest {
             out.flush();
             drain(in);
         })) {
-            run = ProbeTest.probe(webSocket(server), dir, hashes, "--method", "engine_getBlobsV1", "--out", out(dir));
+            run = ProbeRuns.probe(webSocket(server), dir, hashes, "--method", "engine_getBlobsV1", "--out", out(dir));
         }
         assertEquals(0, run.exitCode(), run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV1", n, n, reply.length);
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV1", n, n, reply.length);
         for (int i = 0; i < n; i++) {
             String name = hashes.get(i).toString().substring(2);
             assertArrayEquals(blobs[i], Files.readAllBytes(dir.resolve("out").resolve(name + ".blob")), name);
@@ -82,7 +82,7 @@ class ProbeBoundsTest {
     void aFrameOfTheMostTheHashesAllowIsReadAndOneByteMoreIsRefused(@TempDir Path dir) throws Exception {
         Run most = webSocketReply(dir.resolve("most"), paddedNullResult(V1_ONE_HASH_MAX), "engine_getBlobsV1");
         assertEquals(0, most.exitCode(), most.stderr());
-        ProbeTest.assertLine(most.stdout(), "engine_getBlobsV1", 0, 1, V1_ONE_HASH_MAX);
+        ProbeRuns.assertLine(most.stdout(), "engine_getBlobsV1", 0, 1, V1_ONE_HASH_MAX);
 
         Run over = webSocketReply(dir.resolve("over"), paddedNullResult(V1_ONE_HASH_MAX + 1), "engine_getBlobsV1");
         assertEquals(
@@ -103,7 +103,7 @@ class ProbeBoundsTest {
             out.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[".getBytes(US_ASCII));
             endlessNulls(out);
         })) {
-            run = ProbeTest.probe(webSocket(server), dir, List.of(randomHash()), "--method", "engine_getBlobsV2");
+            run = ProbeRuns.probe(webSocket(server), dir, List.of(randomHash()), "--method", "engine_getBlobsV2");
         }
         assertEquals(
                 new Run(1, "", "engine_getBlobsV2: result[1]: more entries than the 1 versioned hash asked for\n"),
@@ -123,7 +123,7 @@ class ProbeBoundsTest {
                 ScriptedServer.chunk(out, nulls);
             }
         })) {
-            run = ProbeTest.probe(
+            run = ProbeRuns.probe(
                     "http://127.0.0.1:" + server.port(),
                     dir,
                     List.of(randomHash(), randomHash()),
@@ -155,7 +155,7 @@ class ProbeBoundsTest {
                 ScriptedServer.chunk(out, more);
             }
         })) {
-            run = ProbeTest.probe(
+            run = ProbeRuns.probe(
                     "http://127.0.0.1:" + server.port(),
                     dir,
                     List.of(randomHash()),
@@ -176,7 +176,7 @@ class ProbeBoundsTest {
             out.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[".getBytes(US_ASCII));
             endlessNulls(out);
         })) {
-            run = ProbeTest.run(
+            run = ProbeRuns.run(
                     "probe",
                     "--ipc-path",
                     socket.toString(),
@@ -208,10 +208,10 @@ class ProbeBoundsTest {
             out.flush();
             drain(in);
         })) {
-            run = ProbeTest.probe(webSocket(server), dir, List.of(randomHash()), "--method", "engine_getBlobsV1");
+            run = ProbeRuns.probe(webSocket(server), dir, List.of(randomHash()), "--method", "engine_getBlobsV1");
         }
         assertEquals(0, run.exitCode(), run.stderr());
-        ProbeTest.assertLine(run.stdout(), "engine_getBlobsV1", 0, 1, reply.length);
+        ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV1", 0, 1, reply.length);
     }
 
     @Test
@@ -229,7 +229,7 @@ class ProbeBoundsTest {
     void theDeadlineEndsAnUpgradeNeverAnswered(@TempDir Path dir) throws Exception {
         Run run;
         try (ScriptedServer server = ScriptedServer.tcp(ProbeBoundsTest::drain)) {
-            run = ProbeTest.probe(webSocket(server), dir, List.of(randomHash()), "--timeout", "1");
+            run = ProbeRuns.probe(webSocket(server), dir, List.of(randomHash()), "--timeout", "1");
         }
         assertEquals(new Run(1, "", "engine_getBlobsV2: no response within the run's 1 s (--timeout)\n"), run);
     }
@@ -254,7 +254,7 @@ class ProbeBoundsTest {
                 written.addAndGet(pings.length);
             }
         })) {
-            run = ProbeTest.probe(
+            run = ProbeRuns.probe(
                     webSocket(server), dir, List.of(randomHash()), "--timeout", Integer.toString(seconds));
         }
         assertEquals(
@@ -271,7 +271,7 @@ class ProbeBoundsTest {
             out.flush();
             drain(in);
         })) {
-            return ProbeTest.probe(webSocket(server), dir, List.of(randomHash()), "--method", method);
+            return ProbeRuns.probe(webSocket(server), dir, List.of(randomHash()), "--method", method);
         }
     }
 

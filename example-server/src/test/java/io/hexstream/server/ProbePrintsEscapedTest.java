@@ -43,7 +43,7 @@ class ProbePrintsEscapedTest {
     private static Run probe(Path dir, String name, byte[] response, String... options) throws Exception {
         Path sub = Files.createDirectories(dir.resolve(name));
         try (CannedHttpServer server = new CannedHttpServer(n -> response)) {
-            return ProbeTest.probe("http://127.0.0.1:" + server.port() + "/", sub, HASHES, options);
+            return ProbeRuns.probe("http://127.0.0.1:" + server.port() + "/", sub, HASHES, options);
         }
     }
 
