@@ -1,5 +1,6 @@
 package io.hexstream.server.client;
 
+import io.hexstream.client.RpcErrorException;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 

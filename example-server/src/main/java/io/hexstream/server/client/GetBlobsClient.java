@@ -1,5 +1,6 @@
 package io.hexstream.server.client;
 
+import io.hexstream.client.RpcErrorException;
 import io.hexstream.codec.http.HttpExchange;
 import io.hexstream.codec.http.HttpResponseReader;
 import io.hexstream.codec.http.JsonExchange;

@@ -1,5 +1,6 @@
 package io.hexstream.server.client;
 
+import io.hexstream.client.RpcErrorException;
 import io.hexstream.codec.http.JsonResponseConsumer;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.json.StringValue;

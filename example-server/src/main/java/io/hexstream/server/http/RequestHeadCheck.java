@@ -99,40 +99,9 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
 
     /** Why {@code request} is refused, or {@code null} if it may be read (its route then in {@link #route}). */
     private RefusedRequest refusal(HttpRequest request) {
-        if (!request.decoderResult().isSuccess()) {
-            return new RefusedRequest(
-                    request.protocolVersion(),
-                    HttpResponseStatus.BAD_REQUEST,
-                    "malformed HTTP request: "
-                            + PeerText.escape(request.decoderResult().cause().getMessage()),
-                    null);
-        }
-        HttpVersion version = request.protocolVersion();
-        if (version.majorVersion() != 1) {
-            return new RefusedRequest(
-                    HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
-                    "HTTP/1.1 only, not " + PeerText.escape(version.text()),
-                    null);
-        }
-        if (version.minorVersion() > 1) {
-            request.setProtocolVersion(HttpVersion.HTTP_1_1); // RFC 9110 6.2: a later 1.x is served as 1.1
-        }
-        int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
-        if (hosts > 1 || hosts == 0 && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
-            return new RefusedRequest(
-                    request.protocolVersion(),
-                    HttpResponseStatus.BAD_REQUEST,
-                    hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "Host more than once",
-                    null);
-        }
-        String coding = unsupportedTransferCoding(request);
-        if (coding != null) {
-            return new RefusedRequest(
-                    request.protocolVersion(),
-                    HttpResponseStatus.NOT_IMPLEMENTED,
-                    "transfer coding " + PeerText.escape(coding) + " not implemented: chunked only",
-                    null);
+        RefusedRequest framing = framingRefusal(request);
+        if (framing != null) {
+            return framing;
         }
         RouteTable.Path path = routes.path(request.uri());
         if (path == null) {
@@ -180,6 +149,50 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     request.protocolVersion(),
                     HttpResponseStatus.SERVICE_UNAVAILABLE,
                     EngineApiHandler.SERVER_BUSY,
+                    null);
+        }
+        return null;
+    }
+
+    /**
+     * Why {@code request}'s framing is refused (RFC 9112: a malformed head, a major version other than 1, {@code Host}
+     * missing in HTTP/1.1 or repeated, a transfer coding other than {@code chunked}), or {@code null}; a later 1.x is
+     * served as 1.1.
+     */
+    private static RefusedRequest framingRefusal(HttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.BAD_REQUEST,
+                    "malformed HTTP request: "
+                            + PeerText.escape(request.decoderResult().cause().getMessage()),
+                    null);
+        }
+        HttpVersion version = request.protocolVersion();
+        if (version.majorVersion() != 1) {
+            return new RefusedRequest(
+                    HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+                    "HTTP/1.1 only, not " + PeerText.escape(version.text()),
+                    null);
+        }
+        if (version.minorVersion() > 1) {
+            request.setProtocolVersion(HttpVersion.HTTP_1_1); // RFC 9110 6.2: a later 1.x is served as 1.1
+        }
+        int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
+        if (hosts > 1 || hosts == 0 && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.BAD_REQUEST,
+                    hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "Host more than once",
+                    null);
+        }
+        String coding = unsupportedTransferCoding(request);
+        if (coding != null) {
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.NOT_IMPLEMENTED,
+                    "transfer coding " + PeerText.escape(coding) + " not implemented: chunked only",
                     null);
         }
         return null;
