@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The server side of loopback connections as the kernel lists them ({@code /proc/net/tcp} and {@code tcp6}, and
@@ -53,6 +54,14 @@ public final class ServerSockets {
 
     /** Connections whose local port is {@code port} (the listener excluded) that the server has not closed yet. */
     public static int open(int port) {
+        return open(port, null);
+    }
+
+    /**
+     * Connections whose local port is {@code port} and whose peer's port is one of {@code clientPorts} ({@code null}:
+     * any) that the server has not closed yet.
+     */
+    private static int open(int port, Set<Integer> clientPorts) {
         String local = String.format(Locale.ROOT, ":%04X", port);
         int open = 0;
         for (Path table : TABLES) {
@@ -62,7 +71,10 @@ public final class ServerSockets {
             try {
                 for (String line : Files.readAllLines(table)) {
                     String[] fields = line.trim().split("\\s+");
-                    if (fields.length > 3 && fields[1].endsWith(local) && OPEN.contains(fields[3])) {
+                    if (fields.length > 3
+                            && fields[1].endsWith(local)
+                            && OPEN.contains(fields[3])
+                            && (clientPorts == null || clientPorts.contains(peerPort(fields[2])))) {
                         open++;
                     }
                 }
@@ -73,6 +85,11 @@ public final class ServerSockets {
         return open;
     }
 
+    /** The port of an address as the kernel lists it, {@code 0100007F:C350}. */
+    private static int peerPort(String address) {
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1), 16);
+    }
+
     /**
      * Waits until at most {@code expected} connections to {@code port} are open on the server's side; returns how many
      * are, which is more than {@code expected} only if {@code timeout} ran out.
@@ -80,5 +97,15 @@ public final class ServerSockets {
     public static int awaitAtMost(int port, int expected, Duration timeout) throws InterruptedException {
         Poll.within(() -> open(port) <= expected, timeout);
         return open(port);
+    }
+
+    /**
+     * Waits until the server has closed its side of each connection to {@code port} from the local ports
+     * {@code clientPorts} (the test's own, hung up), whatever other clients keep open; returns how many it has not,
+     * more than zero only if {@code timeout} ran out.
+     */
+    public static int awaitClosed(int port, Set<Integer> clientPorts, Duration timeout) throws InterruptedException {
+        Poll.within(() -> open(port, clientPorts) == 0, timeout);
+        return open(port, clientPorts);
     }
 }
