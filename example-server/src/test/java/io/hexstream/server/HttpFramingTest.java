@@ -67,7 +67,7 @@ class HttpFramingTest {
     }
 
     @Test
-    void hostIsNeededOnceInHttp11AndNeverTwice() throws IOException {
+    void hostIsNeededOnceInHttp11NeverTwiceAndAHostIfThere() throws IOException {
         assertEquals(
                 "HTTP/1.1 400 Bad Request", statusLine(exchange(post("POST / HTTP/1.1", ""))), "HTTP/1.1 without Host");
         String twice = exchange(post("POST / HTTP/1.1", "Host: a\r\nHost: b\r\n"));
@@ -77,6 +77,17 @@ class HttpFramingTest {
                 "HTTP/1.0 400 Bad Request",
                 statusLine(exchange(post("POST / HTTP/1.0", "Host: a\r\nHost: a\r\n"))),
                 "HTTP/1.0 with two");
+        for (String invalid : List.of("a, b", "a b/c", "@evil", "user@host", "a:b:c", "a:80x", "[::1", "%zz")) {
+            String response = exchange(post("POST / HTTP/1.1", "Host: " + invalid + "\r\n"));
+            assertEquals("HTTP/1.1 400 Bad Request", statusLine(response), invalid);
+            assertEquals("Host is not host[:port]: " + invalid + "\n", body(response), invalid);
+        }
+        for (String valid : List.of("", "localhost", "127.0.0.1:8551", "[::1]:8551", "[v1.x]", "ex%41mple.org", "a:")) {
+            assertEquals(
+                    "HTTP/1.1 200 OK",
+                    statusLine(exchange(post("POST / HTTP/1.1", "Host: " + valid + "\r\n"))),
+                    "Host: " + valid);
+        }
         String http10 = exchange(post("POST / HTTP/1.0", ""));
         assertEquals("HTTP/1.0 200 OK", statusLine(http10), "HTTP/1.0 without Host is served");
         assertEquals(capabilities, body(http10));

@@ -121,12 +121,14 @@ class WebSocketRfcTest {
     }
 
     @Test
-    void theUpgradeIsRefusedForHttp10WithoutHostOrWithAuthorizationTwice() throws Exception {
+    void theUpgradeIsRefusedForHttp10WithoutHostOrWithAHeaderTwice() throws Exception {
         String upgrade = new String(WebSocketConnection.upgrade(server.token(), "dGhlIHNhbXBsZSBub25jZQ=="), US_ASCII);
         List<String> refused = List.of(
                 upgrade.replace("GET / HTTP/1.1", "GET / HTTP/1.0"),
                 upgrade.replace("Host: 127.0.0.1\r\n", ""),
-                upgrade.replace("\r\n\r\n", "\r\nAuthorization: Bearer " + server.token() + "\r\n\r\n"));
+                upgrade.replace("\r\n\r\n", "\r\nAuthorization: Bearer " + server.token() + "\r\n\r\n"),
+                upgrade.replace("\r\n\r\n", "\r\nSec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAA==\r\n\r\n"),
+                upgrade.replace("\r\n\r\n", "\r\nSec-WebSocket-Version: 8\r\n\r\n"));
         for (String request : refused) {
             try (WebSocketConnection ws = WebSocketConnection.connect(server.port())) {
                 ws.send(request.getBytes(US_ASCII));

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 
@@ -35,6 +36,8 @@ import java.util.concurrent.ThreadPoolExecutor;
  * taken) marks its connection as proven there. Refusals are logged ({@link RefusalLog}). One instance per connection.
  */
 final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
+    private static final String HEX_DIGITS = "0123456789abcdefABCDEF";
+
     private final RouteTable routes;
     private final Authenticator authenticator;
     private final RefusalLog log;
@@ -179,12 +182,19 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (version.minorVersion() > 1) {
             request.setProtocolVersion(HttpVersion.HTTP_1_1); // RFC 9110 6.2: a later 1.x is served as 1.1
         }
-        int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
-        if (hosts > 1 || hosts == 0 && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 || hosts.isEmpty() && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             return new RefusedRequest(
                     request.protocolVersion(),
                     HttpResponseStatus.BAD_REQUEST,
-                    hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "Host more than once",
+                    hosts.isEmpty() ? "an HTTP/1.1 request needs a Host header" : "Host more than once",
+                    null);
+        }
+        if (hosts.size() == 1 && !isHost(hosts.get(0))) {
+            return new RefusedRequest(
+                    request.protocolVersion(),
+                    HttpResponseStatus.BAD_REQUEST,
+                    "Host is not host[:port]: " + PeerText.escape(hosts.get(0)),
                     null);
         }
         String coding = unsupportedTransferCoding(request);
@@ -196,6 +206,46 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
                     null);
         }
         return null;
+    }
+
+    /**
+     * Whether {@code value} is a {@code Host} field value (RFC 9110 7.2: {@code uri-host [ ":" port ]}, RFC 3986 3.2.2
+     * and 3.2.3), or empty: an IP literal in brackets, or a name or IPv4 address of unreserved characters,
+     * percent-encodings and sub-delims, then digits after a colon.
+     */
+    static boolean isHost(String value) {
+        int end = value.length();
+        int colon = value.lastIndexOf(':');
+        if (colon > value.lastIndexOf(']')) {
+            for (int i = colon + 1; i < end; i++) {
+                if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+                    return false;
+                }
+            }
+            end = colon;
+        }
+        boolean literal = end > 0 && value.charAt(0) == '[';
+        if (literal && (end < 3 || value.charAt(end - 1) != ']')) {
+            return false;
+        }
+        for (int i = literal ? 1 : 0; i < (literal ? end - 1 : end); i++) {
+            char c = value.charAt(i);
+            if (c == '%' && !literal) {
+                if (i + 2 >= end
+                        || HEX_DIGITS.indexOf(value.charAt(i + 1)) < 0
+                        || HEX_DIGITS.indexOf(value.charAt(i + 2)) < 0) {
+                    return false;
+                }
+                i += 2;
+            } else if (!(c >= 'a' && c <= 'z'
+                    || c >= 'A' && c <= 'Z'
+                    || c >= '0' && c <= '9'
+                    || "-._~!$&'()*+,;=".indexOf(c) >= 0
+                    || literal && c == ':')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

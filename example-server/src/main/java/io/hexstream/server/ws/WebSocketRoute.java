@@ -120,6 +120,10 @@ public final class WebSocketRoute implements Route {
         if (!headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)) {
             return badRequest("a WebSocket upgrade needs Connection: Upgrade");
         }
+        if (headers.getAll(HttpHeaderNames.SEC_WEBSOCKET_KEY).size() > 1
+                || headers.getAll(HttpHeaderNames.SEC_WEBSOCKET_VERSION).size() > 1) {
+            return badRequest("Sec-WebSocket-Key and Sec-WebSocket-Version once each (RFC 6455, 11.3.1, 11.3.5)");
+        }
         if (!"13".equals(headers.get(HttpHeaderNames.SEC_WEBSOCKET_VERSION))) {
             return badRequest("WebSocket version 13 only (Sec-WebSocket-Version)");
         }
