@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.codec.testing.LeakDetectionExtension;
+import io.hexstream.codec.testing.Measurements;
 import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -73,7 +74,7 @@ class PingFloodTest {
             }
             long heapBefore = ServerMemory.heapAfterGc();
             long directPeak;
-            long heapDuring;
+            long heapDuring = -1;
             AtomicLong pings = new AtomicLong();
             WebSocketConnection flooder = WebSocketConnection.open(server.port(), server.token());
             CompletableFuture<IOException> cutOff = CompletableFuture.supplyAsync(() -> {
@@ -91,22 +92,27 @@ class PingFloodTest {
             int answers = 0;
             try (ServerMemory.Peak peak = new ServerMemory.Peak()) {
                 try {
+                    // The canary asks throughout: for the flood's duration, then until the stalled-write timeout has
+                    // cut the flooder off (an idle canary would meet the idle timeout meanwhile).
                     long ends = System.nanoTime() + duration.toNanos();
-                    while (System.nanoTime() < ends) {
+                    long cutOffBy = ends + TimeUnit.SECONDS.toNanos(writeTimeout.toSeconds() * 3 + 30);
+                    while (heapDuring < 0 || !cutOff.isDone() && System.nanoTime() < cutOffBy) {
+                        if (heapDuring < 0 && System.nanoTime() >= ends) {
+                            heapDuring = ServerMemory.heapAfterGc(); // the flooder still connected
+                        }
                         canary.sendText(json);
                         assertArrayEquals(reference, canary.readMessage().sha256(), "the canary's reply");
                         answers++;
                     }
-                    heapDuring = ServerMemory.heapAfterGc();
-                    cutOff.get(writeTimeout.toSeconds() * 3 + 30, TimeUnit.SECONDS); // by the stalled-write timeout
+                    assertTrue(cutOff.isDone(), "the flooder is cut off by the stalled-write timeout");
                 } finally {
                     flooder.close();
                 }
                 directPeak = peak.bytes();
             }
-            System.out.printf(
+            Measurements.report(
                     "ping flood for %d s: %,d pings sent, %d canary replies; direct memory peak %.1f MiB, heap after"
-                            + " GC %.1f / %.1f MiB before / during%n",
+                            + " GC %.1f / %.1f MiB before / during",
                     duration.toSeconds(),
                     pings.get(),
                     answers,
