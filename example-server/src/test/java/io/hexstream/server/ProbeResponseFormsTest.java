@@ -5,10 +5,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.testing.CannedHttpServer;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.ServerProcess.Run;

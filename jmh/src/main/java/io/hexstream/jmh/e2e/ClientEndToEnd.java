@@ -3,18 +3,18 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.hexstream.client.BlobsListener;
+import io.hexstream.client.BlobsMethod;
+import io.hexstream.client.BlobsOutcome;
+import io.hexstream.client.EndpointUrl;
+import io.hexstream.client.GetBlobsCall;
+import io.hexstream.client.GetBlobsClient;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.Hex;
 import io.hexstream.jmh.GetBlobsResponseReadBenchmark.TekuBlobAndProofV2;
 import io.hexstream.jmh.TekuShapedDeserializer;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.client.BlobsListener;
-import io.hexstream.server.client.BlobsMethod;
-import io.hexstream.server.client.BlobsOutcome;
-import io.hexstream.server.client.EndpointUrl;
-import io.hexstream.server.client.GetBlobsCall;
-import io.hexstream.server.client.GetBlobsClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -120,8 +120,9 @@ public final class ClientEndToEnd {
         long bodyBytes = 0;
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
         try (LoopbackClient raw = new LoopbackClient(address, false);
-                GetBlobsClient client =
-                        new GetBlobsClient(EndpointUrl.parse("http://127.0.0.1:" + port), tokens, false)) {
+                GetBlobsClient client = GetBlobsClient.builder(EndpointUrl.parse("http://127.0.0.1:" + port))
+                        .tokens(tokens::token)
+                        .build()) {
             for (int r = -warmup; r < rounds; r++) {
                 // The id of the probe client's call of this round, so that every body has the same length.
                 String body = "{\"jsonrpc\":\"2.0\",\"id\":" + (r + warmup + 1) + params;

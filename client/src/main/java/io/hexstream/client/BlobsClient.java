@@ -1,6 +1,5 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import io.hexstream.client.RpcErrorException;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 

@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 /**
  * A response that is well-formed JSON (or not read at all) but not a getBlobs answer to the call: an HTTP status other

@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 import io.netty.buffer.ByteBuf;
 

@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 import java.net.URI;
 import java.net.URISyntaxException;

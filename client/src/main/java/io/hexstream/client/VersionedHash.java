@@ -1,4 +1,4 @@
-package io.hexstream.server.blob;
+package io.hexstream.client;
 
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.HexDecoder;

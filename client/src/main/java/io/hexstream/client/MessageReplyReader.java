@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 import io.hexstream.codec.http.PipelinedReader;
 import io.hexstream.codec.json.JsonHexReader;

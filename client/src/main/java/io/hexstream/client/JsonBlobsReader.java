@@ -1,10 +1,8 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import io.hexstream.client.RpcErrorException;
 import io.hexstream.codec.http.JsonResponseConsumer;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.json.StringValue;
-import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpResponse;

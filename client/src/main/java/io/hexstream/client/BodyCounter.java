@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 /**
  * Told each entry of a getBlobs result as soon as its last byte is decoded, in result order (the order of the versioned

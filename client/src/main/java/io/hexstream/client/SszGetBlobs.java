@@ -1,7 +1,5 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 

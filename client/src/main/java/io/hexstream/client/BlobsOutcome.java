@@ -1,4 +1,4 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 /**
  * A getBlobs call answered with a well-formed result: how much of it, and when, in nanoseconds from the moment the

@@ -1,4 +1,4 @@
-package io.hexstream.server.blob;
+package io.hexstream.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

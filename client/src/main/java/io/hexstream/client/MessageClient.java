@@ -1,6 +1,5 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import io.hexstream.server.auth.JwtAuthenticator;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -8,14 +7,10 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -27,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -36,10 +32,11 @@ import java.util.function.Supplier;
 
 /**
  * A getBlobs client over JSON-RPC messages (execution-apis {@code authentication.md}): WebSocket ({@code ws://}, the
- * JWT on the upgrade request only) or IPC (a Unix domain socket through Netty's native epoll transport, no JWT: the
- * file's permissions are the gate; newline-delimited). One connection, made on the first call and again if the server
- * has closed it; calls pipelined in the order made; each reply read as it arrives by a {@link MessageReplyReader},
- * piece by piece as the socket delivers it, its entries handed to the call's {@link BlobsListener} as they are decoded.
+ * JWT on the upgrade request only) or IPC (a Unix domain socket through the JDK's own support, Netty's
+ * {@link NioDomainSocketChannel}, no JWT: the file's permissions are the gate; newline-delimited). One connection, made
+ * on the first call and again if the server has closed it; calls pipelined in the order made; each reply read as it
+ * arrives by a {@link MessageReplyReader}, piece by piece as the socket delivers it, its entries handed to the call's
+ * {@link BlobsListener} as they are decoded.
  *
  * <p>Bounded whatever the server sends: a reply, however framed (one WebSocket frame, many, or an IPC line), is read up
  * to the most its call allows ({@link JsonReplySize}) and refused past it, and held nowhere whole
@@ -66,13 +63,13 @@ public final class MessageClient implements BlobsClient {
             SocketAddress address,
             boolean webSocket,
             boolean paced,
-            IoHandlerFactory io,
             Class<? extends Channel> channelType,
             Supplier<ChannelHandler[]> handlers) {
         this.where = where;
         this.address = address;
         this.paced = paced;
-        this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hexstream-client", true), io);
+        this.group = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("hexstream-client", true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(channelType)
@@ -105,8 +102,11 @@ public final class MessageClient implements BlobsClient {
         return uri;
     }
 
-    /** A WebSocket client of {@code url} ({@link #webSocketUrl(String)}), the upgrade signed with {@code tokens}. */
-    public static MessageClient webSocket(URI url, JwtAuthenticator tokens, boolean paced) {
+    /**
+     * A WebSocket client of {@code url} ({@link #webSocketUrl(String)}), the upgrade signed with the next of
+     * {@code tokens}.
+     */
+    public static MessageClient webSocket(URI url, Supplier<String> tokens, boolean paced) {
         String host = url.getHost().startsWith("[")
                 ? url.getHost().substring(1, url.getHost().length() - 1)
                 : url.getHost();
@@ -117,35 +117,25 @@ public final class MessageClient implements BlobsClient {
                 InetSocketAddress.createUnresolved(host, port),
                 true,
                 paced,
-                NioIoHandler.newFactory(),
                 NioSocketChannel.class,
                 () -> new ChannelHandler[] {
                     new HttpClientCodec(),
                     new HttpObjectAggregator(MAX_UPGRADE_ANSWER),
                     new WebSocketUpgradeHandler(
                             target,
-                            new DefaultHttpHeaders().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())),
+                            new DefaultHttpHeaders().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.get())),
                     new WebSocketControlHandler()
                 });
     }
 
-    /**
-     * An IPC client of the Unix domain socket {@code path}.
-     *
-     * @throws IOException in one line, if Netty's native epoll transport is not available here
-     */
-    public static MessageClient ipc(Path path, boolean paced) throws IOException {
-        if (!Epoll.isAvailable()) {
-            throw new IOException("Unix domain sockets need Netty's native epoll transport (Linux x86-64), not"
-                    + " available here: " + Epoll.unavailabilityCause().getMessage());
-        }
+    /** An IPC client of the Unix domain socket {@code path}. */
+    public static MessageClient ipc(Path path, boolean paced) {
         return new MessageClient(
                 path.toString(),
-                new DomainSocketAddress(path.toFile()),
+                UnixDomainSocketAddress.of(path),
                 false,
                 paced,
-                EpollIoHandler.newFactory(),
-                EpollDomainSocketChannel.class,
+                NioDomainSocketChannel.class,
                 () -> new ChannelHandler[0]);
     }
 

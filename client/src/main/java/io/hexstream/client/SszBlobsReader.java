@@ -1,6 +1,5 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.Arrays;

@@ -1,6 +1,4 @@
-package io.hexstream.server.client;
-
-import io.hexstream.server.blob.BlobSizes;
+package io.hexstream.client;
 
 /**
  * The getBlobs methods and the result entries each answers (execution-apis {@code cancun.md}, {@code osaka.md},

@@ -1,6 +1,4 @@
-package io.hexstream.server.client;
-
-import io.hexstream.server.blob.BlobSizes;
+package io.hexstream.client;
 
 /**
  * The most bytes a JSON-RPC reply to a getBlobs call may take, from the call alone (its method, its number of versioned

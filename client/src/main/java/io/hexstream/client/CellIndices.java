@@ -1,4 +1,4 @@
-package io.hexstream.server.blob;
+package io.hexstream.client;
 
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
@@ -9,7 +9,8 @@ import java.util.Arrays;
  * an SSZ {@code Bitvector[128]}, cell index {@code i} being bit {@code i % 8} (least significant first) of byte
  * {@code i / 8} (execution-apis {@code amsterdam.md}, "engine_getBlobsV4", as its PR #856, geth, reth, Nethermind and
  * the execution spec tests read it). Holds the selected indices in ascending order, as index lists into the three
- * arrays a {@link BlobEntry} keeps them in; one instance serves every blob of a call. Immutable.
+ * arrays a server keeps a blob in (its bytes, its extension cells 64 to 127, its cell proofs); one instance serves
+ * every blob of a call. Immutable.
  */
 public final class CellIndices {
     /** {@code indices_bitarray}'s size in bytes: one bit per cell of the extended blob. */
@@ -70,7 +71,7 @@ public final class CellIndices {
 
     /**
      * How many of the selected cells are cells 0 to 63, the blob's own bytes: the first {@code inBlob()} of
-     * {@link #cells()}.
+     * {@link #cellList()}.
      */
     public int inBlob() {
         return inBlob;
@@ -85,8 +86,8 @@ public final class CellIndices {
     }
 
     /**
-     * The selected cells 64 to 127 as indices into {@link BlobEntry#extensionCells()} (0 to 63), ascending; shared, not
-     * to be modified.
+     * The selected cells 64 to 127 as indices into the extension cells (0 to 63), ascending; shared, not to be
+     * modified.
      */
     public int[] extensionList() {
         return extension;

@@ -1,11 +1,9 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import io.hexstream.client.RpcErrorException;
 import io.hexstream.codec.http.HttpExchange;
 import io.hexstream.codec.http.HttpResponseReader;
 import io.hexstream.codec.http.JsonExchange;
 import io.hexstream.codec.http.JsonResponseReader;
-import io.hexstream.server.auth.JwtAuthenticator;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -28,6 +26,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A getBlobs client of one Engine API endpoint over HTTP/1.1, by JSON-RPC or by the REST routes of execution-apis #793
@@ -39,8 +38,8 @@ import java.util.concurrent.TimeUnit;
  * into pooled direct buffers, the first long before the last byte of the body. Bodies of any framing (Content-Length,
  * chunked) and any layout the JSON spec allows are read.
  *
- * <p>Paced: constructed with {@code paced}, the socket is read only while the caller wants ({@link #pause()},
- * {@link #resume()}), for a listener handing entries to bounded work.
+ * <p>Made by a {@link #builder(EndpointUrl)}. Paced ({@link Builder#paced(boolean)}), the socket is read only while the
+ * caller wants ({@link #pause()}, {@link #resume()}), for a listener handing entries to bounded work.
  *
  * <p>Thread-safe; {@link #pause()} and {@link #resume()} may be called from a listener. Calls must not be made from the
  * client's own event loop (connecting waits).
@@ -52,7 +51,7 @@ public final class GetBlobsClient implements BlobsClient {
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
     private final EndpointUrl url;
-    private final JwtAuthenticator tokens;
+    private final Supplier<String> tokens;
     private final boolean paced;
     private final boolean ssz;
     private final EventLoopGroup group;
@@ -62,26 +61,13 @@ public final class GetBlobsClient implements BlobsClient {
 
     private long nextId = 1;
 
-    /**
-     * A JSON-RPC client of {@code url} signing with {@code tokens}; no connection is made yet.
-     *
-     * @param paced whether the socket is read only while {@link #resume()}d (it starts reading)
-     */
-    public GetBlobsClient(EndpointUrl url, JwtAuthenticator tokens, boolean paced) {
-        this(url, tokens, paced, false);
-    }
-
-    /**
-     * A client of {@code url} signing with {@code tokens}; no connection is made yet.
-     *
-     * @param paced whether the socket is read only while {@link #resume()}d (it starts reading)
-     * @param ssz whether calls go to the REST routes (SSZ) rather than JSON-RPC
-     */
-    public GetBlobsClient(EndpointUrl url, JwtAuthenticator tokens, boolean paced, boolean ssz) {
-        this.url = url;
-        this.tokens = tokens;
-        this.paced = paced;
-        this.ssz = ssz;
+    private GetBlobsClient(Builder builder) {
+        this.url = builder.url;
+        this.tokens = builder.tokens;
+        this.paced = builder.paced;
+        this.ssz = builder.ssz;
+        boolean paced = this.paced;
+        boolean ssz = this.ssz;
         this.group = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory("hexstream-client", true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
@@ -144,7 +130,7 @@ public final class GetBlobsClient implements BlobsClient {
                 new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target, Unpooled.wrappedBuffer(body));
         request.headers()
                 .set(HttpHeaderNames.HOST, url.hostHeader())
-                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.token())
+                .set(HttpHeaderNames.AUTHORIZATION, "Bearer " + tokens.get())
                 .set(HttpHeaderNames.CONTENT_TYPE, mediaType)
                 .set(HttpHeaderNames.ACCEPT, mediaType)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
@@ -193,5 +179,59 @@ public final class GetBlobsClient implements BlobsClient {
             ch.close().awaitUninterruptibly();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    /** A builder of a client of {@code url}: JSON-RPC, not paced, until told otherwise; its tokens must be given. */
+    public static Builder builder(EndpointUrl url) {
+        return new Builder(url);
+    }
+
+    /** The settings of a {@link GetBlobsClient}; {@link #build()} makes one (no connection yet). */
+    public static final class Builder {
+        private final EndpointUrl url;
+        private Supplier<String> tokens;
+        private boolean paced;
+        private boolean ssz;
+
+        private Builder(EndpointUrl url) {
+            this.url = url;
+        }
+
+        /** Signs each request with a fresh {@link JwtSigner} token of the 32-byte {@code secret}. */
+        public Builder jwtSecret(byte[] secret) {
+            return tokens(new JwtSigner(secret));
+        }
+
+        /** Signs each request with the next of {@code tokens} (a JWT, without {@code Bearer}). */
+        public Builder tokens(Supplier<String> tokens) {
+            this.tokens = tokens;
+            return this;
+        }
+
+        /**
+         * Whether the socket is read only while {@link GetBlobsClient#resume()}d (it starts reading); not by default.
+         */
+        public Builder paced(boolean paced) {
+            this.paced = paced;
+            return this;
+        }
+
+        /** Whether calls go to the REST routes of execution-apis #793 (SSZ) rather than JSON-RPC; not by default. */
+        public Builder ssz(boolean ssz) {
+            this.ssz = ssz;
+            return this;
+        }
+
+        /**
+         * The client.
+         *
+         * @throws IllegalStateException if neither {@link #jwtSecret(byte[])} nor {@link #tokens(Supplier)} was given
+         */
+        public GetBlobsClient build() {
+            if (tokens == null) {
+                throw new IllegalStateException("a GetBlobsClient needs its JWT secret or tokens");
+            }
+            return new GetBlobsClient(this);
+        }
     }
 }

@@ -1,7 +1,6 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
 import io.hexstream.codec.Hex;
-import io.hexstream.server.blob.VersionedHash;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -1,7 +1,8 @@
-package io.hexstream.server.client;
+package io.hexstream.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.hexstream.codec.http.HttpResponseConsumer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -25,7 +26,7 @@ final class SszBlobsResponse implements HttpResponseConsumer {
     /** The most bytes of an error body kept. */
     static final int MAX_PROBLEM = 4096;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory JSON = new JsonFactory();
 
     private final GetBlobsCall call;
     private final BlobsListener listener;
@@ -101,16 +102,8 @@ final class SszBlobsResponse implements HttpResponseConsumer {
     private String problemLine() {
         StringBuilder line = new StringBuilder("HTTP ").append(status.code());
         int bare = line.length();
-        try {
-            JsonNode body = JSON.readTree(problem.toByteArray());
-            JsonNode title = body.path("title").isTextual() ? body.path("title") : body.path("type");
-            if (title.isTextual()) {
-                String text = title.asText();
-                line.append(' ').append(body.has("title") ? text : text.substring(text.lastIndexOf('/') + 1));
-            }
-            if (body.path("detail").isTextual()) {
-                line.append(": ").append(body.path("detail").asText());
-            }
+        try (JsonParser body = JSON.createParser(problem.toByteArray())) {
+            appendProblem(body, line);
         } catch (IOException | RuntimeException e) {
             line.setLength(bare); // not a problem document: the status says it all
         }
@@ -118,5 +111,42 @@ final class SszBlobsResponse implements HttpResponseConsumer {
             line.append(' ').append(status.reasonPhrase());
         }
         return line.toString().replaceAll("\\R", " ");
+    }
+
+    /**
+     * Appends the problem document's {@code title} (else the last segment of its {@code type}) and {@code detail}, its
+     * top-level string members (the last of a name if repeated), to {@code line}.
+     */
+    private static void appendProblem(JsonParser body, StringBuilder line) throws IOException {
+        if (body.nextToken() != JsonToken.START_OBJECT) {
+            throw new IOException("not a JSON object");
+        }
+        boolean hasTitle = false;
+        String title = null;
+        String type = null;
+        String detail = null;
+        while (body.nextToken() == JsonToken.FIELD_NAME) {
+            String name = body.currentName();
+            JsonToken value = body.nextToken();
+            String text = value == JsonToken.VALUE_STRING ? body.getText() : null;
+            switch (name) {
+                case "title" -> {
+                    hasTitle = true;
+                    title = text;
+                }
+                case "type" -> type = text;
+                case "detail" -> detail = text;
+                default -> {}
+            }
+            body.skipChildren(); // an object or array value; a no-op on a scalar
+        }
+        if (title != null) {
+            line.append(' ').append(title);
+        } else if (type != null) {
+            line.append(' ').append(hasTitle ? type : type.substring(type.lastIndexOf('/') + 1));
+        }
+        if (detail != null) {
+            line.append(": ").append(detail);
+        }
     }
 }
