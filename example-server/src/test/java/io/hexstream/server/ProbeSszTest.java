@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.client.BlobSizes;
 import io.hexstream.client.VersionedHash;
+import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.Fork;
-import io.hexstream.server.testing.CannedHttpServer;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.ServerProcess.Run;

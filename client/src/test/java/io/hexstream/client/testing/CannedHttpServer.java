@@ -1,7 +1,8 @@
-package io.hexstream.server.testing;
+package io.hexstream.client.testing;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
+import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,17 +10,21 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.List;
 import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntFunction;
 
 /**
  * An HTTP/1.1 server on a loopback port answering the {@code n}th request (from 0) with the bytes {@code responses}
  * gives, as they are, then closing the connection if they are cut short or say so; it checks nothing of the request but
- * reads its head and its {@code Content-Length} body.
+ * reads its head (kept, {@link #heads()}) and its {@code Content-Length} body.
  */
 public final class CannedHttpServer implements AutoCloseable {
     private final ServerSocket socket = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
     private final Thread thread;
+    private final List<String> heads = new CopyOnWriteArrayList<>();
 
     public CannedHttpServer(IntFunction<byte[]> responses) throws IOException {
         thread = new Thread(() -> {
@@ -28,7 +33,7 @@ public final class CannedHttpServer implements AutoCloseable {
                 try (Socket connection = socket.accept()) {
                     InputStream in = connection.getInputStream();
                     OutputStream out = connection.getOutputStream();
-                    for (int length; (length = readHead(in)) >= 0; ) {
+                    for (int length; (length = readHead(in, heads)) >= 0; ) {
                         in.readNBytes(length);
                         byte[] response = responses.apply(n++);
                         out.write(response);
@@ -51,8 +56,47 @@ public final class CannedHttpServer implements AutoCloseable {
         return socket.getLocalPort();
     }
 
-    /** Reads a request head; returns its Content-Length (0 if none), or -1 at the end of input. */
-    private static int readHead(InputStream in) throws IOException {
+    /**
+     * The heads of the requests read so far, in order, as sent (ASCII); each is kept before its response is written, so
+     * a client that has read a response finds its request's head here.
+     */
+    public List<String> heads() {
+        return heads;
+    }
+
+    /**
+     * A {@code 200} response of {@code body} in chunks of 1 to {@code max} bytes (sizes from {@code seed}), some with a
+     * chunk extension, ending with a trailer.
+     */
+    public static byte[] chunked(byte[] body, int max, long seed) {
+        Random random = new Random(seed);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length * 2);
+        out.writeBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
+                .getBytes(US_ASCII));
+        for (int at = 0; at < body.length; ) {
+            int n = Math.min(body.length - at, 1 + random.nextInt(max));
+            out.writeBytes((Integer.toHexString(n) + (random.nextInt(8) == 0 ? ";ext=\"v\"" : "") + "\r\n")
+                    .getBytes(US_ASCII));
+            out.write(body, at, n);
+            out.writeBytes("\r\n".getBytes(US_ASCII));
+            at += n;
+        }
+        out.writeBytes("0\r\nX-Trailer: done\r\n\r\n".getBytes(US_ASCII));
+        return out.toByteArray();
+    }
+
+    /** A response of {@code status} (its reason phrase Netty's) with {@code body} and its {@code Content-Length}. */
+    public static byte[] contentLength(int status, String contentType, byte[] body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 128);
+        out.writeBytes(("HTTP/1.1 " + HttpResponseStatus.valueOf(status) + "\r\nContent-Type: " + contentType
+                        + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                .getBytes(US_ASCII));
+        out.writeBytes(body);
+        return out.toByteArray();
+    }
+
+    /** Reads a request head into {@code heads}; returns its Content-Length (0 if none), or -1 at the end of input. */
+    private static int readHead(InputStream in, List<String> heads) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         while (true) {
             int b = in.read();
@@ -62,6 +106,7 @@ public final class CannedHttpServer implements AutoCloseable {
             head.write(b);
             String text = head.toString(US_ASCII);
             if (text.endsWith("\r\n\r\n")) {
+                heads.add(text);
                 for (String line : text.split("\r\n")) {
                     if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
                         return Integer.parseInt(line.substring(15).strip());
