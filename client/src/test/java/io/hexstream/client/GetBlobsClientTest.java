@@ -11,11 +11,14 @@ import com.auth0.jwt.algorithms.Algorithm;
 import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.client.testing.Responses;
 import io.hexstream.client.testing.Responses.Blob;
+import io.hexstream.client.testing.Responses.Cells;
 import io.netty.buffer.ByteBufUtil;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
@@ -112,6 +115,105 @@ class GetBlobsClientTest {
     }
 
     @Test
+    void v1WithANullEntryMembersReversedAndEscapedHexGivesItsBytes() throws Exception {
+        Random random = new Random(1);
+        List<Blob> blobs = List.of(Responses.blob(random, 1), Responses.blob(random, 1));
+        String body = "{ \"result\": [ " + v1(blobs.get(0), 0) + ", null ,\n" + v1(blobs.get(1), 1)
+                + " ], \"jsonrpc\": \"2.0\", \"id\": 1.0 }";
+        try (CannedHttpServer server =
+                        new CannedHttpServer(n -> CannedHttpServer.chunked(body.getBytes(US_ASCII), 7, 2));
+                GetBlobsClient client = client(server, false)) {
+            Entries got = new Entries();
+
+            BlobsOutcome outcome =
+                    client.call(call(BlobsMethod.V1, 3, null), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(List.of("blob 0", "missing 1", "blob 2"), got.told);
+            for (int i = 0; i < blobs.size(); i++) {
+                assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
+                assertArrayEquals(blobs.get(i).proofs().get(0), got.proofs.get(i));
+            }
+        }
+    }
+
+    @Test
+    void v4WithNullCellsGivesTheCellsAnswered() throws Exception {
+        Random random = new Random(4);
+        // Cells 0 and 70 asked; entry 2 lacks cell 70 (null, and its proof null).
+        List<Cells> cells = List.of(Responses.cells(random, 2, 0), Responses.cells(random, 2, 0b10));
+        List<Object> result = new ArrayList<>();
+        result.add(null);
+        result.addAll(Responses.cellEntries(cells));
+        byte[] body = Responses.pretty(Map.of("id", 1, "jsonrpc", "2.0", "result", result));
+        byte[] bitarray = new byte[CellIndices.BITARRAY_SIZE];
+        bitarray[0] = 0x01;
+        bitarray[70 / 8] = 1 << (70 % 8);
+        try (CannedHttpServer server = new CannedHttpServer(n -> CannedHttpServer.chunked(body, 64, 3));
+                GetBlobsClient client = client(server, false)) {
+            Entries got = new Entries();
+
+            BlobsOutcome outcome =
+                    client.call(call(BlobsMethod.V4, 3, bitarray), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(List.of("missing 0", "cells 1 [0, 70]", "cells 2 [0]"), got.told);
+            assertArrayEquals(concat(cells.get(0).cells()), got.blobs.get(0));
+            assertArrayEquals(concat(cells.get(0).proofs()), got.proofs.get(0));
+            assertArrayEquals(cells.get(1).cells().get(0), got.blobs.get(1));
+            assertArrayEquals(cells.get(1).proofs().get(0), got.proofs.get(1));
+        }
+    }
+
+    @Test
+    void malformedResponsesFailTheCallInOneLine() throws Exception {
+        Random random = new Random(5);
+        List<Blob> blobs = List.of(Responses.blob(random, 128), Responses.blob(random, 128));
+        String good = new String(Responses.response(1, Responses.blobEntries(blobs, false)), US_ASCII);
+        String blob1 = Responses.hex(blobs.get(1).blob());
+        String odd = good.replace(blob1, blob1.substring(0, blob1.length() - 1));
+        assertFault(
+                odd.getBytes(US_ASCII),
+                2,
+                "result[1].blob: odd number of hex digits at byte "
+                        + grouped(odd.indexOf(blob1.substring(0, blob1.length() - 1)) + blob1.length() - 1));
+
+        String proof5 = Responses.hex(blobs.get(1).proofs().get(5));
+        String bad = good.replace(proof5, proof5.substring(0, 10) + 'g' + proof5.substring(11));
+        assertFault(
+                bad.getBytes(US_ASCII),
+                2,
+                "result[1].proofs[5]: invalid hex character 'g' at byte " + grouped(bad.indexOf('g')));
+
+        String short127 =
+                good.replace(",\"" + Responses.hex(blobs.get(0).proofs().get(127)) + "\"", "");
+        assertFault(short127.getBytes(US_ASCII), 2, "result[0].proofs: 127 elements, expected 128");
+
+        assertFault(good.getBytes(US_ASCII), 1, "result[1]: more entries than the 1 versioned hash asked for");
+    }
+
+    @Test
+    void aNullResultAndNoContentAreTheListenersNull() throws Exception {
+        byte[] body = Responses.response(1, null);
+        List<byte[]> responses = List.of(
+                CannedHttpServer.contentLength(200, "application/json", body),
+                CannedHttpServer.contentLength(204, "application/octet-stream", new byte[0]));
+        Entries got = new Entries();
+        try (CannedHttpServer server = new CannedHttpServer(responses::get)) {
+            // One after the other: the canned server answers one connection at a time.
+            try (GetBlobsClient json = client(server, false)) {
+                assertEquals(
+                        0, json.call(call(2), got).get(30, TimeUnit.SECONDS).available());
+            }
+            try (GetBlobsClient ssz = client(server, true)) {
+                assertEquals(0, ssz.call(call(2), got).get(30, TimeUnit.SECONDS).available());
+            }
+        }
+
+        assertEquals(List.of("null", "null"), got.told);
+    }
+
+    @Test
     void builderWithoutTokensIsRefused() {
         GetBlobsClient.Builder builder = GetBlobsClient.builder(EndpointUrl.parse("http://127.0.0.1:1"));
 
@@ -142,13 +244,49 @@ class GetBlobsClientTest {
                 .build();
     }
 
+    private static void assertFault(byte[] body, int hashes, String fault) throws Exception {
+        try (CannedHttpServer server =
+                        new CannedHttpServer(n -> CannedHttpServer.contentLength(200, "application/json", body));
+                GetBlobsClient client = client(server, false)) {
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> client.call(call(hashes), new Entries()).get(30, TimeUnit.SECONDS));
+            assertEquals(fault, e.getCause().getMessage());
+        }
+    }
+
+    /** {@code BlobAndProofV1}, members reversed, one not known, uppercase hex with two digits and the 0 escaped. */
+    private static String v1(Blob blob, int index) {
+        return "{ \"proof\" : " + otherHex(blob.proofs().get(0)) + ", \"index\": " + index + ", \"blob\" : "
+                + otherHex(blob.blob()) + " }";
+    }
+
+    private static String otherHex(byte[] bytes) {
+        String digits = Responses.hex(bytes).substring(2).toUpperCase(Locale.ROOT);
+        int middle = digits.length() / 2;
+        return "\"\\u0030x" + digits.substring(0, middle) + escaped(digits.charAt(middle))
+                + escaped(digits.charAt(middle + 1)) + digits.substring(middle + 2) + "\"";
+    }
+
+    private static String escaped(char c) {
+        return String.format(Locale.ROOT, "\\u%04x", (int) c);
+    }
+
+    private static String grouped(long offset) {
+        return String.format(Locale.ROOT, "%,d", offset);
+    }
+
     private static GetBlobsCall call(int hashes) {
+        return call(BlobsMethod.V2, hashes, null);
+    }
+
+    private static GetBlobsCall call(BlobsMethod method, int hashes, byte[] cells) {
         Random random = new Random(hashes);
         List<VersionedHash> asked = new ArrayList<>();
         for (int i = 0; i < hashes; i++) {
             asked.add(VersionedHash.wrap(Responses.bytes(random, BlobSizes.VERSIONED_HASH_SIZE)));
         }
-        return new GetBlobsCall(BlobsMethod.V2, asked, null);
+        return new GetBlobsCall(method, asked, cells);
     }
 
     private static byte[] concat(List<byte[]> parts) {
@@ -161,15 +299,38 @@ class GetBlobsClientTest {
     private static final class Entries implements BlobsListener {
         final List<byte[]> blobs = new ArrayList<>();
         final List<byte[]> proofs = new ArrayList<>();
+        final List<String> told = new ArrayList<>();
 
         @Override
         public void blob(int index, BlobAndProofs entry) {
             try {
+                told.add("blob " + index);
                 blobs.add(ByteBufUtil.getBytes(entry.blob()));
                 proofs.add(ByteBufUtil.getBytes(entry.proofs()));
             } finally {
                 entry.release();
             }
+        }
+
+        @Override
+        public void cells(int index, CellsAndProofs entry) {
+            try {
+                told.add("cells " + index + " " + Arrays.toString(entry.indices()));
+                blobs.add(ByteBufUtil.getBytes(entry.cells()));
+                proofs.add(ByteBufUtil.getBytes(entry.proofs()));
+            } finally {
+                entry.release();
+            }
+        }
+
+        @Override
+        public void missing(int index) {
+            told.add("missing " + index);
+        }
+
+        @Override
+        public void nullResult() {
+            told.add("null");
         }
     }
 }
