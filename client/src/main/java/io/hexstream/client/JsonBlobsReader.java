@@ -45,6 +45,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private final BlobsMethod method;
     private final long id;
     private final BlobsListener listener;
+    private final EntryHandover handover;
     private final ByteBufAllocator allocator;
     private final LongSupplier bodyBytes;
     private final long start;
@@ -53,7 +54,6 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private final CompletableFuture<BlobsOutcome> outcome = new CompletableFuture<>();
 
     private long toHead;
-    private long toFirstBlob = -1;
     private int depth;
     /** Non-zero while a value of no interest is skipped: the depth of its inside. */
     private int skipDepth;
@@ -68,15 +68,11 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
     private boolean sawError;
     private boolean nullResult;
     private int entries;
-    private int available;
     private Long errorCode;
     private String errorMessage;
 
     // The entry being read.
     private int entry = -1;
-    private ByteBuf blob;
-    private ByteBuf proofs;
-    private ByteBuf cells;
     private int proofCount = -1;
     private int cellCount = -1;
     private boolean[] proofPresent;
@@ -96,6 +92,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         this.allocator = allocator;
         this.bodyBytes = bodyBytes;
         this.start = start;
+        this.handover = new EntryHandover(listener, start);
         this.selected = call.selectedCells();
         this.maxBytes = JsonReplySize.max(call);
     }
@@ -146,13 +143,18 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             outcome.completeExceptionally(new RpcErrorException(errorCode, errorMessage));
         } else {
             outcome.complete(new BlobsOutcome(
-                    call.hashes().size(), available, bodyBytes.getAsLong(), toHead, toFirstBlob, toLastByte));
+                    call.hashes().size(),
+                    handover.available(),
+                    bodyBytes.getAsLong(),
+                    toHead,
+                    handover.toFirstBlob(),
+                    toLastByte));
         }
     }
 
     @Override
     public void failed(Throwable cause) {
-        releaseEntry();
+        handover.release();
         outcome.completeExceptionally(cause);
     }
 
@@ -369,7 +371,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             nullResult = true;
             listener.nullResult();
         } else if (depth == 2 && !inError) {
-            listener.missing(nextEntry());
+            handover.missing(nextEntry());
         } else if (depth == 4 && method.answersCells()) {
             element(null);
         } else if (!(depth == 1 && member == ID)) {
@@ -419,14 +421,14 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
 
     private void entryString(StringValue value) {
         if (member == BLOB) {
-            once(blob != null, "blob");
-            blob = allocator.directBuffer(BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE);
+            once(handover.blob() != null, "blob");
+            ByteBuf blob = handover.holdBlob(allocator.directBuffer(BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE));
             value.hex(blob, BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE);
         } else if (member == PROOF) {
-            once(proofs != null, "proof");
-            proofs = allocator.directBuffer(BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
+            once(handover.proofs() != null, "proof");
+            ByteBuf proof = handover.holdProofs(allocator.directBuffer(BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE));
             proofCount = 1;
-            value.hex(proofs, BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
+            value.hex(proof, BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
         } else {
             scalar("a string", value);
         }
@@ -434,15 +436,15 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
 
     private void beginEntryArray() {
         if (member == PROOFS) {
-            once(proofs != null, "proofs");
+            once(handover.proofs() != null, "proofs");
             int count = method.answersCells() ? selected.length : method.proofsPerBlob();
-            proofs = allocator.directBuffer(count * BlobSizes.PROOF_SIZE, count * BlobSizes.PROOF_SIZE);
+            handover.holdProofs(allocator.directBuffer(count * BlobSizes.PROOF_SIZE, count * BlobSizes.PROOF_SIZE));
             proofPresent = new boolean[count];
             proofCount = 0;
         } else if (member == BLOB_CELLS) {
-            once(cells != null, "blob_cells");
+            once(handover.cells() != null, "blob_cells");
             int size = selected.length * BlobSizes.CELL_SIZE;
-            cells = allocator.directBuffer(size, size);
+            handover.holdCells(allocator.directBuffer(size, size));
             cellPresent = new boolean[selected.length];
             cellCount = 0;
         } else {
@@ -467,7 +469,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
             throw fault(memberPath(arrayMember), "more than " + presence.length + " elements");
         }
         presence[k] = present != null;
-        return proof ? proofs : cells;
+        return proof ? handover.proofs() : handover.cells();
     }
 
     private int count(int arrayMember) {
@@ -478,9 +480,10 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
         int index = entry;
         entry = -1;
         if (method.answersCells()) {
-            if (cells == null || proofs == null) {
+            if (handover.cells() == null || handover.proofs() == null) {
                 throw fault(
-                        entryPath(index), "BlobCellsAndProofsV1 without " + (cells == null ? "blob_cells" : "proofs"));
+                        entryPath(index),
+                        "BlobCellsAndProofsV1 without " + (handover.cells() == null ? "blob_cells" : "proofs"));
             }
             int[] indices = new int[selected.length];
             int answered = 0;
@@ -495,42 +498,16 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
                     indices[answered++] = selected[k];
                 }
             }
-            CellsAndProofs answer = new CellsAndProofs(Arrays.copyOf(indices, answered), cells, proofs);
-            cells = null;
-            proofs = null;
-            handedOver();
-            listener.cells(index, answer);
+            handover.cells(index, Arrays.copyOf(indices, answered));
         } else {
-            if (blob == null || proofs == null) {
+            if (handover.blob() == null || handover.proofs() == null) {
                 throw fault(
                         entryPath(index),
                         (method == BlobsMethod.V1 ? "BlobAndProofV1" : "BlobAndProofV2") + " without "
-                                + (blob == null ? "blob" : method == BlobsMethod.V1 ? "proof" : "proofs"));
+                                + (handover.blob() == null ? "blob" : method == BlobsMethod.V1 ? "proof" : "proofs"));
             }
-            BlobAndProofs answer = new BlobAndProofs(blob, proofs);
-            blob = null;
-            proofs = null;
-            handedOver();
-            listener.blob(index, answer);
+            handover.blob(index);
         }
-    }
-
-    private void handedOver() {
-        available++;
-        if (toFirstBlob < 0) {
-            toFirstBlob = System.nanoTime() - start;
-        }
-    }
-
-    private void releaseEntry() {
-        for (ByteBuf buffer : new ByteBuf[] {blob, proofs, cells}) {
-            if (buffer != null) {
-                buffer.release();
-            }
-        }
-        blob = null;
-        proofs = null;
-        cells = null;
     }
 
     private void endEnvelope() {

@@ -36,7 +36,6 @@ final class SszBlobsReader {
     private final BlobsMethod method;
     private final int count;
     private final boolean[] selected = new boolean[SLOTS];
-    private final BlobsListener listener;
     private final ByteBufAllocator allocator;
     /** Offsets, the available byte: at most one offset table (128 × 4 bytes, or 4 a hash asked for beyond 128). */
     private final byte[] scratch;
@@ -58,13 +57,8 @@ final class SszBlobsReader {
     private long entryStart;
     private boolean[] present;
     private int answered;
-    private ByteBuf blob;
-    private ByteBuf proofs;
-    private ByteBuf cells;
 
-    private int availableCount;
-    private long toFirstBlob = -1;
-    private final long start;
+    private final EntryHandover handover;
 
     /** @param start {@link System#nanoTime()} when the request was handed to the connection */
     SszBlobsReader(GetBlobsCall call, BlobsListener listener, ByteBufAllocator allocator, long start) {
@@ -74,9 +68,8 @@ final class SszBlobsReader {
         for (int cell : call.selectedCells()) {
             selected[cell] = true;
         }
-        this.listener = listener;
         this.allocator = allocator;
-        this.start = start;
+        this.handover = new EntryHandover(listener, start);
         scratch(OFFSET, this::listOffset);
     }
 
@@ -114,24 +107,17 @@ final class SszBlobsReader {
 
     /** Releases the buffers of the entry being read (the body failed). */
     void release() {
-        for (ByteBuf buffer : new ByteBuf[] {blob, proofs, cells}) {
-            if (buffer != null) {
-                buffer.release();
-            }
-        }
-        blob = null;
-        proofs = null;
-        cells = null;
+        handover.release();
     }
 
     /** The entries handed over that are not unavailable. */
     int available() {
-        return availableCount;
+        return handover.available();
     }
 
     /** Nanoseconds from the start until the first available entry was handed over; -1 if none was. */
     long toFirstBlob() {
-        return toFirstBlob;
+        return handover.toFirstBlob();
     }
 
     /** The body bytes read. */
@@ -257,8 +243,8 @@ final class SszBlobsReader {
             skip(BlobSizes.BLOB_SIZE + BlobSizes.PROOF_SIZE, this::missing);
             return;
         }
-        blob = allocator.directBuffer(BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE);
-        proofs = allocator.directBuffer(BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
+        ByteBuf blob = handover.holdBlob(allocator.directBuffer(BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE));
+        ByteBuf proofs = handover.holdProofs(allocator.directBuffer(BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE));
         field = "entries[" + entry + "].contents.blob";
         into(blob, BlobSizes.BLOB_SIZE, () -> {
             field = "entries[" + entry + "].contents.proof";
@@ -274,8 +260,10 @@ final class SszBlobsReader {
             scratch(OFFSET, this::proofsV2);
         };
         if (available) {
-            blob = allocator.directBuffer(BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE);
-            into(blob, BlobSizes.BLOB_SIZE, proofsOffset);
+            into(
+                    handover.holdBlob(allocator.directBuffer(BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE)),
+                    BlobSizes.BLOB_SIZE,
+                    proofsOffset);
         } else {
             skip(BlobSizes.BLOB_SIZE, proofsOffset);
         }
@@ -295,21 +283,16 @@ final class SszBlobsReader {
             missing();
             return;
         }
-        proofs = allocator.directBuffer(size, size);
-        into(proofs, size, this::blobAndProofs);
+        into(handover.holdProofs(allocator.directBuffer(size, size)), size, this::blobAndProofs);
     }
 
     private void blobAndProofs() {
-        BlobAndProofs answer = new BlobAndProofs(blob, proofs);
-        blob = null;
-        proofs = null;
-        handedOver();
-        listener.blob(entry, answer);
+        handover.blob(entry);
         entryDone();
     }
 
     private void missing() {
-        listener.missing(entry);
+        handover.missing(entry);
         entryDone();
     }
 
@@ -325,7 +308,8 @@ final class SszBlobsReader {
     /** The cells' slot offsets read; {@code listBytes} is the cell list's length by the container's offsets. */
     private void cellSlots(long listBytes) {
         present = slots(listBytes, BlobSizes.CELL_SIZE);
-        cells = allocator.directBuffer(answered * BlobSizes.CELL_SIZE, answered * BlobSizes.CELL_SIZE);
+        ByteBuf cells = handover.holdCells(
+                allocator.directBuffer(answered * BlobSizes.CELL_SIZE, answered * BlobSizes.CELL_SIZE));
         into(cells, answered * BlobSizes.CELL_SIZE, () -> {
             field = "entries[" + entry + "].contents.proofs";
             scratch(SLOT_OFFSETS, this::proofSlots);
@@ -345,7 +329,8 @@ final class SszBlobsReader {
         if (!available && cellsAnswered > 0) {
             throw fault("unavailable, with " + cellsAnswered + " cells");
         }
-        proofs = allocator.directBuffer(answered * BlobSizes.PROOF_SIZE, answered * BlobSizes.PROOF_SIZE);
+        ByteBuf proofs = handover.holdProofs(
+                allocator.directBuffer(answered * BlobSizes.PROOF_SIZE, answered * BlobSizes.PROOF_SIZE));
         into(proofs, answered * BlobSizes.PROOF_SIZE, this::cellsAndProofs);
     }
 
@@ -387,19 +372,8 @@ final class SszBlobsReader {
                 indices[k++] = slot;
             }
         }
-        CellsAndProofs answer = new CellsAndProofs(indices, cells, proofs);
-        cells = null;
-        proofs = null;
-        handedOver();
-        listener.cells(entry, answer);
+        handover.cells(entry, indices);
         entryDone();
-    }
-
-    private void handedOver() {
-        availableCount++;
-        if (toFirstBlob < 0) {
-            toFirstBlob = System.nanoTime() - start;
-        }
     }
 
     private BadResponseException fault(String fault) {
