@@ -9,13 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import io.hexstream.client.testing.CannedHttpServer;
+import io.hexstream.client.testing.CollectedEntries;
 import io.hexstream.client.testing.Responses;
 import io.hexstream.client.testing.Responses.Blob;
 import io.hexstream.client.testing.Responses.Cells;
-import io.netty.buffer.ByteBufUtil;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +46,7 @@ class GetBlobsClientTest {
         byte[] body = Responses.pretty(response);
         try (CannedHttpServer server = new CannedHttpServer(n -> CannedHttpServer.chunked(body, 64, n));
                 GetBlobsClient client = client(server, false)) {
-            Entries got = new Entries();
+            CollectedEntries got = new CollectedEntries();
 
             BlobsOutcome outcome = client.call(call(2), got).get(30, TimeUnit.SECONDS);
 
@@ -83,7 +82,7 @@ class GetBlobsClientTest {
                 GetBlobsClient client = client(server, false)) {
             ExecutionException e = assertThrows(
                     ExecutionException.class,
-                    () -> client.call(call(1), new Entries()).get(30, TimeUnit.SECONDS));
+                    () -> client.call(call(1), new CollectedEntries()).get(30, TimeUnit.SECONDS));
 
             RpcErrorException rpc = assertInstanceOf(RpcErrorException.class, e.getCause());
             assertEquals(-38004, rpc.code());
@@ -123,7 +122,7 @@ class GetBlobsClientTest {
         try (CannedHttpServer server =
                         new CannedHttpServer(n -> CannedHttpServer.chunked(body.getBytes(US_ASCII), 7, 2));
                 GetBlobsClient client = client(server, false)) {
-            Entries got = new Entries();
+            CollectedEntries got = new CollectedEntries();
 
             BlobsOutcome outcome =
                     client.call(call(BlobsMethod.V1, 3, null), got).get(30, TimeUnit.SECONDS);
@@ -151,7 +150,7 @@ class GetBlobsClientTest {
         bitarray[70 / 8] = 1 << (70 % 8);
         try (CannedHttpServer server = new CannedHttpServer(n -> CannedHttpServer.chunked(body, 64, 3));
                 GetBlobsClient client = client(server, false)) {
-            Entries got = new Entries();
+            CollectedEntries got = new CollectedEntries();
 
             BlobsOutcome outcome =
                     client.call(call(BlobsMethod.V4, 3, bitarray), got).get(30, TimeUnit.SECONDS);
@@ -198,7 +197,7 @@ class GetBlobsClientTest {
         List<byte[]> responses = List.of(
                 CannedHttpServer.contentLength(200, "application/json", body),
                 CannedHttpServer.contentLength(204, "application/octet-stream", new byte[0]));
-        Entries got = new Entries();
+        CollectedEntries got = new CollectedEntries();
         try (CannedHttpServer server = new CannedHttpServer(responses::get)) {
             // One after the other: the canned server answers one connection at a time.
             try (GetBlobsClient json = client(server, false)) {
@@ -233,7 +232,7 @@ class GetBlobsClientTest {
     private static String sszFault(GetBlobsClient client) throws Exception {
         ExecutionException e = assertThrows(
                 ExecutionException.class,
-                () -> client.call(call(1), new Entries()).get(30, TimeUnit.SECONDS));
+                () -> client.call(call(1), new CollectedEntries()).get(30, TimeUnit.SECONDS));
         return assertInstanceOf(BadResponseException.class, e.getCause()).getMessage();
     }
 
@@ -250,7 +249,7 @@ class GetBlobsClientTest {
                 GetBlobsClient client = client(server, false)) {
             ExecutionException e = assertThrows(
                     ExecutionException.class,
-                    () -> client.call(call(hashes), new Entries()).get(30, TimeUnit.SECONDS));
+                    () -> client.call(call(hashes), new CollectedEntries()).get(30, TimeUnit.SECONDS));
             assertEquals(fault, e.getCause().getMessage());
         }
     }
@@ -293,44 +292,5 @@ class GetBlobsClientTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         parts.forEach(out::writeBytes);
         return out.toByteArray();
-    }
-
-    /** Copies each entry's bytes and releases its buffers; read once the call's future has completed. */
-    private static final class Entries implements BlobsListener {
-        final List<byte[]> blobs = new ArrayList<>();
-        final List<byte[]> proofs = new ArrayList<>();
-        final List<String> told = new ArrayList<>();
-
-        @Override
-        public void blob(int index, BlobAndProofs entry) {
-            try {
-                told.add("blob " + index);
-                blobs.add(ByteBufUtil.getBytes(entry.blob()));
-                proofs.add(ByteBufUtil.getBytes(entry.proofs()));
-            } finally {
-                entry.release();
-            }
-        }
-
-        @Override
-        public void cells(int index, CellsAndProofs entry) {
-            try {
-                told.add("cells " + index + " " + Arrays.toString(entry.indices()));
-                blobs.add(ByteBufUtil.getBytes(entry.cells()));
-                proofs.add(ByteBufUtil.getBytes(entry.proofs()));
-            } finally {
-                entry.release();
-            }
-        }
-
-        @Override
-        public void missing(int index) {
-            told.add("missing " + index);
-        }
-
-        @Override
-        public void nullResult() {
-            told.add("null");
-        }
     }
 }
