@@ -189,6 +189,11 @@ class GetBlobsClientTest {
         assertFault(short127.getBytes(US_ASCII), 2, "result[0].proofs: 127 elements, expected 128");
 
         assertFault(good.getBytes(US_ASCII), 1, "result[1]: more entries than the 1 versioned hash asked for");
+
+        byte[] unauthorized = ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
+                .getBytes(US_ASCII);
+        assertResponseFault(unauthorized, 2, "HTTP 401 Unauthorized");
     }
 
     @Test
@@ -244,8 +249,11 @@ class GetBlobsClientTest {
     }
 
     private static void assertFault(byte[] body, int hashes, String fault) throws Exception {
-        try (CannedHttpServer server =
-                        new CannedHttpServer(n -> CannedHttpServer.contentLength(200, "application/json", body));
+        assertResponseFault(CannedHttpServer.contentLength(200, "application/json", body), hashes, fault);
+    }
+
+    private static void assertResponseFault(byte[] response, int hashes, String fault) throws Exception {
+        try (CannedHttpServer server = new CannedHttpServer(n -> response);
                 GetBlobsClient client = client(server, false)) {
             ExecutionException e = assertThrows(
                     ExecutionException.class,
