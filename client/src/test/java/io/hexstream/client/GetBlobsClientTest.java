@@ -68,6 +68,38 @@ class GetBlobsClientTest {
     }
 
     @Test
+    void v2CompactProofsFirstWithContentLengthGivesItsBytes() throws Exception {
+        Random random = new Random(33);
+        List<Blob> blobs = List.of(Responses.blob(random, 128), Responses.blob(random, 128));
+        List<Object> result = new ArrayList<>();
+        for (Blob blob : blobs) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("proofs", blob.proofs().stream().map(Responses::hex).toList());
+            entry.put("blob", Responses.hex(blob.blob()));
+            result.add(entry);
+        }
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("jsonrpc", "2.0");
+        response.put("result", result);
+        response.put("id", 1);
+        byte[] body = Responses.write(response);
+        try (CannedHttpServer server =
+                        new CannedHttpServer(n -> CannedHttpServer.contentLength(200, "application/json", body));
+                GetBlobsClient client = client(server, false)) {
+            CollectedEntries got = new CollectedEntries();
+
+            BlobsOutcome outcome = client.call(call(2), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(body.length, outcome.bodyBytes());
+            for (int i = 0; i < blobs.size(); i++) {
+                assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
+                assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
+            }
+        }
+    }
+
+    @Test
     void jsonRpcErrorFailsTheCallWithItsCodeAndMessage() throws Exception {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", -38004);

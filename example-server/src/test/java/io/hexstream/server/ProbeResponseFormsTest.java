@@ -27,10 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code probe --out} against a hand-written HTTP server whose responses are written as the JSON and HTTP specs allow,
  * not as the example server writes them: other whitespace, member order, members the probe does not know,
  * {@code \}{@code u} escapes and uppercase digits in the hex, non-ASCII text, chunked bodies in chunks of 1 to 64 bytes
- * with extensions and trailers, or a {@code Content-Length}. Each gives the same files, the bytes of the blobs it was
- * built from (c-kzg's, generated apart from any server). Malformed responses (odd and bad digits, a body cut short, a
- * JSON-RPC error, HTTP 401, 127 cell proofs) give exit 1, their one line on stderr, and leave no file, though the
- * entries before the fault were written to temporary files.
+ * with extensions and trailers. Each gives the same files, the bytes of the blobs it was built from (c-kzg's, generated
+ * apart from any server). Malformed responses (odd and bad digits, a body cut short, a JSON-RPC error, HTTP 401, 127
+ * cell proofs) give exit 1, their one line on stderr, and leave no file, though the entries before the fault were
+ * written to temporary files. The client's own reading of these forms and faults is {@code GetBlobsClientTest}'s, in
+ * the client module.
  */
 class ProbeResponseFormsTest {
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
@@ -54,23 +55,6 @@ class ProbeResponseFormsTest {
                 "--verify");
         assertEquals(0, run.exitCode(), run.stderr());
         ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.getBytes(UTF_8).length);
-        assertBlobFiles(dir.resolve("out"), false);
-    }
-
-    @Test
-    void v2CompactWithContentLengthAndProofsFirstGivesTheSameFiles(@TempDir Path dir) throws Exception {
-        StringBuilder body = new StringBuilder("{\"jsonrpc\":\"2.0\",\"result\":[");
-        for (int i = 0; i < 2; i++) {
-            body.append(i == 0 ? "" : ",")
-                    .append("{\"proofs\":")
-                    .append(proofArray(entries.get(i).cellProofs(), false))
-                    .append(",\"blob\":\"")
-                    .append(Hex.encodeToString(entries.get(i).blob(), true))
-                    .append("\"}");
-        }
-        Run run = probeAgainst(
-                dir, contentLength(body.append("],\"id\":1}").toString()), hashes, "--method", "engine_getBlobsV2");
-        assertEquals(0, run.exitCode(), run.stderr());
         assertBlobFiles(dir.resolve("out"), false);
     }
 
