@@ -1,12 +1,30 @@
 /**
  * The reading side of the Engine API's getBlobs methods ({@code engine_getBlobsV1} to {@code V4}), for a consensus
- * client: {@link io.hexstream.client.GetBlobsResponses} reads a JSON-RPC response from a blocking
+ * client, in two shapes.
+ *
+ * <p>Blocking: {@link io.hexstream.client.GetBlobsResponses} reads a JSON-RPC response from an
  * {@link java.io.InputStream} as it arrives, decoding each blob, cell and proof straight into a {@code byte[]} of its
  * size with the codec's hex kernel and handing each entry over as soon as it is read. Its faults are
  * {@link java.io.IOException}s: {@link io.hexstream.client.RpcErrorException} for a JSON-RPC error,
  * {@link io.hexstream.client.GetBlobsResponseException} for anything else that is not the method's response. The
  * JSON-RPC envelope ({@code JsonRpcResponseListener}) is read apart from the entries of the result
- * ({@code BlobsResultListener}), both listeners of the codec's {@link io.hexstream.codec.json.JsonHexReader}. Depends
- * on the codec's core and Netty's buffers, nothing else.
+ * ({@code BlobsResultListener}), both listeners of the codec's {@link io.hexstream.codec.json.JsonHexReader}.
+ *
+ * <p>On Netty: a {@link io.hexstream.client.BlobsClient} hands each result entry to a
+ * {@link io.hexstream.client.BlobsListener} as soon as its last byte is decoded, into pooled direct buffers. It is one
+ * of: {@link io.hexstream.client.GetBlobsClient}, one HTTP/1.1 connection, a fresh JWT per request
+ * ({@link io.hexstream.client.JwtSigner}), calls pipelined, by JSON-RPC (read through the codec's
+ * {@link io.hexstream.codec.http.JsonResponseReader} by a {@code JsonBlobsReader}) or by the REST routes of
+ * execution-apis #793 ({@code SszGetBlobs}; each response read through the codec's
+ * {@link io.hexstream.codec.http.HttpResponseReader} by an {@code SszBlobsResponse} and its {@code SszBlobsReader});
+ * {@link io.hexstream.client.MessageClient}, JSON-RPC over WebSocket (the JWT on the upgrade;
+ * {@code WebSocketUpgradeHandler}, frames read as they arrive by {@code WebSocketFrameReader}, pings answered by
+ * {@code WebSocketControlHandler}) or IPC over the JDK's Unix domain sockets ({@code MessageReplyReader}; a reply
+ * bounded by its call, {@code JsonReplySize}).
+ *
+ * <p>The value types a server shares: {@link io.hexstream.client.VersionedHash},
+ * {@link io.hexstream.client.CellIndices} and {@link io.hexstream.client.BlobSizes}, the one place the EIP-4844 and
+ * EIP-7594 sizes are written down. Depends on the codec, Netty (buffers, channels, HTTP) and jackson-core's streaming
+ * parser (problem documents), nothing else.
  */
 package io.hexstream.client;

@@ -1,9 +1,9 @@
 package io.hexstream.server;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.PoolItem;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.kzg.BlobGenerator;
 import io.hexstream.server.kzg.Kzg;

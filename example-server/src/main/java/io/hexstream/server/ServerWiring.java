@@ -1,9 +1,9 @@
 package io.hexstream.server;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.EngineMethods;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.testing.LeakDetectionExtension;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineServerFixture;

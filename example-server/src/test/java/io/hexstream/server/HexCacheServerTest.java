@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.EncodedEntry;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.Fork;

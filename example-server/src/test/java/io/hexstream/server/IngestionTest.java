@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import ethereum.ckzg4844.CKZG4844JNI;
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.BlobTransactionBuilder;
 import io.hexstream.server.testing.EngineClient;

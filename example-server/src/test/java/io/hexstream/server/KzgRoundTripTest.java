@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import ethereum.ckzg4844.CKZG4844JNI;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.HexDecoder;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.testing.EngineServerFixture;

@@ -1,6 +1,7 @@
 package io.hexstream.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -17,10 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The server's packages point one way along the request's path (DESIGN.md): {@code http} knows no method and no
  * encoding, nor do the message transports ({@code message}, {@code ws}, {@code ipc}), {@code rpc} is JSON-RPC 2.0
- * alone, {@code metrics} is told by the request path and tells none of it, {@code client} is a client of any endpoint
- * (none of the server's parts), {@code text} (peer text escaped for logs and terminals) knows none of the others. Read
- * from the compiled classes' constant pools, where every class a class refers to is named, so an import, a fully
- * qualified name and a lambda's target all count.
+ * alone, {@code metrics} is told by the request path and tells none of it, {@code text} (peer text escaped for logs and
+ * terminals) knows none of the others. Read from the compiled classes' constant pools, where every class a class refers
+ * to is named, so an import, a fully qualified name and a lambda's target all count.
  */
 class PackageDependenciesTest {
     private static final String SERVER = "io/hexstream/server/";
@@ -33,11 +33,10 @@ class PackageDependenciesTest {
             "ws", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "ipc", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "metrics", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache"),
-            "client", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "kzg", "cache", "metrics", "probe"),
             "text",
                     List.of(
-                            "http", "rpc", "message", "ws", "ipc", "metrics", "client", "probe", "auth", "engine",
-                            "ssz", "blob", "cache", "pool", "tx", "kzg"));
+                            "http", "rpc", "message", "ws", "ipc", "metrics", "probe", "auth", "engine", "ssz", "blob",
+                            "cache", "pool", "tx", "kzg"));
 
     @Test
     void eachPackageReachesNoneOfWhatItMustNotKnow() throws IOException, URISyntaxException {
@@ -65,5 +64,16 @@ class PackageDependenciesTest {
         Map<String, TreeSet<String>> none = new TreeMap<>();
         FORBIDDEN.keySet().forEach(pkg -> none.put(pkg, new TreeSet<>()));
         assertEquals(none, found);
+    }
+
+    /** The getBlobs client is the client module's ({@code io.hexstream.client}); the server holds none of its own. */
+    @Test
+    void holdsNoClientPackage() throws URISyntaxException {
+        Path classes = Path.of(ExampleServer.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+        assertFalse(Files.exists(classes.resolve(SERVER + "client")), SERVER + "client");
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.testing.ScriptedServer;
 import io.hexstream.server.testing.ServerProcess.Run;
 import java.io.ByteArrayOutputStream;

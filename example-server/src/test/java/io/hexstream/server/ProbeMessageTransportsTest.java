@@ -4,7 +4,7 @@ import static io.hexstream.server.ProbeRuns.assertBlobFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;

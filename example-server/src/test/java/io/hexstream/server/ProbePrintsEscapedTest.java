@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.testing.CannedHttpServer;
+import io.hexstream.client.VersionedHash;
+import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.server.testing.ServerProcess.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;

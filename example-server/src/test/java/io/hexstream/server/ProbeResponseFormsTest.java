@@ -5,15 +5,14 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
+import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.testing.CannedHttpServer;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.ServerProcess.Run;
 import io.hexstream.server.testing.TestBlobs;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,10 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code probe --out} against a hand-written HTTP server whose responses are written as the JSON and HTTP specs allow,
  * not as the example server writes them: other whitespace, member order, members the probe does not know,
  * {@code \}{@code u} escapes and uppercase digits in the hex, non-ASCII text, chunked bodies in chunks of 1 to 64 bytes
- * with extensions and trailers, or a {@code Content-Length}. Each gives the same files, the bytes of the blobs it was
- * built from (c-kzg's, generated apart from any server). Malformed responses (odd and bad digits, a body cut short, a
- * JSON-RPC error, HTTP 401, 127 cell proofs) give exit 1, their one line on stderr, and leave no file, though the
- * entries before the fault were written to temporary files.
+ * with extensions and trailers. Each gives the same files, the bytes of the blobs it was built from (c-kzg's, generated
+ * apart from any server). Malformed responses (odd and bad digits, a body cut short, a JSON-RPC error, HTTP 401, 127
+ * cell proofs) give exit 1, their one line on stderr, and leave no file, though the entries before the fault were
+ * written to temporary files. The client's own reading of these forms and faults is {@code GetBlobsClientTest}'s, in
+ * the client module.
  */
 class ProbeResponseFormsTest {
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
@@ -48,26 +47,14 @@ class ProbeResponseFormsTest {
                 + "\n ] , \"note\" : \"d\u00e9j\u00e0 vu \ud83d\ude00 \\\"quoted\\\" \\u00e9\" ,\n"
                 + " \"jsonrpc\" : \"2.0\"\n}\n";
         Run run = probeAgainst(
-                dir, chunked(body.getBytes(UTF_8), 64, 1), hashes, "--method", "engine_getBlobsV2", "--verify");
+                dir,
+                CannedHttpServer.chunked(body.getBytes(UTF_8), 64, 1),
+                hashes,
+                "--method",
+                "engine_getBlobsV2",
+                "--verify");
         assertEquals(0, run.exitCode(), run.stderr());
         ProbeRuns.assertLine(run.stdout(), "engine_getBlobsV2", 2, 2, body.getBytes(UTF_8).length);
-        assertBlobFiles(dir.resolve("out"), false);
-    }
-
-    @Test
-    void v2CompactWithContentLengthAndProofsFirstGivesTheSameFiles(@TempDir Path dir) throws Exception {
-        StringBuilder body = new StringBuilder("{\"jsonrpc\":\"2.0\",\"result\":[");
-        for (int i = 0; i < 2; i++) {
-            body.append(i == 0 ? "" : ",")
-                    .append("{\"proofs\":")
-                    .append(proofArray(entries.get(i).cellProofs(), false))
-                    .append(",\"blob\":\"")
-                    .append(Hex.encodeToString(entries.get(i).blob(), true))
-                    .append("\"}");
-        }
-        Run run = probeAgainst(
-                dir, contentLength(body.append("],\"id\":1}").toString()), hashes, "--method", "engine_getBlobsV2");
-        assertEquals(0, run.exitCode(), run.stderr());
         assertBlobFiles(dir.resolve("out"), false);
     }
 
@@ -76,7 +63,7 @@ class ProbeResponseFormsTest {
         String body = "{ \"result\": [ " + v1(0) + ", null ,\n" + v1(1) + " ], \"jsonrpc\": \"2.0\", \"id\": 1.0 }";
         Run run = probeAgainst(
                 dir,
-                chunked(body.getBytes(US_ASCII), 7, 2),
+                CannedHttpServer.chunked(body.getBytes(US_ASCII), 7, 2),
                 List.of(hashes.get(0), UNKNOWN, hashes.get(1)),
                 "--method",
                 "engine_getBlobsV1",
@@ -101,7 +88,7 @@ class ProbeResponseFormsTest {
         Path out = dir.resolve("out");
         Run run = probeAgainst(
                 dir,
-                chunked(body.getBytes(US_ASCII), 64, 3),
+                CannedHttpServer.chunked(body.getBytes(US_ASCII), 64, 3),
                 List.of(UNKNOWN, hashes.get(0), hashes.get(1)),
                 "--method",
                 "engine_getBlobsV4",
@@ -145,7 +132,7 @@ class ProbeResponseFormsTest {
         assertMalformed(
                 dir,
                 "bad",
-                chunked(bad.getBytes(US_ASCII), 64, 4),
+                CannedHttpServer.chunked(bad.getBytes(US_ASCII), 64, 4),
                 "result[1].proofs[5]: invalid hex character 'g' at byte " + grouped(bad.indexOf('g')));
 
         byte[] whole = contentLength(good);
@@ -254,24 +241,6 @@ class ProbeResponseFormsTest {
         byte[] response = Arrays.copyOf(head, head.length + bytes.length);
         System.arraycopy(bytes, 0, response, head.length, bytes.length);
         return response;
-    }
-
-    /** {@code body} chunked in random chunks of 1 to {@code max} bytes, some with an extension, and a trailer. */
-    private static byte[] chunked(byte[] body, int max, long seed) {
-        Random random = new Random(seed);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length * 2);
-        out.writeBytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
-                .getBytes(US_ASCII));
-        for (int at = 0; at < body.length; ) {
-            int n = Math.min(body.length - at, 1 + random.nextInt(max));
-            out.writeBytes((Integer.toHexString(n) + (random.nextInt(8) == 0 ? ";ext=\"v\"" : "") + "\r\n")
-                    .getBytes(US_ASCII));
-            out.write(body, at, n);
-            out.writeBytes("\r\n".getBytes(US_ASCII));
-            at += n;
-        }
-        out.writeBytes("0\r\nX-Trailer: done\r\n\r\n".getBytes(US_ASCII));
-        return out.toByteArray();
     }
 
     // ---------------------------------------------------------------- running

@@ -2,7 +2,7 @@ package io.hexstream.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.Exposition;

@@ -2,10 +2,10 @@ package io.hexstream.jmh;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.CellIndices;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.engine.BlobCellsAndProofsV1;
 import io.hexstream.server.engine.BlobsResult;
 import io.hexstream.server.metrics.Tally;

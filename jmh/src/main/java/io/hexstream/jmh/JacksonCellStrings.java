@@ -2,7 +2,7 @@ package io.hexstream.jmh;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.client.BlobSizes;
 import java.util.ArrayList;
 import java.util.List;
 

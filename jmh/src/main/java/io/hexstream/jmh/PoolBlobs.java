@@ -1,6 +1,6 @@
 package io.hexstream.jmh;
 
-import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.client.BlobSizes;
 import java.util.Arrays;
 import java.util.Random;
 

@@ -1,5 +1,8 @@
 package io.hexstream.server.blob;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
+
 /**
  * A blob in the pool with its KZG commitment and the proofs it came with: a blob proof (EIP-4844 network form,
  * {@code BlobAndProofV1}), 128 cell proofs (EIP-7594 form, {@code BlobAndProofV2}), or both. Arrays are never modified

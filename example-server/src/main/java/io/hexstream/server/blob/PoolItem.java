@@ -1,5 +1,6 @@
 package io.hexstream.server.blob;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.Hex;
 import java.util.List;
 import java.util.Locale;

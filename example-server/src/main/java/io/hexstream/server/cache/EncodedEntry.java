@@ -1,7 +1,7 @@
 package io.hexstream.server.cache;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import io.netty.buffer.ByteBuf;
 
 /**

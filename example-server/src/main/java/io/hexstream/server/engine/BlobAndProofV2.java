@@ -1,8 +1,8 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 
 /**
  * {@code BlobAndProofV2} (execution-apis {@code osaka.md}): {@code {"blob":"0x…","proofs":["0x…",…]}}, the blob's

@@ -1,9 +1,9 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.CellIndices;
 import io.hexstream.codec.json.JsonBodyBuilder;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.cache.EncodedEntry;
 
 /**

@@ -1,7 +1,7 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 

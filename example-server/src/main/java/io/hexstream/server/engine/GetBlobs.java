@@ -1,8 +1,8 @@
 package io.hexstream.server.engine;
 
+import io.hexstream.client.CellIndices;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.HexFormatException;
-import io.hexstream.server.blob.CellIndices;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.metrics.Tally;

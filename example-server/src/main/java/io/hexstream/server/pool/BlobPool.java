@@ -1,9 +1,9 @@
 package io.hexstream.server.pool;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
-import io.hexstream.server.blob.VersionedHash;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

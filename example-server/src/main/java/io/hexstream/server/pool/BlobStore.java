@@ -1,9 +1,9 @@
 package io.hexstream.server.pool;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.Origin;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;

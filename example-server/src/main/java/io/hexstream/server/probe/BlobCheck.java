@@ -1,7 +1,7 @@
 package io.hexstream.server.probe;
 
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.kzg.Kzg;
 
 /**

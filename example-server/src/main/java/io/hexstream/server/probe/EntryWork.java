@@ -1,11 +1,11 @@
 package io.hexstream.server.probe;
 
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.client.BlobAndProofs;
-import io.hexstream.server.client.BlobsClient;
-import io.hexstream.server.client.BlobsListener;
-import io.hexstream.server.client.CellsAndProofs;
+import io.hexstream.client.BlobAndProofs;
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.BlobsClient;
+import io.hexstream.client.BlobsListener;
+import io.hexstream.client.CellsAndProofs;
+import io.hexstream.client.VersionedHash;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.io.IOException;

@@ -1,20 +1,20 @@
 package io.hexstream.server.probe;
 
+import io.hexstream.client.BlobsClient;
+import io.hexstream.client.BlobsListener;
+import io.hexstream.client.BlobsMethod;
+import io.hexstream.client.BlobsOutcome;
+import io.hexstream.client.CellIndices;
+import io.hexstream.client.EndpointUrl;
+import io.hexstream.client.GetBlobsCall;
+import io.hexstream.client.GetBlobsClient;
+import io.hexstream.client.JwtSigner;
+import io.hexstream.client.MessageClient;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
 import io.hexstream.server.Main;
-import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.blob.CellIndices;
-import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.client.BlobsClient;
-import io.hexstream.server.client.BlobsListener;
-import io.hexstream.server.client.BlobsMethod;
-import io.hexstream.server.client.BlobsOutcome;
-import io.hexstream.server.client.EndpointUrl;
-import io.hexstream.server.client.GetBlobsCall;
-import io.hexstream.server.client.GetBlobsClient;
-import io.hexstream.server.client.MessageClient;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.text.PeerText;
@@ -27,7 +27,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -235,11 +234,15 @@ public final class ProbeCommand implements Callable<Integer> {
         if (ipcPath != null) {
             return MessageClient.ipc(ipcPath, paced);
         }
-        JwtAuthenticator tokens = new JwtAuthenticator(secret, Clock.systemUTC());
+        JwtSigner tokens = new JwtSigner(secret);
         if (url.regionMatches(true, 0, "ws:", 0, 3)) {
             return MessageClient.webSocket(MessageClient.webSocketUrl(url), tokens, paced);
         }
-        return new GetBlobsClient(EndpointUrl.parse(url), tokens, paced, transport.equalsIgnoreCase("ssz"));
+        return GetBlobsClient.builder(EndpointUrl.parse(url))
+                .tokens(tokens)
+                .paced(paced)
+                .ssz(transport.equalsIgnoreCase("ssz"))
+                .build();
     }
 
     /**

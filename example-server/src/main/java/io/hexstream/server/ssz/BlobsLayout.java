@@ -1,8 +1,8 @@
 package io.hexstream.server.ssz;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.CellIndices;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.engine.GetBlobs;
 
 /**

@@ -1,8 +1,8 @@
 package io.hexstream.server.ssz;
 
+import io.hexstream.client.CellIndices;
 import io.hexstream.codec.http.StreamedResponse;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.engine.GetBlobs;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderValues;

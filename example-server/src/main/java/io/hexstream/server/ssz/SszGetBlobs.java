@@ -1,6 +1,6 @@
 package io.hexstream.server.ssz;
 
-import io.hexstream.server.blob.BlobSizes;
+import io.hexstream.client.BlobSizes;
 import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.engine.GetBlobs;

@@ -1,7 +1,7 @@
 package io.hexstream.server.tx;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.VersionedHash;
 import java.math.BigInteger;
 import java.util.List;
 

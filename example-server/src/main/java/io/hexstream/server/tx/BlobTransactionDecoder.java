@@ -3,9 +3,9 @@ package io.hexstream.server.tx;
 import static io.hexstream.server.tx.TransactionRefusedException.failed;
 import static io.hexstream.server.tx.TransactionRefusedException.undecodable;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.VersionedHash;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;

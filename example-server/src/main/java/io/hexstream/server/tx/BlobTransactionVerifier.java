@@ -2,8 +2,8 @@ package io.hexstream.server.tx;
 
 import static io.hexstream.server.tx.TransactionRefusedException.failed;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.ServerMetrics;
 import java.io.ByteArrayOutputStream;

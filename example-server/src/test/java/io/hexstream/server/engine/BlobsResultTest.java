@@ -2,11 +2,11 @@ package io.hexstream.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.CellIndices;
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.cache.EncodedEntry;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.metrics.Tally;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.HexFormatException;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.rpc.DecodedArray;
 import io.hexstream.server.rpc.ElementReader;

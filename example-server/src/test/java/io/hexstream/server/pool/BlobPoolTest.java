@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
-import io.hexstream.server.blob.VersionedHash;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;

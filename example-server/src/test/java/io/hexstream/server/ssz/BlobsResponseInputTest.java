@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.client.CellIndices;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.CellIndices;
 import io.hexstream.server.engine.GetBlobs;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

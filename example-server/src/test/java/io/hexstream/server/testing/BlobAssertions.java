@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

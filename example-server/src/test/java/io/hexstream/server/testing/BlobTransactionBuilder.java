@@ -1,8 +1,8 @@
 package io.hexstream.server.testing;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;

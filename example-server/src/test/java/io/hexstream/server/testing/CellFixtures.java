@@ -1,9 +1,9 @@
 package io.hexstream.server.testing;
 
 import ethereum.ckzg4844.CKZG4844JNI;
+import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.Hex;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.kzg.Kzg;
 import java.util.Arrays;
 

@@ -1,11 +1,11 @@
 package io.hexstream.server.testing;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.Seams;
 import io.hexstream.server.ServerOptions;
 import io.hexstream.server.StartupException;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.io.IOException;

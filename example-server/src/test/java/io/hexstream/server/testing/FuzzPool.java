@@ -1,7 +1,7 @@
 package io.hexstream.server.testing;
 
+import io.hexstream.client.BlobSizes;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.blob.PoolItem;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;

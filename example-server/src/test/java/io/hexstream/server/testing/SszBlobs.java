@@ -2,7 +2,7 @@ package io.hexstream.server.testing;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.client.VersionedHash;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -3,25 +3,24 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.hexstream.client.BlobsListener;
+import io.hexstream.client.BlobsMethod;
+import io.hexstream.client.BlobsOutcome;
+import io.hexstream.client.EndpointUrl;
+import io.hexstream.client.GetBlobsCall;
+import io.hexstream.client.GetBlobsClient;
+import io.hexstream.client.JwtSigner;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.Hex;
 import io.hexstream.jmh.GetBlobsResponseReadBenchmark.TekuBlobAndProofV2;
 import io.hexstream.jmh.TekuShapedDeserializer;
-import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.blob.VersionedHash;
-import io.hexstream.server.client.BlobsListener;
-import io.hexstream.server.client.BlobsMethod;
-import io.hexstream.server.client.BlobsOutcome;
-import io.hexstream.server.client.EndpointUrl;
-import io.hexstream.server.client.GetBlobsCall;
-import io.hexstream.server.client.GetBlobsClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -95,7 +94,7 @@ public final class ClientEndToEnd {
             }
             byte[] secret =
                     JwtSecret.read(dataDir.resolve(JwtSecret.DEFAULT_FILE)).bytes();
-            JwtAuthenticator tokens = new JwtAuthenticator(secret, Clock.systemUTC());
+            JwtSigner tokens = new JwtSigner(secret);
             String report = measure(port, tokens, hashes, warmup, rounds);
             System.out.print(report);
             Files.createDirectories(out);
@@ -106,7 +105,7 @@ public final class ClientEndToEnd {
         }
     }
 
-    private static String measure(int port, JwtAuthenticator tokens, List<VersionedHash> hashes, int warmup, int rounds)
+    private static String measure(int port, JwtSigner tokens, List<VersionedHash> hashes, int warmup, int rounds)
             throws Exception {
         String params = ",\"method\":\"engine_getBlobsV2\",\"params\":[["
                 + hashes.stream().map(h -> "\"" + h + "\"").collect(Collectors.joining(",")) + "]]}";
@@ -120,12 +119,13 @@ public final class ClientEndToEnd {
         long bodyBytes = 0;
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
         try (LoopbackClient raw = new LoopbackClient(address, false);
-                GetBlobsClient client =
-                        new GetBlobsClient(EndpointUrl.parse("http://127.0.0.1:" + port), tokens, false)) {
+                GetBlobsClient client = GetBlobsClient.builder(EndpointUrl.parse("http://127.0.0.1:" + port))
+                        .tokens(tokens)
+                        .build()) {
             for (int r = -warmup; r < rounds; r++) {
                 // The id of the probe client's call of this round, so that every body has the same length.
                 String body = "{\"jsonrpc\":\"2.0\",\"id\":" + (r + warmup + 1) + params;
-                byte[] request = LoopbackClient.request(tokens.token(), body, false);
+                byte[] request = LoopbackClient.request(tokens.get(), body, false);
                 System.gc(); // each client starts without the garbage of the one before (Teku's path's: hundreds of MB)
                 long start = System.nanoTime();
                 long length = raw.exchange(request);
@@ -137,7 +137,7 @@ public final class ClientEndToEnd {
                     throw new IllegalStateException("the probe client read " + outcome + ", the plain read " + length);
                 }
 
-                request = LoopbackClient.request(tokens.token(), body, false);
+                request = LoopbackClient.request(tokens.get(), body, false);
                 System.gc();
                 start = System.nanoTime();
                 JsonNode tree = teku.readTree(new ByteArrayInputStream(raw.fetch(request)));

@@ -1,8 +1,8 @@
 package io.hexstream.jmh.e2e;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.auth.JwtSecret;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;

@@ -2,9 +2,9 @@ package io.hexstream.jmh.e2e;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.client.BlobSizes;
 import io.hexstream.jmh.JacksonStrings;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
 import io.hexstream.server.engine.BlobAndProofV2;
 import io.hexstream.server.engine.BlobsResult;
 import io.hexstream.server.http.Responder;

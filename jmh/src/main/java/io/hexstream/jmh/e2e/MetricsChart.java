@@ -1,9 +1,9 @@
 package io.hexstream.jmh.e2e;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.ExampleServer;
 import io.hexstream.server.ServerOptions;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.blob.VersionedHash;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

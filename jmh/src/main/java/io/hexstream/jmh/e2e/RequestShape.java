@@ -1,13 +1,13 @@
 package io.hexstream.jmh.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.CellIndices;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.Hex;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.jmh.GetBlobsV4ResponseBenchmark;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
-import io.hexstream.server.blob.VersionedHash;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;

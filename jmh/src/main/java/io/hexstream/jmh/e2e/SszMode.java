@@ -1,10 +1,10 @@
 package io.hexstream.jmh.e2e;
 
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.CellIndices;
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.BlobSizes;
-import io.hexstream.server.blob.CellIndices;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package io.hexstream.jmh.e2e;
 
-import io.hexstream.server.blob.VersionedHash;
+import io.hexstream.client.VersionedHash;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

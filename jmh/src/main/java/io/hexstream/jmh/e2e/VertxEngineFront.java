@@ -1,7 +1,7 @@
 package io.hexstream.jmh.e2e;
 
+import io.hexstream.client.VersionedHash;
 import io.hexstream.server.blob.BlobEntry;
-import io.hexstream.server.blob.VersionedHash;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

@@ -1,0 +1,336 @@
+package io.hexstream.client;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.auth0.jwt.JWT;
+import com.auth0.jwt.algorithms.Algorithm;
+import io.hexstream.client.testing.CannedHttpServer;
+import io.hexstream.client.testing.CollectedEntries;
+import io.hexstream.client.testing.Responses;
+import io.hexstream.client.testing.Responses.Blob;
+import io.hexstream.client.testing.Responses.Cells;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GetBlobsClient} against a hand-written HTTP server: a result written as the JSON and HTTP specs allow, not as
+ * any one server writes it (pretty-printed by Jackson, members in another order, a member it does not know, chunked in
+ * pieces of 1 to 64 bytes), gives the bytes it was written from, each request signed with a token java-jwt verifies; a
+ * JSON-RPC error fails the call with its code and message; an SSZ route's problem document (RFC 7807, written by
+ * Jackson) is one line of its status, title or type, and detail.
+ */
+class GetBlobsClientTest {
+    private static final byte[] SECRET = secret();
+
+    @Test
+    void v2InAnotherFormInSmallChunksGivesItsBytes() throws Exception {
+        Random random = new Random(32);
+        List<Blob> blobs = List.of(Responses.blob(random, BlobSizes.CELLS_PER_EXT_BLOB), Responses.blob(random, 128));
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("id", 1);
+        response.put("note", Map.of("d\u00e9j\u00e0", List.of(1, "\"vu\"", Map.of())));
+        response.put("result", Responses.blobEntries(blobs, false));
+        response.put("jsonrpc", "2.0");
+        byte[] body = Responses.pretty(response);
+        try (CannedHttpServer server = new CannedHttpServer(n -> CannedHttpServer.chunked(body, 64, n));
+                GetBlobsClient client = client(server, false)) {
+            CollectedEntries got = new CollectedEntries();
+
+            BlobsOutcome outcome = client.call(call(2), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(body.length, outcome.bodyBytes());
+            for (int i = 0; i < blobs.size(); i++) {
+                assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
+                assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
+            }
+            String token = server.heads()
+                    .get(0)
+                    .lines()
+                    .filter(line -> line.startsWith("authorization: Bearer "))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring(22);
+            JWT.require(Algorithm.HMAC256(SECRET)).build().verify(token);
+        }
+    }
+
+    @Test
+    void v2CompactProofsFirstWithContentLengthGivesItsBytes() throws Exception {
+        Random random = new Random(33);
+        List<Blob> blobs = List.of(Responses.blob(random, 128), Responses.blob(random, 128));
+        List<Object> result = new ArrayList<>();
+        for (Blob blob : blobs) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("proofs", blob.proofs().stream().map(Responses::hex).toList());
+            entry.put("blob", Responses.hex(blob.blob()));
+            result.add(entry);
+        }
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("jsonrpc", "2.0");
+        response.put("result", result);
+        response.put("id", 1);
+        byte[] body = Responses.write(response);
+        try (CannedHttpServer server =
+                        new CannedHttpServer(n -> CannedHttpServer.contentLength(200, "application/json", body));
+                GetBlobsClient client = client(server, false)) {
+            CollectedEntries got = new CollectedEntries();
+
+            BlobsOutcome outcome = client.call(call(2), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(body.length, outcome.bodyBytes());
+            for (int i = 0; i < blobs.size(); i++) {
+                assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
+                assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
+            }
+        }
+    }
+
+    @Test
+    void jsonRpcErrorFailsTheCallWithItsCodeAndMessage() throws Exception {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", -38004);
+        error.put("message", "Too large request");
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("error", error);
+        response.put("id", 1);
+        response.put("jsonrpc", "2.0");
+        byte[] body = Responses.write(response);
+        try (CannedHttpServer server =
+                        new CannedHttpServer(n -> CannedHttpServer.contentLength(200, "application/json", body));
+                GetBlobsClient client = client(server, false)) {
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> client.call(call(1), new CollectedEntries()).get(30, TimeUnit.SECONDS));
+
+            RpcErrorException rpc = assertInstanceOf(RpcErrorException.class, e.getCause());
+            assertEquals(-38004, rpc.code());
+            assertEquals("Too large request", rpc.rpcMessage());
+        }
+    }
+
+    @Test
+    void sszProblemIsOneLineOfItsStatusTitleOrTypeAndDetail() throws Exception {
+        Map<String, Object> typed = new LinkedHashMap<>();
+        typed.put("type", "https://example.org/problems/request-too-large");
+        typed.put("status", 413);
+        typed.put("extra", List.of(Map.of("title", "not this one"), List.of()));
+        typed.put("detail", "129 versioned hashes,\nat most 128");
+        Map<String, Object> titled = new LinkedHashMap<>();
+        titled.put("detail", "no such route");
+        titled.put("title", "Not Found Here");
+        titled.put("type", "about:blank");
+        List<byte[]> responses = List.of(
+                CannedHttpServer.contentLength(413, "application/problem+json", Responses.write(typed)),
+                CannedHttpServer.contentLength(404, "application/problem+json", Responses.write(titled)),
+                CannedHttpServer.contentLength(503, "text/plain", "{\"title\": cut".getBytes(US_ASCII)));
+        try (CannedHttpServer server = new CannedHttpServer(responses::get);
+                GetBlobsClient client = client(server, true)) {
+            assertEquals("HTTP 413 request-too-large: 129 versioned hashes, at most 128", sszFault(client));
+            assertEquals("HTTP 404 Not Found Here: no such route", sszFault(client));
+            assertEquals("HTTP 503 Service Unavailable", sszFault(client));
+        }
+    }
+
+    @Test
+    void v1WithANullEntryMembersReversedAndEscapedHexGivesItsBytes() throws Exception {
+        Random random = new Random(1);
+        List<Blob> blobs = List.of(Responses.blob(random, 1), Responses.blob(random, 1));
+        String body = "{ \"result\": [ " + v1(blobs.get(0), 0) + ", null ,\n" + v1(blobs.get(1), 1)
+                + " ], \"jsonrpc\": \"2.0\", \"id\": 1.0 }";
+        try (CannedHttpServer server =
+                        new CannedHttpServer(n -> CannedHttpServer.chunked(body.getBytes(US_ASCII), 7, 2));
+                GetBlobsClient client = client(server, false)) {
+            CollectedEntries got = new CollectedEntries();
+
+            BlobsOutcome outcome =
+                    client.call(call(BlobsMethod.V1, 3, null), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(List.of("blob 0", "missing 1", "blob 2"), got.told);
+            for (int i = 0; i < blobs.size(); i++) {
+                assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
+                assertArrayEquals(blobs.get(i).proofs().get(0), got.proofs.get(i));
+            }
+        }
+    }
+
+    @Test
+    void v4WithNullCellsGivesTheCellsAnswered() throws Exception {
+        Random random = new Random(4);
+        // Cells 0 and 70 asked; entry 2 lacks cell 70 (null, and its proof null).
+        List<Cells> cells = List.of(Responses.cells(random, 2, 0), Responses.cells(random, 2, 0b10));
+        List<Object> result = new ArrayList<>();
+        result.add(null);
+        result.addAll(Responses.cellEntries(cells));
+        byte[] body = Responses.pretty(Map.of("id", 1, "jsonrpc", "2.0", "result", result));
+        byte[] bitarray = new byte[CellIndices.BITARRAY_SIZE];
+        bitarray[0] = 0x01;
+        bitarray[70 / 8] = 1 << (70 % 8);
+        try (CannedHttpServer server = new CannedHttpServer(n -> CannedHttpServer.chunked(body, 64, 3));
+                GetBlobsClient client = client(server, false)) {
+            CollectedEntries got = new CollectedEntries();
+
+            BlobsOutcome outcome =
+                    client.call(call(BlobsMethod.V4, 3, bitarray), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(2, outcome.available());
+            assertEquals(List.of("missing 0", "cells 1 [0, 70]", "cells 2 [0]"), got.told);
+            assertArrayEquals(concat(cells.get(0).cells()), got.blobs.get(0));
+            assertArrayEquals(concat(cells.get(0).proofs()), got.proofs.get(0));
+            assertArrayEquals(cells.get(1).cells().get(0), got.blobs.get(1));
+            assertArrayEquals(cells.get(1).proofs().get(0), got.proofs.get(1));
+        }
+    }
+
+    @Test
+    void malformedResponsesFailTheCallInOneLine() throws Exception {
+        Random random = new Random(5);
+        List<Blob> blobs = List.of(Responses.blob(random, 128), Responses.blob(random, 128));
+        String good = new String(Responses.response(1, Responses.blobEntries(blobs, false)), US_ASCII);
+        String blob1 = Responses.hex(blobs.get(1).blob());
+        String odd = good.replace(blob1, blob1.substring(0, blob1.length() - 1));
+        assertFault(
+                odd.getBytes(US_ASCII),
+                2,
+                "result[1].blob: odd number of hex digits at byte "
+                        + grouped(odd.indexOf(blob1.substring(0, blob1.length() - 1)) + blob1.length() - 1));
+
+        String proof5 = Responses.hex(blobs.get(1).proofs().get(5));
+        String bad = good.replace(proof5, proof5.substring(0, 10) + 'g' + proof5.substring(11));
+        assertFault(
+                bad.getBytes(US_ASCII),
+                2,
+                "result[1].proofs[5]: invalid hex character 'g' at byte " + grouped(bad.indexOf('g')));
+
+        String short127 =
+                good.replace(",\"" + Responses.hex(blobs.get(0).proofs().get(127)) + "\"", "");
+        assertFault(short127.getBytes(US_ASCII), 2, "result[0].proofs: 127 elements, expected 128");
+
+        assertFault(good.getBytes(US_ASCII), 1, "result[1]: more entries than the 1 versioned hash asked for");
+
+        byte[] unauthorized = ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
+                        + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
+                .getBytes(US_ASCII);
+        assertResponseFault(unauthorized, 2, "HTTP 401 Unauthorized");
+    }
+
+    @Test
+    void aNullResultAndNoContentAreTheListenersNull() throws Exception {
+        byte[] body = Responses.response(1, null);
+        List<byte[]> responses = List.of(
+                CannedHttpServer.contentLength(200, "application/json", body),
+                CannedHttpServer.contentLength(204, "application/octet-stream", new byte[0]));
+        CollectedEntries got = new CollectedEntries();
+        try (CannedHttpServer server = new CannedHttpServer(responses::get)) {
+            // One after the other: the canned server answers one connection at a time.
+            try (GetBlobsClient json = client(server, false)) {
+                assertEquals(
+                        0, json.call(call(2), got).get(30, TimeUnit.SECONDS).available());
+            }
+            try (GetBlobsClient ssz = client(server, true)) {
+                assertEquals(0, ssz.call(call(2), got).get(30, TimeUnit.SECONDS).available());
+            }
+        }
+
+        assertEquals(List.of("null", "null"), got.told);
+    }
+
+    @Test
+    void builderWithoutTokensIsRefused() {
+        GetBlobsClient.Builder builder = GetBlobsClient.builder(EndpointUrl.parse("http://127.0.0.1:1"));
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, builder::build);
+
+        assertEquals("a GetBlobsClient needs its JWT secret or tokens", e.getMessage());
+    }
+
+    private static byte[] secret() {
+        byte[] secret = new byte[JwtSigner.SECRET_SIZE];
+        for (int i = 0; i < secret.length; i++) {
+            secret[i] = (byte) (i * 7 + 1);
+        }
+        return secret;
+    }
+
+    private static String sszFault(GetBlobsClient client) throws Exception {
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
+                () -> client.call(call(1), new CollectedEntries()).get(30, TimeUnit.SECONDS));
+        return assertInstanceOf(BadResponseException.class, e.getCause()).getMessage();
+    }
+
+    private static GetBlobsClient client(CannedHttpServer server, boolean ssz) {
+        return GetBlobsClient.builder(EndpointUrl.parse("http://127.0.0.1:" + server.port()))
+                .jwtSecret(SECRET)
+                .ssz(ssz)
+                .build();
+    }
+
+    private static void assertFault(byte[] body, int hashes, String fault) throws Exception {
+        assertResponseFault(CannedHttpServer.contentLength(200, "application/json", body), hashes, fault);
+    }
+
+    private static void assertResponseFault(byte[] response, int hashes, String fault) throws Exception {
+        try (CannedHttpServer server = new CannedHttpServer(n -> response);
+                GetBlobsClient client = client(server, false)) {
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> client.call(call(hashes), new CollectedEntries()).get(30, TimeUnit.SECONDS));
+            assertEquals(fault, e.getCause().getMessage());
+        }
+    }
+
+    /** {@code BlobAndProofV1}, members reversed, one not known, uppercase hex with two digits and the 0 escaped. */
+    private static String v1(Blob blob, int index) {
+        return "{ \"proof\" : " + otherHex(blob.proofs().get(0)) + ", \"index\": " + index + ", \"blob\" : "
+                + otherHex(blob.blob()) + " }";
+    }
+
+    private static String otherHex(byte[] bytes) {
+        String digits = Responses.hex(bytes).substring(2).toUpperCase(Locale.ROOT);
+        int middle = digits.length() / 2;
+        return "\"\\u0030x" + digits.substring(0, middle) + escaped(digits.charAt(middle))
+                + escaped(digits.charAt(middle + 1)) + digits.substring(middle + 2) + "\"";
+    }
+
+    private static String escaped(char c) {
+        return String.format(Locale.ROOT, "\\u%04x", (int) c);
+    }
+
+    private static String grouped(long offset) {
+        return String.format(Locale.ROOT, "%,d", offset);
+    }
+
+    private static GetBlobsCall call(int hashes) {
+        return call(BlobsMethod.V2, hashes, null);
+    }
+
+    private static GetBlobsCall call(BlobsMethod method, int hashes, byte[] cells) {
+        Random random = new Random(hashes);
+        List<VersionedHash> asked = new ArrayList<>();
+        for (int i = 0; i < hashes; i++) {
+            asked.add(VersionedHash.wrap(Responses.bytes(random, BlobSizes.VERSIONED_HASH_SIZE)));
+        }
+        return new GetBlobsCall(method, asked, cells);
+    }
+
+    private static byte[] concat(List<byte[]> parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        parts.forEach(out::writeBytes);
+        return out.toByteArray();
+    }
+}
