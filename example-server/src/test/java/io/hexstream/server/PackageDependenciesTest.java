@@ -16,27 +16,46 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's packages point one way along the request's path (DESIGN.md): {@code http} knows no method and no
- * encoding, nor do the message transports ({@code message}, {@code ws}, {@code ipc}), {@code rpc} is JSON-RPC 2.0
- * alone, {@code metrics} is told by the request path and tells none of it, {@code text} (peer text escaped for logs and
- * terminals) knows none of the others. Read from the compiled classes' constant pools, where every class a class refers
- * to is named, so an import, a fully qualified name and a lambda's target all count.
+ * The server's packages point one way along the request's path (DESIGN.md): {@code exchange} (the reply seam and the
+ * in-order core) knows no transport, {@code http} knows no method and no encoding, nor do the message transports
+ * ({@code message}, {@code ws}, {@code ipc}), {@code rpc} is JSON-RPC 2.0 alone, {@code metrics} is told by the request
+ * path and tells none of it, {@code text} (peer text escaped for logs and terminals) knows none of the others. Read
+ * from the compiled classes' constant pools, where every class a class refers to is named, so an import, a fully
+ * qualified name and a lambda's target all count.
  */
 class PackageDependenciesTest {
     private static final String SERVER = "io/hexstream/server/";
 
     /** Each package and the server packages it must not reach. */
     private static final Map<String, List<String>> FORBIDDEN = Map.of(
+            "exchange",
+                    List.of(
+                            "http", "message", "ws", "ipc", "rpc", "engine", "ssz", "blob", "cache", "pool", "tx",
+                            "kzg"),
             "http", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "rpc", List.of("engine", "blob", "cache", "ssz", "pool", "tx", "kzg"),
             "message", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "ws", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
             "ipc", List.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg"),
-            "metrics", List.of("rpc", "http", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache"),
+            "metrics", List.of("rpc", "http", "exchange", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache"),
             "text",
                     List.of(
-                            "http", "rpc", "message", "ws", "ipc", "metrics", "probe", "auth", "engine", "ssz", "blob",
-                            "cache", "pool", "tx", "kzg"));
+                            "http",
+                            "exchange",
+                            "rpc",
+                            "message",
+                            "ws",
+                            "ipc",
+                            "metrics",
+                            "probe",
+                            "auth",
+                            "engine",
+                            "ssz",
+                            "blob",
+                            "cache",
+                            "pool",
+                            "tx",
+                            "kzg"));
 
     @Test
     void eachPackageReachesNoneOfWhatItMustNotKnow() throws IOException, URISyntaxException {
