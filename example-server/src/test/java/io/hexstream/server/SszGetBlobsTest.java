@@ -14,6 +14,7 @@ import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.cli.Main;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineServerFixture;

@@ -1,8 +1,10 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
+import io.hexstream.server.ExampleServer;
+import io.hexstream.server.ServerOptions;
 import io.hexstream.server.ServerOptions.SecretOptions;
+import io.hexstream.server.StartupException;
 import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.probe.ProbeCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -84,16 +86,16 @@ public final class Main implements Callable<Integer> {
 
         /**
          * @throws StartupException where it looked for a default secret that is not there, or what
-         *     {@link Startup#readSecret} says of the file
+         *     {@link SecretOptions#read} says of the file
          */
         @Override
         public Integer call() throws StartupException {
             if (secret.isDefault() && !Files.exists(secret.file())) {
                 throw new StartupException("no JWT secret at " + secret.file().toAbsolutePath() + " (DATA_DIR/"
-                        + secret.file().getFileName() + ", --data-dir " + secret.dataDir
+                        + secret.file().getFileName() + ", --data-dir " + secret.dataDir()
                         + "): the server writes it at its first start; or give --jwt-secret FILE");
             }
-            System.out.println(new JwtAuthenticator(Startup.readSecret(secret).bytes(), Clock.systemUTC()).token());
+            System.out.println(new JwtAuthenticator(secret.read().bytes(), Clock.systemUTC()).token());
             return 0;
         }
     }
@@ -131,7 +133,7 @@ public final class Main implements Callable<Integer> {
     public static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() throws IOException {
-            try (InputStream in = Main.class.getResourceAsStream("version.txt")) {
+            try (InputStream in = Main.class.getResourceAsStream("/io/hexstream/server/version.txt")) {
                 if (in == null) {
                     throw new IOException("version.txt is missing from the class path");
                 }
