@@ -60,7 +60,7 @@ import picocli.CommandLine.TypeConversionException;
 @Command(
         name = "probe",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         description = "Ask an Engine API endpoint for blobs (engine_getBlobsV1 to V4) and print the time to the first"
                 + " byte, the first blob and the last byte of each response; optionally check and keep them.")
 public final class ProbeCommand implements Callable<Integer> {
