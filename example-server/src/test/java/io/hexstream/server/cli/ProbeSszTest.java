@@ -1,6 +1,6 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
-import static io.hexstream.server.ProbeRuns.assertBlobFiles;
+import static io.hexstream.server.cli.ProbeRuns.assertBlobFiles;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

@@ -1,11 +1,11 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
-import static io.hexstream.server.ProbeRuns.assertBlobFiles;
-import static io.hexstream.server.ProbeRuns.assertLine;
-import static io.hexstream.server.ProbeRuns.concat;
-import static io.hexstream.server.ProbeRuns.files;
-import static io.hexstream.server.ProbeRuns.probe;
-import static io.hexstream.server.ProbeRuns.run;
+import static io.hexstream.server.cli.ProbeRuns.assertBlobFiles;
+import static io.hexstream.server.cli.ProbeRuns.assertLine;
+import static io.hexstream.server.cli.ProbeRuns.concat;
+import static io.hexstream.server.cli.ProbeRuns.files;
+import static io.hexstream.server.cli.ProbeRuns.probe;
+import static io.hexstream.server.cli.ProbeRuns.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
