@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The example server ({@code io.hexstream.server.Main}) in a JVM of its own, on this test's class path, over a data dir
- * with no generated blobs, logging to a file: what a crash test needs to kill with SIGKILL, what a load test needs to
- * hold to its own heap and direct memory limits, and what a start-up test needs to stop with SIGTERM or to see fail
+ * The example server ({@code io.hexstream.server.cli.Main}) in a JVM of its own, on this test's class path, over a data
+ * dir with no generated blobs, logging to a file: what a crash test needs to kill with SIGKILL, what a load test needs
+ * to hold to its own heap and direct memory limits, and what a start-up test needs to stop with SIGTERM or to see fail
  * ({@link #run}). Close it to kill it if it still runs.
  */
 public final class ServerProcess implements AutoCloseable {
@@ -158,7 +158,7 @@ public final class ServerProcess implements AutoCloseable {
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp",
                 System.getProperty("java.class.path"),
-                "io.hexstream.server.Main"));
+                "io.hexstream.server.cli.Main"));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
         return (err == null ? builder.redirectErrorStream(true) : builder.redirectError(err.toFile())).start();
