@@ -1,19 +1,18 @@
 package io.hexstream.server;
 
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.http.EngineApiInitializer;
-import io.hexstream.server.http.Responder;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.http.RouteTable;
 import io.hexstream.server.metrics.MetricsEndpoint;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * {@code GET} and {@code HEAD} {@link MetricsEndpoint#PATH} on {@code --metrics-port}: the port's one path, served
  * through the Engine API's pipeline ({@link EngineApiInitializer}: 404 and 405 from the table, the idle and write
  * timeouts, responses in request order), no JWT and no body. The scrape (the JVM's metrics scan every thread's state)
- * runs on the scrape executor, never on an I/O thread, and its response goes back through the {@link Responder} to the
+ * runs on the scrape executor, never on an I/O thread, and its response goes back through the {@link ReplySink} to the
  * channel's loop; a scrape that finds the executor full gets {@code 503}. The port has places of its own
  * ({@link #MAX_CONNECTIONS}, not {@code --max-connections}): scrapers and Engine API clients cannot take each other's.
  */
@@ -82,17 +81,20 @@ final class MetricsRoute implements Route {
     }
 
     @Override
-    public void handle(ByteBuf body, Responder responder) {
-        String accept = responder.requestHeaders().get(HttpHeaderNames.ACCEPT);
+    public void handle(ByteBuf body, ReplySink sink) {
+        String accept = sink.requestHeaders().get(HttpHeaderNames.ACCEPT);
         try {
-            scrapes.execute(() -> scrape(accept, responder));
+            scrapes.execute(() -> scrape(accept, sink));
         } catch (RejectedExecutionException full) {
-            responder.respondEmpty(HttpResponseStatus.SERVICE_UNAVAILABLE, null);
+            sink.respondEmpty(HttpResponseStatus.SERVICE_UNAVAILABLE, null);
         }
     }
 
-    /** On the scrape executor: the exposition in one pooled buffer, handed to {@code responder}. */
-    private void scrape(String accept, Responder responder) {
+    /**
+     * On the scrape executor: the exposition in one pooled buffer, handed to {@code sink} (a {@code HEAD}'s without it,
+     * its {@code Content-Length} the {@code GET}'s).
+     */
+    private void scrape(String accept, ReplySink sink) {
         ByteBuf body = ByteBufAllocator.DEFAULT.buffer();
         String contentType;
         try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
@@ -100,17 +102,17 @@ final class MetricsRoute implements Route {
         } catch (Throwable e) { // any failure is answered, or the connection would wait for this response
             body.release();
             LOG.warn("could not write the metrics", e);
-            responder.respondEmpty(HttpResponseStatus.INTERNAL_SERVER_ERROR, null);
+            sink.respondEmpty(HttpResponseStatus.INTERNAL_SERVER_ERROR, null);
             return;
         }
         int length = body.readableBytes();
         if (head) {
             body.clear();
         }
-        FullHttpResponse response = new DefaultFullHttpResponse(responder.version(), HttpResponseStatus.OK, body);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        HttpUtil.setContentLength(response, length);
-        HttpUtil.setKeepAlive(response, responder.keepAlive());
-        responder.respond(response, body.readableBytes(), null);
+        HttpHeaders headers = DefaultHttpHeadersFactory.headersFactory()
+                .newHeaders()
+                .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, length);
+        sink.respond(HttpResponseStatus.OK, headers, body, null);
     }
 }

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The server's packages point one way along a request's path ({@code docs/architecture.md}), each reaching only the
  * server packages listed for it here: an allowlist of every package, the root ({@code ""}) included, so a new package
- * or a new dependency fails until it is listed. Among its rules: {@code http} knows no method and no encoding, nor do
- * the message transports ({@code message}, {@code ws}, {@code ipc}); {@code rpc} is JSON-RPC 2.0 alone and knows no
+ * or a new dependency fails until it is listed. Among its rules: {@code exchange} (the reply seam between routes and
+ * transports, and the in-order core) knows no transport and no route; {@code http} knows no method and no encoding, nor
+ * do the message transports ({@code message}, {@code ws}, {@code ipc}); {@code rpc} is JSON-RPC 2.0 alone and knows no
  * method; {@code metrics} is told by the request path and tells none of it; {@code text} (peer text escaped for logs
  * and terminals) and {@code exec} (bounded executors) know none of the others; nothing reaches {@code cli}, the command
  * line, and no two packages reach each other, through any path. Read from the compiled classes' constant pools
@@ -38,37 +39,55 @@ class PackageDependenciesTest {
             entry(
                     ROOT,
                     Set.of(
-                            "auth", "blob", "cache", "engine", "exec", "http", "ipc", "kzg", "metrics", "pool", "rpc",
-                            "ssz", "tx", "ws")),
+                            "auth",
+                            "blob",
+                            "cache",
+                            "engine",
+                            "exchange",
+                            "exec",
+                            "http",
+                            "ipc",
+                            "kzg",
+                            "metrics",
+                            "pool",
+                            "rpc",
+                            "ssz",
+                            "tx",
+                            "ws")),
             entry("auth", Set.of("text")),
             entry("blob", Set.of()),
             entry("cache", Set.of("blob", "pool")),
             entry("cli", Set.of(ROOT, "auth", "exec", "kzg", "text")),
             entry("engine", Set.of("blob", "cache", "metrics", "pool", "rpc", "tx")),
+            entry("exchange", Set.of("metrics")),
             entry("exec", Set.of()),
-            entry("http", Set.of("auth", "metrics", "text")),
-            entry("ipc", Set.of("http", "message", "metrics")),
+            entry("http", Set.of("auth", "exchange", "metrics", "text")),
+            entry("ipc", Set.of("exchange", "http", "message", "metrics")),
             entry("kzg", Set.of("blob")),
-            entry("message", Set.of("http", "metrics")),
+            entry("message", Set.of("exchange", "http", "metrics")),
             entry("metrics", Set.of("auth")),
             entry("pool", Set.of("blob", "metrics")),
-            entry("rpc", Set.of("http", "metrics")),
-            entry("ssz", Set.of("blob", "engine", "http", "metrics", "rpc", "text")),
+            entry("rpc", Set.of("exchange", "http", "metrics")),
+            entry("ssz", Set.of("blob", "engine", "exchange", "http", "metrics", "rpc", "text")),
             entry("text", Set.of()),
             entry("tx", Set.of("blob", "kzg", "metrics", "pool")),
-            entry("ws", Set.of("http", "message", "metrics")));
+            entry("ws", Set.of("exchange", "http", "message", "metrics")));
 
     /**
      * The brief's rules, which {@link #ALLOWED} must keep: what knows of a method, an encoding or the pool, each
      * package that must not reach it.
      */
     private static final Map<String, Set<String>> NEVER = Map.of(
+            "exchange",
+                    Set.of(
+                            "http", "message", "ws", "ipc", "rpc", "engine", "ssz", "blob", "cache", "pool", "tx",
+                            "kzg", "cli"),
             "http", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "message", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "ws", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "ipc", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "rpc", Set.of("engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
-            "metrics", Set.of("rpc", "http", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache", "cli"));
+            "metrics", Set.of("rpc", "http", "exchange", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache", "cli"));
 
     @Test
     void eachPackageReachesOnlyWhatItsListAllows() throws IOException, URISyntaxException {

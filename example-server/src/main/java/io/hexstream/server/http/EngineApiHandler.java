@@ -1,6 +1,8 @@
 package io.hexstream.server.http;
 
-import io.hexstream.codec.http.StreamedResponse;
+import io.hexstream.server.exchange.InOrderExchange;
+import io.hexstream.server.exchange.ReadThrottle;
+import io.hexstream.server.exchange.Reply;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
@@ -8,8 +10,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -19,70 +21,44 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.EventExecutor;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The requests of one connection, in line: each whole request ({@link FullHttpRequest}, its head already checked by
- * {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its route; each refused one
- * ({@link RefusedRequest}) is answered with its status; a {@link ContinueExpected} is answered {@code 100 Continue}.
- * Every response, those of the handlers before this one included, is written here, in request order (HTTP/1.1
- * pipelining), each as soon as it and all before it are ready: a response that waits for an executor holds back the
- * responses to later requests, never the event loop. A request body over {@link #LARGE_REQUEST_BYTES} is handled on the
- * large-request executor, its buffer retained until then (released unhandled if the event loop has stopped meanwhile);
- * never on the loop: when that executor's queue is full the request is refused unparsed with {@code 503} (on its head
- * by {@link RequestHeadCheck}, before its body is read, when its {@code Content-Length} says it is large; here, once
- * the body is whole, when the queue filled up meanwhile or the body came without a length), and the connection closes
- * after the answer.
- *
- * <p>Flow control: at most {@code maxPipelined} requests are taken before their responses are written (to the socket);
- * at that many the connection stops reading ({@link ReadThrottle}) until one is written, so a client that sends without
- * reading costs bounded memory. A response waiting its turn holds only references (its body is produced as the socket
- * drains); on disconnect the waiting ones are released.
+ * The requests of one HTTP/1.1 connection, in line ({@link InOrderExchange}: responses in request order, which is
+ * HTTP/1.1 pipelining; bodies over {@link InOrderExchange#LARGE_REQUEST_BYTES} off the event loop; reads paused at
+ * {@code maxPipelined} unwritten responses, {@link ReadThrottle}): each whole request ({@link FullHttpRequest}, its
+ * head already checked by {@link RequestHeadCheck}, which passed its {@link Route} just before it) is handed to its
+ * route with an {@link Http1Responder}; each refused one ({@link RefusedRequest}) is answered with its status; a
+ * {@link ContinueExpected} is answered {@code 100 Continue}. Every response, those of the handlers before this one
+ * included, is written here, as HTTP/1.1 says: the request's version, its keep-alive, {@code Content-Length}; a
+ * response that closes the connection stops the reading. When the large-request executor's queue is full the request is
+ * refused unparsed with {@code 503} (on its head by {@link RequestHeadCheck}, before its body is read, when its
+ * {@code Content-Length} says it is large; here, once the body is whole, when the queue filled up meanwhile or the body
+ * came without a length), and the connection closes after the answer.
  */
-final class EngineApiHandler extends ChannelInboundHandlerAdapter {
+final class EngineApiHandler extends InOrderExchange {
     private static final Logger LOG = LoggerFactory.getLogger(EngineApiHandler.class);
-    /**
-     * Bodies larger than this are handled on the large-request executor, not on the event loop: a 16 MiB JSON-RPC batch
-     * takes the parser and the dispatcher tens to hundreds of milliseconds. A 128-hash getBlobs call is about 9 KB; a
-     * 6-blob transaction 1.7 MB.
-     */
-    static final int LARGE_REQUEST_BYTES = 64 * 1024;
     /** The reason of a {@code 503}: the large-request queue is full (see {@link RequestHeadCheck}). */
     static final String SERVER_BUSY = "server busy: the request queue is full, try again later";
 
     /**
-     * One request's place in line, and its route's {@link Responder}: its response once ready, whether the connection
-     * closes after it, and whether bytes of the request may still be unread then (a refused request's body), so that
-     * the close must linger; for the metrics, when the whole request was in, and what its response answered
-     * ({@code null} for a refusal) in how many body bytes.
+     * One request's place in line, and its route's {@link Http1Responder}: whether the connection closes after its
+     * response, and whether bytes of the request may still be unread then (a refused request's body), so that the close
+     * must linger.
      */
-    private final class Slot implements Responder {
-        final ChannelHandlerContext ctx;
+    private final class Slot extends Place implements Http1Responder {
         final HttpVersion version;
         final boolean keepAlive;
-        final HttpHeaders headers;
-        Object response;
         boolean close;
         boolean unreadBody;
-        /** A {@code 100 Continue}: written in turn, but no request's response. */
-        boolean interim;
-
-        final long received = System.nanoTime();
-        ResponseSummary summary;
-        long bodyBytes;
 
         Slot(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, HttpHeaders headers) {
-            this.ctx = ctx;
+            super(ctx, headers);
             this.version = version;
             this.keepAlive = keepAlive;
-            this.headers = headers;
             this.close = !keepAlive;
         }
 
@@ -97,73 +73,16 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         }
 
         @Override
-        public HttpHeaders requestHeaders() {
-            return headers;
-        }
-
-        @Override
-        public EventExecutor executor() {
-            return ctx.executor();
-        }
-
-        @Override
-        public boolean abandoned() {
-            return inactive;
-        }
-
-        @Override
-        public void respond(StreamedResponse response, ResponseSummary summary) {
-            respond(response, response.contentLength(), summary);
-        }
-
-        @Override
         public void respond(Object response, long bodyBytes, ResponseSummary summary) {
-            if (ctx.executor().inEventLoop()) {
-                ready(this, response, bodyBytes, summary);
-                return;
-            }
-            try {
-                ctx.executor().execute(() -> ready(this, response, bodyBytes, summary));
-            } catch (RejectedExecutionException stopped) {
-                ReferenceCountUtil.release(response);
-                LOG.debug("a request answered after the event loop stopped");
-            }
-        }
-
-        @Override
-        public void respondEmpty(HttpResponseStatus status, ResponseSummary summary) {
-            respond(empty(version, status, keepAlive), 0, summary);
-        }
-
-        @Override
-        public void respondText(HttpResponseStatus status, String reason, ResponseSummary summary) {
-            FullHttpResponse response = text(version, status, reason, keepAlive);
-            respond(response, response.content().readableBytes(), summary);
+            reply(new Reply.Message(response), bodyBytes, summary);
         }
     }
 
-    private final int maxPipelined;
-    private final Executor largeRequests;
-    private final ReadThrottle throttle;
-    private final ServerMetrics metrics;
-    private final ArrayDeque<Slot> line = new ArrayDeque<>();
     /** The route {@link RequestHeadCheck} passed for the request whose whole body comes next. */
     private Route route;
-    /** Requests taken whose response is not written yet. */
-    private int unwritten;
-    /** A response that closes the connection is queued or written: read nothing more, answer nothing more. */
-    private boolean closing;
 
-    private boolean inactive;
-
-    EngineApiHandler(int maxPipelined, Executor largeRequests, ReadThrottle throttle, ServerMetrics metrics) {
-        if (maxPipelined < 1) {
-            throw new IllegalArgumentException("max pipelined " + maxPipelined + " < 1");
-        }
-        this.maxPipelined = maxPipelined;
-        this.largeRequests = largeRequests;
-        this.throttle = throttle;
-        this.metrics = metrics;
+    EngineApiHandler(int maxPipelined, Executor largeRequests, ServerMetrics metrics) {
+        super(maxPipelined, largeRequests, metrics, ServerMetrics.HTTP);
     }
 
     @Override
@@ -173,9 +92,12 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         } else if (msg instanceof RefusedRequest refused) {
             Slot slot = take(ctx, refused.version(), false, EmptyHttpHeaders.INSTANCE);
             slot.unreadBody = true;
-            ready(slot, refusal(refused), 0, null);
+            slot.respond(refusal(refused), 0, null);
         } else if (msg instanceof ContinueExpected expected) {
-            interim(ctx, expected.version());
+            interim(
+                    new Slot(ctx, expected.version(), true, EmptyHttpHeaders.INSTANCE),
+                    new DefaultFullHttpResponse(
+                            expected.version(), HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
         } else if (msg instanceof FullHttpRequest request) {
             try {
                 take(ctx, request);
@@ -194,159 +116,120 @@ final class EngineApiHandler extends ChannelInboundHandlerAdapter {
         if (!request.decoderResult().isSuccess()) { // a body the aggregator could not read whole
             slot.close = true;
             slot.unreadBody = true;
-            closing = true;
-            ready(slot, empty(slot.version, HttpResponseStatus.BAD_REQUEST, false), 0, null);
+            closing();
+            slot.respond(
+                    response(
+                            slot.version,
+                            HttpResponseStatus.BAD_REQUEST,
+                            EmptyHttpHeaders.INSTANCE,
+                            Unpooled.EMPTY_BUFFER,
+                            false),
+                    0,
+                    null);
             return;
         }
-        if (request.content().readableBytes() <= LARGE_REQUEST_BYTES) {
-            handler.handle(request.content(), slot);
-            return;
-        }
-        ByteBuf body = request.content().retain();
-        try {
-            largeRequests.execute(() -> {
-                try {
-                    if (!ctx.executor().isShuttingDown()) { // else the server is stopping: no reply can be sent
-                        handler.handle(body, slot);
-                    }
-                } finally {
-                    body.release();
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            body.release(); // the queue filled up while the body came in: refused unparsed, as on its head
-            metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
+        if (!handle(ctx, request.content(), slot, handler::handle)) {
+            // the queue filled up while the body came in: refused unparsed, as on its head
             slot.close = true;
-            closing = true;
-            throttle.pause();
-            ready(slot, text(slot.version, HttpResponseStatus.SERVICE_UNAVAILABLE, SERVER_BUSY, false), 0, null);
+            closing();
+            pauseReading();
+            slot.respond(text(slot.version, HttpResponseStatus.SERVICE_UNAVAILABLE, SERVER_BUSY), 0, null);
         }
     }
 
-    /**
-     * A {@code 100 Continue} for the request whose body comes next: in line behind the responses before it, so that it
-     * is written after them; it takes no place of a request.
-     */
-    private void interim(ChannelHandlerContext ctx, HttpVersion version) {
-        Slot slot = new Slot(ctx, version, true, EmptyHttpHeaders.INSTANCE);
-        slot.interim = true;
-        line.add(slot);
-        ready(slot, new DefaultFullHttpResponse(version, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER), 0, null);
-    }
-
-    /** A new place in line; stops reading at {@code maxPipelined} unwritten responses. */
+    /** A new place in line; a request that closes the connection stops the reading. */
     private Slot take(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, HttpHeaders headers) {
         Slot slot = new Slot(ctx, version, keepAlive, headers);
-        closing |= slot.close;
-        line.add(slot);
-        if (++unwritten == maxPipelined) {
-            metrics.refused(ServerMetrics.Limit.MAX_PIPELINED);
+        if (slot.close) {
+            closing();
         }
-        if (unwritten >= maxPipelined || closing) {
-            throttle.pause();
-        }
+        take(slot);
         return slot;
     }
 
-    /** Sets {@code slot}'s response, then writes every response at the head of the line that is ready. */
-    private void ready(Slot slot, Object response, long bodyBytes, ResponseSummary summary) {
-        if (inactive) {
-            ReferenceCountUtil.release(response);
-            return;
+    /** The HTTP/1.1 response for {@code reply}, made for the request's version and keep-alive. */
+    @Override
+    protected Object encode(Place place, Reply reply) {
+        Slot slot = (Slot) place;
+        if (reply instanceof Reply.Streamed streamed) {
+            return new ExactLengthResponse(slot.version, streamed.status(), slot.keepAlive, streamed.body());
         }
-        slot.response = response;
-        slot.bodyBytes = bodyBytes;
-        slot.summary = summary;
-        ChannelHandlerContext ctx = slot.ctx;
-        boolean wrote = false;
-        while (!line.isEmpty() && line.peek().response != null) {
-            Slot next = line.poll();
-            ChannelFuture written = ctx.write(next.response);
-            next.response = null;
-            wrote = true;
-            if (next.interim) {
-                continue;
-            }
-            metrics.responseStarted();
-            written.addListener(done -> written(next, done.isSuccess()));
-            if (next.close && next.unreadBody) {
-                // Closing with unread bytes would reset the connection, the response perhaps unread.
-                written.addListener(done -> ctx.pipeline().fireUserEventTriggered(LingeringClose.START));
-            } else if (next.close) {
-                // The whole request was read, and nothing follows a Connection: close: a FIN follows the
-                // response at once (lingering here would hold the connection a second after every
-                // per-request client's summary, against --max-connections).
-                written.addListener(ChannelFutureListener.CLOSE);
-            }
+        if (reply instanceof Reply.Whole whole) {
+            return response(slot.version, whole.status(), whole.headers(), whole.content(), slot.keepAlive);
         }
-        if (wrote) {
-            ctx.flush();
+        if (reply instanceof Reply.Empty empty) {
+            return response(
+                    slot.version, empty.status(), EmptyHttpHeaders.INSTANCE, Unpooled.EMPTY_BUFFER, slot.keepAlive);
         }
+        return ((Reply.Message) reply).message();
     }
 
-    private void written(Slot slot, boolean completed) {
-        if (slot.summary != null) {
-            metrics.responded(
-                    ServerMetrics.HTTP, slot.summary, slot.bodyBytes, System.nanoTime() - slot.received, completed);
-        }
-        metrics.responseDone(); // after: no response in flight means every one is in the metrics
-        if (--unwritten < maxPipelined && !closing) {
-            throttle.resume();
+    @Override
+    protected void sent(ChannelHandlerContext ctx, Place place, ChannelFuture written) {
+        Slot slot = (Slot) place;
+        if (slot.close && slot.unreadBody) {
+            // Closing with unread bytes would reset the connection, the response perhaps unread.
+            written.addListener(done -> ctx.pipeline().fireUserEventTriggered(LingeringClose.START));
+        } else if (slot.close) {
+            // The whole request was read, and nothing follows a Connection: close: a FIN follows the response at
+            // once (lingering here would hold the connection a second after every per-request client's summary,
+            // against --max-connections).
+            written.addListener(ChannelFutureListener.CLOSE);
         }
     }
 
     private static FullHttpResponse refusal(RefusedRequest refused) {
         if (refused.contentType() != null) {
-            return body(refused.version(), refused.status(), refused.contentType(), refused.reason(), false);
+            return response(
+                    refused.version(),
+                    refused.status(),
+                    contentType(refused.contentType()),
+                    utf8(refused.reason()),
+                    false);
         }
         if (refused.reason() != null) {
-            return text(refused.version(), refused.status(), refused.reason(), false);
+            return text(refused.version(), refused.status(), refused.reason());
         }
-        FullHttpResponse response = empty(refused.version(), refused.status(), false);
+        FullHttpResponse response =
+                response(refused.version(), refused.status(), EmptyHttpHeaders.INSTANCE, Unpooled.EMPTY_BUFFER, false);
         if (refused.allow() != null) {
             response.headers().set(HttpHeaderNames.ALLOW, refused.allow());
         }
         return response;
     }
 
-    /** A response whose body is {@code reason} and a line feed, as plain text. */
-    private static FullHttpResponse text(
-            HttpVersion version, HttpResponseStatus status, String reason, boolean keepAlive) {
-        return body(version, status, HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8", reason + "\n", keepAlive);
+    /** A response that closes the connection, its body {@code reason} and a line feed, as plain text. */
+    private static FullHttpResponse text(HttpVersion version, HttpResponseStatus status, String reason) {
+        return response(
+                version,
+                status,
+                contentType(HttpHeaderValues.TEXT_PLAIN + "; charset=utf-8"),
+                utf8(reason + "\n"),
+                false);
     }
 
-    /** A response whose body is {@code body} in UTF-8, of type {@code contentType}. */
-    private static FullHttpResponse body(
-            HttpVersion version, HttpResponseStatus status, CharSequence contentType, String body, boolean keepAlive) {
-        ByteBuf bytes = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status, bytes);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        HttpUtil.setContentLength(response, bytes.readableBytes());
-        HttpUtil.setKeepAlive(response, keepAlive);
-        return response;
+    private static HttpHeaders contentType(CharSequence contentType) {
+        return DefaultHttpHeadersFactory.headersFactory().newHeaders().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    }
+
+    private static ByteBuf utf8(String text) {
+        return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
     }
 
     /**
-     * A response without content; the connection closes after it unless {@code keepAlive}. A {@code 204} has no
-     * {@code Content-Length} (RFC 9110, 8.6), any other status {@code Content-Length: 0}.
+     * A whole response: {@code headers}, then {@code Content-Length} (the content's, unless {@code headers} give one; a
+     * {@code 204} has none, RFC 9110 8.6), then the connection closes after it unless {@code keepAlive}.
      */
-    private static FullHttpResponse empty(HttpVersion version, HttpResponseStatus status, boolean keepAlive) {
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status);
-        if (status.code() != HttpResponseStatus.NO_CONTENT.code()) {
-            HttpUtil.setContentLength(response, 0);
+    private static FullHttpResponse response(
+            HttpVersion version, HttpResponseStatus status, HttpHeaders headers, ByteBuf content, boolean keepAlive) {
+        FullHttpResponse response = new DefaultFullHttpResponse(version, status, content);
+        response.headers().set(headers);
+        if (status.code() != HttpResponseStatus.NO_CONTENT.code()
+                && !response.headers().contains(HttpHeaderNames.CONTENT_LENGTH)) {
+            HttpUtil.setContentLength(response, content.readableBytes());
         }
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        inactive = true;
-        for (Slot slot : line) {
-            ReferenceCountUtil.release(slot.response);
-        }
-        line.clear();
-        ctx.fireChannelInactive();
     }
 
     @Override

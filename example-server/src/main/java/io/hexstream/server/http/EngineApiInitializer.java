@@ -2,6 +2,7 @@ package io.hexstream.server.http;
 
 import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.hexstream.server.auth.Authenticator;
+import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -104,6 +105,6 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
                         new ChunkedWriteHandler(),
                         new IdleTimeoutHandler(limits.idleTimeout(), metrics),
                         new ProtocolSwitch(),
-                        new EngineApiHandler(limits.maxPipelined(), largeRequests, throttle, metrics));
+                        new EngineApiHandler(limits.maxPipelined(), largeRequests, metrics));
     }
 }

@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.exchange.ReadThrottle;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -2,6 +2,8 @@ package io.hexstream.server.http;
 
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.Refusal;
+import io.hexstream.server.exchange.InOrderExchange;
+import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.text.PeerText;
 import io.netty.channel.ChannelHandlerContext;
@@ -146,7 +148,7 @@ final class RequestHeadCheck extends ChannelInboundHandlerAdapter {
         if (rejection != null) {
             return new RefusedRequest(request.protocolVersion(), rejection);
         }
-        if (length > EngineApiHandler.LARGE_REQUEST_BYTES && queueFull()) {
+        if (length > InOrderExchange.LARGE_REQUEST_BYTES && queueFull()) {
             metrics.refused(ServerMetrics.Limit.SERVER_BUSY);
             return new RefusedRequest(
                     request.protocolVersion(),

@@ -1,5 +1,7 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.exchange.InOrderExchange;
+import io.hexstream.server.exchange.ReplySink;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpVersion;
@@ -41,11 +43,12 @@ public interface Route {
     }
 
     /**
-     * Handles one whole request, its head passed by the table's checks: sooner or later exactly one call to
-     * {@code responder}. Called on the channel's event loop, or for a body over 64 KiB on the large-request executor;
-     * it must not block.
+     * Handles one whole request, its head passed by the table's checks: sooner or later exactly one reply to
+     * {@code sink}, which knows no transport (the same route serves HTTP/1.1, WebSocket and IPC). Called on the
+     * channel's event loop, or for a body over {@link InOrderExchange#LARGE_REQUEST_BYTES} on the large-request
+     * executor; it must not block.
      *
      * @param body the whole body, its indices unchanged; valid during this call only (retain it to keep it)
      */
-    void handle(ByteBuf body, Responder responder);
+    void handle(ByteBuf body, ReplySink sink);
 }

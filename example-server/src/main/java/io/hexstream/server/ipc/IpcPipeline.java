@@ -1,7 +1,7 @@
 package io.hexstream.server.ipc;
 
+import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.http.EngineApiInitializer;
-import io.hexstream.server.http.ReadThrottle;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.http.StalledWriteTimeout;
 import io.hexstream.server.message.MessageExchange;

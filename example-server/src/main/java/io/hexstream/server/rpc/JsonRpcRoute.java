@@ -1,6 +1,6 @@
 package io.hexstream.server.rpc;
 
-import io.hexstream.server.http.Responder;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JSON-RPC 2.0 over HTTP ({@code POST /}): the body parsed ({@link RequestParser}), its requests dispatched
- * ({@link JsonRpcDispatcher}), and the replies rendered ({@link ResponseRenderer}) as the response: {@code 200} with
- * the replies, or an empty {@code 200} for notifications only. A body that does not parse is answered with one error
- * reply, id {@code null}. Needs a JWT; takes bodies up to {@code --max-request-bytes} (an empty {@code 413} above, the
- * connection kept).
+ * JSON-RPC 2.0 over HTTP ({@code POST /}), and over the message transports (WebSocket, IPC) the same: the body parsed
+ * ({@link RequestParser}), its requests dispatched ({@link JsonRpcDispatcher}), and the replies rendered
+ * ({@link ResponseRenderer}) as the response: {@code 200} with the replies, or an empty {@code 200} for notifications
+ * only. A body that does not parse is answered with one error reply, id {@code null}. Needs a JWT; takes bodies up to
+ * {@code --max-request-bytes} (an empty {@code 413} above, the connection kept).
  */
 public final class JsonRpcRoute implements Route {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcRoute.class);
@@ -54,7 +54,7 @@ public final class JsonRpcRoute implements Route {
 
     /** Parses {@code body} and dispatches its requests; on the event loop, or on the large-request executor. */
     @Override
-    public void handle(ByteBuf body, Responder responder) {
+    public void handle(ByteBuf body, ReplySink sink) {
         RequestParser.Parsed parsed;
         try {
             parsed = parser.parse(body, dispatcher::elements);
@@ -65,32 +65,31 @@ public final class JsonRpcRoute implements Route {
                             List.of(RpcReply.failure(NULL_ID, e.error(), e.getMessage())),
                             false,
                             new ResponseSummary(ServerMetrics.NO_METHOD, 0, 0, e.error())),
-                    responder);
+                    sink);
             return;
         }
-        dispatcher.dispatch(
-                parsed.requests(), parsed.batch(), responder.executor(), replies -> render(replies, responder));
+        dispatcher.dispatch(parsed.requests(), parsed.batch(), sink.executor(), replies -> render(replies, sink));
     }
 
     /**
      * Renders {@code replies} on the channel's event loop, which takes them over; released instead if the connection is
      * gone.
      */
-    private void render(Replies replies, Responder responder) {
-        if (!responder.executor().inEventLoop()) {
+    private void render(Replies replies, ReplySink sink) {
+        if (!sink.executor().inEventLoop()) {
             try {
-                responder.executor().execute(() -> render(replies, responder));
+                sink.executor().execute(() -> render(replies, sink));
             } catch (RejectedExecutionException stopped) {
                 replies.release();
                 LOG.debug("a request answered after the event loop stopped");
             }
-        } else if (responder.abandoned()) {
+        } else if (sink.abandoned()) {
             replies.release();
             LOG.trace("replies to a closed connection dropped");
         } else if (replies.isEmpty()) {
-            responder.respondEmpty(HttpResponseStatus.OK, replies.summary()); // notifications only
+            sink.respondEmpty(HttpResponseStatus.OK, replies.summary()); // notifications only
         } else {
-            renderer.render(replies, responder);
+            renderer.render(replies, sink);
         }
     }
 }

@@ -1,25 +1,24 @@
 package io.hexstream.server.rpc;
 
-import io.hexstream.codec.http.JsonResponse;
-import io.hexstream.server.http.Responder;
+import io.hexstream.server.exchange.ReplySink;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
- * Turns the replies to one HTTP request into the HTTP response written for it, handed to the request's
- * {@link Responder}, and makes those replies ({@link #reply}). The server's own is {@link #streaming}: each reply
- * written into its own body when its method returns, the {@link ResponseWriter}'s body of them as a
- * {@link JsonResponse}, streamed by {@link io.hexstream.codec.http.StreamedResponseEncoder}; the benchmarks plug in
- * their String-based and pre-rendered peers here. {@link #render} is called on the channel's event loop; the bytes must
- * be the same whichever renders them (the response cap is counted on the replies {@link #reply} makes).
+ * Turns the replies to one request into the reply handed to the request's {@link ReplySink}, whatever the transport,
+ * and makes those replies ({@link #reply}). The server's own is {@link #streaming}: each reply written into its own
+ * body when its method returns, the {@link ResponseWriter}'s body of them as a {@link JsonReplyBody}, streamed by the
+ * transport as it drains; the benchmarks plug in their String-based and pre-rendered peers here. {@link #render} is
+ * called on the channel's event loop; the bytes must be the same whichever renders them (the response cap is counted on
+ * the replies {@link #reply} makes).
  */
 @FunctionalInterface
 public interface ResponseRenderer {
 
     /**
-     * Hands {@code responder} the response to {@code replies} (not empty), status 200, with their
-     * {@link Replies#summary()}. Takes the replies over: their bodies go into the response, or are released.
+     * Hands {@code sink} the reply to {@code replies} (not empty), status 200, with their {@link Replies#summary()}.
+     * Takes the replies over: their bodies go into the response, or are released.
      */
-    void render(Replies replies, Responder responder);
+    void render(Replies replies, ReplySink sink);
 
     /**
      * The reply to a request with {@code id} whose method returned {@code result}, on the thread that called it: the
@@ -32,11 +31,9 @@ public interface ResponseRenderer {
         return RpcReply.success(id, result);
     }
 
-    /** The server's renderer: {@code writer}'s body as a {@link JsonResponse}. */
+    /** The server's renderer: {@code writer}'s body as a {@link JsonReplyBody}. */
     static ResponseRenderer streaming(ResponseWriter writer) {
-        return (replies, responder) -> responder.respond(
-                new JsonResponse(
-                        responder.version(), HttpResponseStatus.OK, responder.keepAlive(), writer.body(replies)),
-                replies.summary());
+        return (replies, sink) ->
+                sink.respond(HttpResponseStatus.OK, new JsonReplyBody(writer.body(replies)), replies.summary());
     }
 }

@@ -1,26 +1,21 @@
 package io.hexstream.server.ssz;
 
 import io.hexstream.client.CellIndices;
-import io.hexstream.codec.http.StreamedResponse;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.GetBlobs;
+import io.hexstream.server.exchange.ReplyBody;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.stream.ChunkedInput;
 import io.netty.util.AbstractReferenceCounted;
 
 /**
- * The {@code 200} response of a blob route: {@code Content-Type: application/octet-stream}, an exact
- * {@code Content-Length}, the body {@code BlobsVNResponse} as {@link BlobsLayout} gives it, produced by
- * {@link BlobsResponseInput} and sent by {@link io.hexstream.codec.http.StreamedResponseEncoder}. It references the
- * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to travel the
- * response line as every response does.
+ * The body of a blob route's {@code 200}: {@code application/octet-stream} of exact length, {@code BlobsVNResponse} as
+ * {@link BlobsLayout} gives it, produced by {@link BlobsResponseInput} as the transport drains. It references the
+ * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to travel the line
+ * of replies as every reply does.
  */
-public final class BlobsResponse extends AbstractReferenceCounted implements StreamedResponse {
-    private final HttpVersion httpVersion;
-    private final boolean keepAlive;
+public final class BlobsResponse extends AbstractReferenceCounted implements ReplyBody {
     private final BlobsLayout layout;
     private final BlobEntry[] entries;
     private final long length;
@@ -29,32 +24,10 @@ public final class BlobsResponse extends AbstractReferenceCounted implements Str
      * @param entries one per hash asked for, {@code null} where the version cannot serve it (V2: none)
      * @param cells V4's {@code indices_bitarray}, else {@code null}
      */
-    public BlobsResponse(
-            HttpVersion httpVersion,
-            boolean keepAlive,
-            GetBlobs.Version version,
-            BlobEntry[] entries,
-            CellIndices cells) {
-        this.httpVersion = httpVersion;
-        this.keepAlive = keepAlive;
+    public BlobsResponse(GetBlobs.Version version, BlobEntry[] entries, CellIndices cells) {
         this.layout = new BlobsLayout(version, cells);
         this.entries = entries;
         this.length = layout.bodyBytes(entries);
-    }
-
-    @Override
-    public HttpVersion version() {
-        return httpVersion;
-    }
-
-    @Override
-    public HttpResponseStatus status() {
-        return HttpResponseStatus.OK;
-    }
-
-    @Override
-    public boolean keepAlive() {
-        return keepAlive;
     }
 
     @Override

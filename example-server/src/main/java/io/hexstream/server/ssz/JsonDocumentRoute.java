@@ -1,17 +1,13 @@
 package io.hexstream.server.ssz;
 
-import io.hexstream.server.http.Responder;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
 
 /**
  * A {@code GET} route answering one fixed JSON document, {@code 200} with {@code application/json} (execution-apis
@@ -44,13 +40,12 @@ final class JsonDocumentRoute implements Route {
     }
 
     @Override
-    public void handle(ByteBuf body, Responder responder) {
-        FullHttpResponse response = new DefaultFullHttpResponse(
-                responder.version(), HttpResponseStatus.OK, Unpooled.wrappedBuffer(document));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        HttpUtil.setContentLength(response, document.length);
-        HttpUtil.setKeepAlive(response, responder.keepAlive());
+    public void handle(ByteBuf body, ReplySink sink) {
         metrics.replied(method, null);
-        responder.respond(response, document.length, new ResponseSummary(method, 0, 0, null));
+        sink.respond(
+                HttpResponseStatus.OK,
+                HttpHeaderValues.APPLICATION_JSON,
+                Unpooled.wrappedBuffer(document),
+                new ResponseSummary(method, 0, 0, null));
     }
 }

@@ -1,15 +1,11 @@
 package io.hexstream.server.ssz;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.http.Rejection;
-import io.netty.buffer.ByteBuf;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -65,13 +61,8 @@ public record Problem(HttpResponseStatus status, String type, String detail) {
         return new Rejection(status, CONTENT_TYPE, json());
     }
 
-    /** The whole answer; owned by the caller. */
-    public FullHttpResponse response(HttpVersion version, boolean keepAlive) {
-        ByteBuf body = Unpooled.copiedBuffer(json(), StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status, body);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
-        HttpUtil.setContentLength(response, body.readableBytes());
-        HttpUtil.setKeepAlive(response, keepAlive);
-        return response;
+    /** The whole answer, handed to {@code sink}. */
+    public void answer(ReplySink sink, ResponseSummary summary) {
+        sink.respond(status, CONTENT_TYPE, Unpooled.copiedBuffer(json(), StandardCharsets.UTF_8), summary);
     }
 }

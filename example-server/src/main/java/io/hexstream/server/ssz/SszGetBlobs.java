@@ -4,8 +4,8 @@ import io.hexstream.client.BlobSizes;
 import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.engine.GetBlobs;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.http.Rejection;
-import io.hexstream.server.http.Responder;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
@@ -93,11 +93,11 @@ public final class SszGetBlobs implements Route {
 
     /** Decodes {@code body} (the whole request body, its indices unchanged, not released) and responds. */
     @Override
-    public void handle(ByteBuf body, Responder responder) {
+    public void handle(ByteBuf body, ReplySink sink) {
         GetBlobs.Version version = route.version();
         if (!version.servedUnder(served)) {
             refuse(
-                    responder,
+                    sink,
                     Problem.methodNotFound(route.path() + " is not served under "
                             + served.name().toLowerCase(Locale.ROOT)),
                     RpcError.METHOD_NOT_FOUND);
@@ -108,7 +108,7 @@ public final class SszGetBlobs implements Route {
             request = BlobsRequest.decode(body, route.fixedBytes(), maxHashes);
         } catch (SszException e) {
             refuse(
-                    responder,
+                    sink,
                     e.problem(),
                     e.problem().status() == HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
                             ? RpcError.TOO_LARGE_REQUEST
@@ -121,26 +121,23 @@ public final class SszGetBlobs implements Route {
             found = lookup.lookUp(version, request.hashes(), route.method());
             response = version == GetBlobs.Version.V2 && !found.all()
                     ? null
-                    : new BlobsResponse(
-                            responder.version(), responder.keepAlive(), version, found.entries(), request.cells());
+                    : new BlobsResponse(version, found.entries(), request.cells());
         } catch (RuntimeException e) {
             LOG.error("{} failed", route.method(), e);
-            refuse(responder, Problem.internal("internal error"), RpcError.INTERNAL_ERROR);
+            refuse(sink, Problem.internal("internal error"), RpcError.INTERNAL_ERROR);
             return;
         }
         ResponseSummary summary = new ResponseSummary(route.method(), request.hashes().length, found.available(), null);
         metrics.replied(route.method(), null);
         if (response == null) {
-            responder.respondEmpty(HttpResponseStatus.NO_CONTENT, summary);
+            sink.respondEmpty(HttpResponseStatus.NO_CONTENT, summary);
         } else {
-            responder.respond(response, summary);
+            sink.respond(HttpResponseStatus.OK, response, summary);
         }
     }
 
-    private void refuse(Responder responder, Problem problem, RpcError outcome) {
+    private void refuse(ReplySink sink, Problem problem, RpcError outcome) {
         metrics.replied(route.method(), outcome);
-        var response = problem.response(responder.version(), responder.keepAlive());
-        responder.respond(
-                response, response.content().readableBytes(), new ResponseSummary(route.method(), 0, 0, outcome));
+        problem.answer(sink, new ResponseSummary(route.method(), 0, 0, outcome));
     }
 }

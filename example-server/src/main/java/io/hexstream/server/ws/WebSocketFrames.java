@@ -1,6 +1,6 @@
 package io.hexstream.server.ws;
 
-import io.hexstream.server.http.ReadThrottle;
+import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;

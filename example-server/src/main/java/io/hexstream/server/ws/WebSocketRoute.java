@@ -1,7 +1,8 @@
 package io.hexstream.server.ws;
 
+import io.hexstream.server.exchange.ReplySink;
+import io.hexstream.server.http.Http1Responder;
 import io.hexstream.server.http.Rejection;
-import io.hexstream.server.http.Responder;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.http.SwitchingProtocols;
 import io.hexstream.server.message.MessageExchange;
@@ -146,14 +147,15 @@ public final class WebSocketRoute implements Route {
         }
     }
 
-    /** Answers {@code 101}: from then on the connection is a WebSocket. */
+    /**
+     * Answers {@code 101}: from then on the connection is a WebSocket. An upgrade route is reached only through
+     * HTTP/1.1's {@code Upgrade}, whose {@link Http1Responder} {@code sink} is.
+     */
     @Override
-    public void handle(ByteBuf body, Responder responder) {
-        String key = responder
-                .requestHeaders()
-                .get(HttpHeaderNames.SEC_WEBSOCKET_KEY)
-                .trim();
-        responder.respond(new Upgrade(accept(key)), 0, null);
+    public void handle(ByteBuf body, ReplySink sink) {
+        String key =
+                sink.requestHeaders().get(HttpHeaderNames.SEC_WEBSOCKET_KEY).trim();
+        ((Http1Responder) sink).respond(new Upgrade(accept(key)), 0, null);
     }
 
     /** {@code Sec-WebSocket-Accept}: the base64 of the SHA-1 of the key and the GUID (RFC 6455 4.2.2). */

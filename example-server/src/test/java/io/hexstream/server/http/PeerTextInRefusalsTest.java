@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.auth.JwtAuthenticator;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -50,7 +51,7 @@ class PeerTextInRefusalsTest {
                             }
 
                             @Override
-                            public void handle(ByteBuf body, Responder responder) {
+                            public void handle(ByteBuf body, ReplySink sink) {
                                 throw new AssertionError("no request here is taken");
                             }
                         })

@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.auth.Authenticator;
+import io.hexstream.server.exchange.InOrderExchange;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.exec.BoundedExecutor;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.testing.HttpConnection;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * when it came without a length. The route is the seam: it records the thread of each body it is handed.
  */
 class RequestQueueTest {
-    private static final int LARGE = EngineApiHandler.LARGE_REQUEST_BYTES + 1000;
+    private static final int LARGE = InOrderExchange.LARGE_REQUEST_BYTES + 1000;
     private static final String BUSY = "server busy: the request queue is full, try again later\n";
 
     /** Records where each body was handled, and answers with its length. */
@@ -44,9 +48,13 @@ class RequestQueueTest {
         }
 
         @Override
-        public void handle(ByteBuf body, Responder responder) {
+        public void handle(ByteBuf body, ReplySink sink) {
             threads.add(Thread.currentThread().getName());
-            responder.respondText(HttpResponseStatus.OK, "got " + body.readableBytes(), null);
+            sink.respond(
+                    HttpResponseStatus.OK,
+                    "text/plain; charset=utf-8",
+                    Unpooled.copiedBuffer("got " + body.readableBytes() + "\n", StandardCharsets.UTF_8),
+                    null);
         }
     }
 

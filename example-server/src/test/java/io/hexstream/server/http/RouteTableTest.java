@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.auth.Refusal;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -17,6 +18,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -51,8 +53,12 @@ class RouteTableTest {
         }
 
         @Override
-        public void handle(ByteBuf body, Responder responder) {
-            responder.respondText(HttpResponseStatus.OK, "got " + body.readableBytes(), null);
+        public void handle(ByteBuf body, ReplySink sink) {
+            sink.respond(
+                    HttpResponseStatus.OK,
+                    "text/plain; charset=utf-8",
+                    Unpooled.copiedBuffer("got " + body.readableBytes() + "\n", StandardCharsets.UTF_8),
+                    null);
         }
     }
 

@@ -11,7 +11,6 @@ import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.GetBlobs;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.handler.codec.http.HttpVersion;
 import java.io.ByteArrayOutputStream;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -142,7 +141,7 @@ class BlobsResponseInputTest {
     }
 
     private static BlobsResponse response(GetBlobs.Version version, BlobEntry[] entries, CellIndices cells) {
-        return new BlobsResponse(HttpVersion.HTTP_1_1, true, version, entries, cells);
+        return new BlobsResponse(version, entries, cells);
     }
 
     /** An entry whose every byte depends on {@code seed} and its index: a misplaced byte shows. */

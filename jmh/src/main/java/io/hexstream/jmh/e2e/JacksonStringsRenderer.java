@@ -7,19 +7,17 @@ import io.hexstream.jmh.JacksonStrings;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.BlobAndProofV2;
 import io.hexstream.server.engine.BlobsResult;
-import io.hexstream.server.http.Responder;
+import io.hexstream.server.exchange.ReplySink;
+import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.RpcReply;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +32,17 @@ final class JacksonStringsRenderer implements ResponseRenderer {
     private final ObjectMapper mapper = new ObjectMapper();
 
     @Override
-    public void render(Replies replies, Responder responder) {
-        FullHttpResponse response = render(responder.version(), responder.keepAlive(), replies);
-        responder.respond(response, response.content().readableBytes(), replies.summary());
+    public void render(Replies replies, ReplySink sink) {
+        ResponseSummary summary = replies.summary();
+        sink.respond(
+                HttpResponseStatus.OK,
+                HttpHeaderValues.APPLICATION_JSON,
+                Unpooled.wrappedBuffer(render(replies)),
+                summary);
     }
 
-    private FullHttpResponse render(HttpVersion version, boolean keepAlive, Replies replies) {
+    /** The one reply's JSON; takes the replies over. */
+    private byte[] render(Replies replies) {
         RpcReply reply = replies.replies().get(0);
         replies.release(); // the reply as the server built it, to count the response cap: not what is sent here
         if (replies.batch()
@@ -63,22 +66,11 @@ final class JacksonStringsRenderer implements ResponseRenderer {
             }
         }
         try {
-            byte[] json = mapper.writeValueAsBytes(
+            return mapper.writeValueAsBytes(
                     new JacksonStrings.Response("2.0", new String(reply.id(), StandardCharsets.UTF_8), result));
-            return fullResponse(version, keepAlive, json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static FullHttpResponse fullResponse(HttpVersion version, boolean keepAlive, byte[] json) {
-        FullHttpResponse response =
-                new DefaultFullHttpResponse(version, HttpResponseStatus.OK, Unpooled.wrappedBuffer(json));
-        return withHeaders(keepAlive, response);
-    }
-
-    static FullHttpResponse withHeaders(boolean keepAlive, FullHttpResponse response) {
-        return withHeaders(keepAlive, response, response.content().readableBytes());
     }
 
     /** {@code response}'s headers for a JSON body of {@code length} bytes (the head of a streamed body too). */

@@ -2,7 +2,7 @@ package io.hexstream.jmh.e2e;
 
 import io.hexstream.codec.json.JsonBody;
 import io.hexstream.codec.json.JsonBodyInput;
-import io.hexstream.server.http.Responder;
+import io.hexstream.server.exchange.ReplySink;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseRenderer;
@@ -12,7 +12,7 @@ import io.hexstream.server.rpc.RpcResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
@@ -32,16 +32,10 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
     }
 
     @Override
-    public void render(Replies replies, Responder responder) {
+    public void render(Replies replies, ReplySink sink) {
         ResponseSummary summary = replies.summary();
         ByteBuf bytes = rendered.rendered(replies);
-        responder.respond(
-                JacksonStringsRenderer.withHeaders(
-                        responder.keepAlive(),
-                        new DefaultFullHttpResponse(
-                                responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())),
-                bytes.readableBytes(),
-                summary);
+        sink.respond(HttpResponseStatus.OK, HttpHeaderValues.APPLICATION_JSON, bytes.retainedDuplicate(), summary);
     }
 
     /**

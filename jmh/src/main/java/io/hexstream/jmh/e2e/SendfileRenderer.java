@@ -1,6 +1,7 @@
 package io.hexstream.jmh.e2e;
 
-import io.hexstream.server.http.Responder;
+import io.hexstream.server.exchange.ReplySink;
+import io.hexstream.server.http.Http1Responder;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.rpc.Replies;
 import io.hexstream.server.rpc.ResponseRenderer;
@@ -66,9 +67,10 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     }
 
     @Override
-    public void render(Replies replies, Responder responder) {
+    public void render(Replies replies, ReplySink sink) {
         ResponseSummary summary = replies.summary();
         Rendered file = files.rendered(replies);
+        Http1Responder responder = (Http1Responder) sink; // the baseline writes HTTP/1.1 framing of its own
         responder.respond(
                 new Response(
                         JacksonStringsRenderer.withHeaders(
@@ -125,7 +127,7 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
     /**
      * One response: head, file region, end. Holds nothing until the region is read (and that is then the pipeline's),
      * so closing it ({@code ChunkedWriteHandler} does at the end, on failure and on disconnect) or releasing it
-     * unwritten ({@code EngineApiHandler} does on disconnect) frees nothing.
+     * unwritten (the server's {@code InOrderExchange} does on disconnect) frees nothing.
      */
     private final class Response extends AbstractReferenceCounted implements ChunkedInput<Object> {
         private static final int HEAD = 0;

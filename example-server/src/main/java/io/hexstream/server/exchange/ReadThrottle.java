@@ -1,4 +1,4 @@
-package io.hexstream.server.http;
+package io.hexstream.server.exchange;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
