@@ -6,7 +6,6 @@ import io.hexstream.codec.json.StringValue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Locale;
@@ -18,11 +17,10 @@ import java.util.function.LongSupplier;
  * {@code BlobAndProofV1}, {@code BlobAndProofV2}, {@code BlobCellsAndProofsV1}): members in any order, members it does
  * not know skipped whatever their value, the hex of blobs, cells and proofs decoded straight into pooled direct buffers
  * of their exact size (strict {@code DATA}: a blob 131,072 bytes, a cell 2,048, a proof 48), each entry handed to the
- * {@link BlobsListener} at its closing brace. A response of another shape (an HTTP status other than 200, an entry
- * without its blob, 127 cell proofs, a result of another length than the hashes asked, an id other than the request's)
- * fails the call with a {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}. A result
- * longer than the hashes asked is refused at its first entry past them, before that entry is read: an endless result
- * stops there.
+ * {@link BlobsListener} at its closing brace. A response of another shape (an entry without its blob, 127 cell proofs,
+ * a result of another length than the hashes asked, an id other than the request's) fails the call with a
+ * {@link BadResponseException}; a JSON-RPC error with a {@link RpcErrorException}. A result longer than the hashes
+ * asked is refused at its first entry past them, before that entry is read: an endless result stops there.
  *
  * <p>Ownership: the buffers of the entry being read are released here if the response fails; those handed over are the
  * listener's. Called on the connection's event loop only.
@@ -106,12 +104,7 @@ final class JsonBlobsReader implements JsonResponseConsumer, JsonTokenListener {
 
     @Override
     public JsonTokenListener head(HttpResponse head) {
-        begin();
-        if (!head.status().equals(HttpResponseStatus.OK)) {
-            throw new BadResponseException(
-                    "HTTP " + head.status().code() + " " + head.status().reasonPhrase());
-        }
-        return this;
+        return begin(); // a 200's: other statuses are JsonBlobsResponse's
     }
 
     /**

@@ -141,7 +141,7 @@ class GetBlobsClientTest {
                 GetBlobsClient client = client(server, true)) {
             assertEquals("HTTP 413 request-too-large: 129 versioned hashes, at most 128", sszFault(client));
             assertEquals("HTTP 404 Not Found Here: no such route", sszFault(client));
-            assertEquals("HTTP 503 Service Unavailable", sszFault(client));
+            assertEquals("HTTP 503 Service Unavailable: {\"title\": cut", sszFault(client));
         }
     }
 
@@ -225,7 +225,7 @@ class GetBlobsClientTest {
         byte[] unauthorized = ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
                         + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
                 .getBytes(US_ASCII);
-        assertResponseFault(unauthorized, 2, "HTTP 401 Unauthorized");
+        assertResponseFault(unauthorized, 2, "HTTP 401 Unauthorized: iat is 61 s before now");
     }
 
     @Test

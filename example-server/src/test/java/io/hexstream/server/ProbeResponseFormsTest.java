@@ -155,7 +155,7 @@ class ProbeResponseFormsTest {
                 ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
                                 + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
                         .getBytes(US_ASCII),
-                "HTTP 401 Unauthorized");
+                "HTTP 401 Unauthorized: iat is 61 s before now");
 
         String short127 = good.replace("," + quoted(proof(0, 127)), "");
         assertMalformed(dir, "127", contentLength(short127), "result[0].proofs: 127 elements, expected 128");
