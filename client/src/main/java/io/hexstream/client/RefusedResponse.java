@@ -45,19 +45,27 @@ final class RefusedResponse {
 
     /** The line, once the body has ended. */
     String line() {
+        return line("");
+    }
+
+    /**
+     * The line with {@code context} after the status and its title or reason phrase, before the server's detail:
+     * {@code HTTP 401 Unauthorized to the WebSocket upgrade: wrong signature: …}.
+     */
+    String line(String context) {
         StringBuilder line = new StringBuilder("HTTP ").append(status.code());
-        int bare = line.length();
+        String detail;
         try (JsonParser parser = JSON.createParser(body.toByteArray())) {
-            appendProblem(parser, line);
+            detail = appendProblem(parser, line);
         } catch (IOException | RuntimeException e) {
-            line.setLength(bare); // not a problem document
-        }
-        if (line.length() == bare) {
-            line.append(' ').append(status.reasonPhrase());
+            line.setLength(0); // not a problem document
+            line.append("HTTP ").append(status.code()).append(' ').append(status.reasonPhrase());
             String text = body.toString(StandardCharsets.ISO_8859_1).strip();
-            if (isText() && !text.isEmpty()) {
-                line.append(": ").append(text);
-            }
+            detail = isText() && !text.isEmpty() ? text : null;
+        }
+        line.append(context);
+        if (detail != null) {
+            line.append(": ").append(detail);
         }
         return line.toString().replaceAll("\\R", " ");
     }
@@ -67,10 +75,12 @@ final class RefusedResponse {
     }
 
     /**
-     * Appends the problem document's {@code title} (else the last segment of its {@code type}) and {@code detail}, its
-     * top-level string members (the last of a name if repeated), to {@code line}.
+     * Appends the problem document's {@code title} (else the last segment of its {@code type}) to {@code line}, and
+     * returns its {@code detail} ({@code null}: none): its top-level string members, the last of a name if repeated.
+     *
+     * @throws IOException if the body is not a JSON object, or has neither a title, a type nor a detail
      */
-    private static void appendProblem(JsonParser body, StringBuilder line) throws IOException {
+    private static String appendProblem(JsonParser body, StringBuilder line) throws IOException {
         if (body.nextToken() != JsonToken.START_OBJECT) {
             throw new IOException("not a JSON object");
         }
@@ -93,13 +103,14 @@ final class RefusedResponse {
             }
             body.skipChildren(); // an object or array value; a no-op on a scalar
         }
+        if (title == null && type == null && detail == null) {
+            throw new IOException("not a problem document");
+        }
         if (title != null) {
             line.append(' ').append(title);
         } else if (type != null) {
             line.append(' ').append(hasTitle ? type : type.substring(type.lastIndexOf('/') + 1));
         }
-        if (detail != null) {
-            line.append(": ").append(detail);
-        }
+        return detail;
     }
 }
