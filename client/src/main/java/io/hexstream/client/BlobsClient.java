@@ -14,9 +14,9 @@ public interface BlobsClient extends AutoCloseable {
      * Sends {@code call}; its result's entries go to {@code listener} as they are decoded.
      *
      * @return completes with the outcome once the reply has ended and was a well-formed result; fails with
-     *     {@link RpcErrorException} (a JSON-RPC error), {@link BadResponseException} (a reply of another shape, a
-     *     status other than success), {@link io.hexstream.codec.json.JsonDecodeException} (malformed JSON or hex, with
-     *     its path and byte offset), or the I/O failure that ended the connection
+     *     {@link RpcErrorException} (a JSON-RPC error), {@link GetBlobsResponseException} (malformed JSON or hex, a
+     *     result of another shape, with its path and byte offset), {@link BadResponseException} (a status other than
+     *     success, a reply longer than its call allows, malformed SSZ), or the I/O failure that ended the connection
      * @throws IOException if the connection cannot be made
      */
     CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener)

@@ -34,6 +34,20 @@ public enum BlobsMethod {
         return this == V4;
     }
 
+    /** The name of its entries' structure in execution-apis: {@code BlobAndProofV2}. */
+    String entryName() {
+        return switch (this) {
+            case V1 -> "BlobAndProofV1";
+            case V2, V3 -> "BlobAndProofV2";
+            case V4 -> "BlobCellsAndProofsV1";
+        };
+    }
+
+    /** Whether its result may hold {@code null} in place of an entry (V2 answers all or a {@code null} result). */
+    boolean nullEntries() {
+        return this != V2;
+    }
+
     /** Proofs per {@code BlobAndProof} entry: V1's blob proof, or the 128 cell proofs of V2 and V3. */
     public int proofsPerBlob() {
         return switch (this) {

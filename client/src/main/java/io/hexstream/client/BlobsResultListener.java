@@ -2,25 +2,20 @@ package io.hexstream.client;
 
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.json.StringValue;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.function.BiFunction;
 
 /**
- * Reads the {@code result} of a getBlobs response, handed on by a {@link JsonRpcResponseListener}: {@code null}, or an
- * array of at most {@code hashCount} entries of one {@link EntryShape}, each hex value decoded straight into a new
- * {@code byte[]} of its exact size. At each entry's closing brace its parts are handed to the entry function and its
- * answer kept, in order; {@code null} entries, where the method has them, are kept as {@code null}. Members of an entry
- * in any order; members it does not know are skipped whatever their value. Anything else is a {@link ResponseFault}:
- * the entry one past {@code hashCount} is refused when it begins.
+ * Checks the {@code result} of a getBlobs response, handed on by a {@link JsonRpcResponseListener}, against its
+ * method's entries (execution-apis {@code src/engine}: cancun.md {@code BlobAndProofV1}, osaka.md
+ * {@code BlobAndProofV2}, amsterdam.md {@code BlobCellsAndProofsV1}), and hands each value and entry to its
+ * {@link EntryValues}: {@code null}, or an array of {@code hashCount} entries, {@code null} ones where the method has
+ * them; a blob of 131,072 bytes, V1's one proof, V2's and V3's 128 proofs, V4's cells and proofs of equal count (the
+ * cells asked, if known, else as the first entry had), {@code null} at the same places. Members of an entry in any
+ * order; members it does not know are skipped whatever their value. Anything else is a {@link ResponseFault}: the entry
+ * one past {@code hashCount}, and the element one past its array's most, are refused when they begin.
  *
- * <p>Allocates the {@code byte[]}s it hands over, one array of references per entry array and the list of answers;
- * nothing per value besides.
- *
- * @param <T> what the entry function makes of an entry
+ * <p>Keeps the entry's counts and which elements are present (two arrays of at most 128, made once); nothing per value.
  */
-final class BlobsResultListener<T> implements JsonTokenListener {
+final class BlobsResultListener implements JsonTokenListener {
     // The member whose value comes next, in an entry.
     private static final int OTHER = 0;
     private static final int BLOB = 1;
@@ -30,12 +25,19 @@ final class BlobsResultListener<T> implements JsonTokenListener {
 
     private static final String PER_HASH = " (one per versioned hash asked)";
 
-    private final EntryShape shape;
+    private final BlobsMethod method;
     private final int hashCount;
-    /** Takes the blob or cells (first) and the proof or proofs (second), as {@link GetBlobsResponses} typed it. */
-    private final BiFunction<Object, Object, T> entry;
+    /** The cells asked, where the request is known (V4 on Netty); else {@code -1}. */
+    private final int cellsAsked;
 
-    private List<T> entries;
+    private final EntryValues values;
+    /** The most elements of an entry's {@code proofs} (V2, V3, V4) and {@code blob_cells} array. */
+    private final int maxElements;
+
+    private final boolean[] proofPresent;
+    private final boolean[] cellPresent;
+
+    private int entries;
     private int depth;
     /** Non-zero while a value of no interest is skipped: the depth of its inside. */
     private int skipDepth;
@@ -43,26 +45,27 @@ final class BlobsResultListener<T> implements JsonTokenListener {
     private int member;
     /** The entry's array being read (at depth 3): {@link #PROOFS} or {@link #BLOB_CELLS}. */
     private int arrayMember;
-    /** The cells each {@code BlobCellsAndProofsV1} holds, as the first one had; {@code -1} before. */
-    private int cellsPerEntry = -1;
+    /** The cells each {@code BlobCellsAndProofsV1} holds: as asked, or as the first one had; {@code -1} before. */
+    private int cellsPerEntry;
 
-    // The entry being read.
-    private byte[] blob;
-    private byte[] proof;
-    private byte[][] proofs;
+    // The entry being read: which members it had, and how many elements of its arrays.
+    private boolean hasBlob;
+    private boolean hasProof;
+    private boolean hasProofs;
+    private boolean hasCells;
     private int proofCount;
-    private byte[][] cells;
     private int cellCount;
 
-    BlobsResultListener(EntryShape shape, int hashCount, BiFunction<Object, Object, T> entry) {
-        this.shape = shape;
+    /** @param cellsAsked V4: the cells the request asked for, if known, else {@code -1}; an entry holds that many */
+    BlobsResultListener(BlobsMethod method, int hashCount, int cellsAsked, EntryValues values) {
+        this.method = method;
         this.hashCount = hashCount;
-        this.entry = entry;
-    }
-
-    /** The answers, one per entry, in order; {@code null} for a {@code null} result. After the document has ended. */
-    List<T> entries() {
-        return entries;
+        this.cellsAsked = cellsAsked;
+        this.cellsPerEntry = cellsAsked;
+        this.values = values;
+        this.maxElements = method.answersCells() && cellsAsked >= 0 ? cellsAsked : BlobSizes.CELLS_PER_EXT_BLOB;
+        this.proofPresent = new boolean[maxElements];
+        this.cellPresent = method.answersCells() ? new boolean[maxElements] : null;
     }
 
     // ---------------------------------------------------------------- containers
@@ -85,7 +88,7 @@ final class BlobsResultListener<T> implements JsonTokenListener {
     public void beginArray() {
         if (skipDepth == 0) {
             switch (depth) {
-                case 0 -> entries = new ArrayList<>(Math.min(hashCount, 1024));
+                case 0 -> values.beginResult();
                 case 1 -> throw entryFault("an array");
                 case 2 -> beginEntryArray();
                 default -> throw elementFault("an array");
@@ -110,12 +113,14 @@ final class BlobsResultListener<T> implements JsonTokenListener {
         if (skipDepth != 0) {
             skipDepth = depth < skipDepth ? 0 : skipDepth;
         } else if (depth == 0) {
-            if (entries.size() != hashCount) {
-                throw new ResponseFault(
-                        count(entries.size(), "entry", "entries") + ", expected " + hashCount + PER_HASH);
+            if (entries != hashCount) {
+                throw new ResponseFault(count(entries, "entry", "entries") + ", expected " + hashCount + PER_HASH);
             }
-        } else if (depth == 2 && arrayMember == PROOFS && !shape.cells() && proofCount != proofs.length) {
-            throw new ResponseFault(proofCount + " proofs, expected " + proofs.length);
+        } else if (depth == 2
+                && arrayMember == PROOFS
+                && !method.answersCells()
+                && proofCount != BlobSizes.CELLS_PER_EXT_BLOB) {
+            throw new ResponseFault(proofCount + " proofs, expected " + BlobSizes.CELLS_PER_EXT_BLOB);
         }
     }
 
@@ -134,12 +139,12 @@ final class BlobsResultListener<T> implements JsonTokenListener {
         if (skipDepth != 0 || depth != 2) {
             return;
         }
-        if (shape.cells()) {
+        if (method.answersCells()) {
             member = is(name, "blob_cells") ? BLOB_CELLS : is(name, "proofs") ? PROOFS : OTHER;
         } else if (is(name, "blob")) {
             member = BLOB;
         } else {
-            member = shape == EntryShape.V1
+            member = method == BlobsMethod.V1
                     ? (is(name, "proof") ? PROOF : OTHER)
                     : (is(name, "proofs") ? PROOFS : OTHER);
         }
@@ -155,7 +160,7 @@ final class BlobsResultListener<T> implements JsonTokenListener {
             case 0 -> throw ResponseFault.expected("an array or null", "a string");
             case 1 -> throw entryFault("a string");
             case 2 -> memberString(value);
-            default -> elementString(value);
+            default -> element(value);
         }
     }
 
@@ -175,12 +180,11 @@ final class BlobsResultListener<T> implements JsonTokenListener {
             return;
         }
         if (depth == 0) {
-            entries = null; // a null result
-        } else if (depth == 1 && shape.nullEntries) {
-            checkRoom();
-            entries.add(null);
-        } else if (depth == 3 && shape.cells()) {
-            element(false);
+            values.nullResult();
+        } else if (depth == 1 && method.nullEntries()) {
+            values.missing(nextEntry());
+        } else if (depth == 3 && method.answersCells()) {
+            element(null);
         } else {
             scalar("null");
         }
@@ -208,29 +212,28 @@ final class BlobsResultListener<T> implements JsonTokenListener {
     // ---------------------------------------------------------------- entries
 
     private void beginEntry() {
-        checkRoom();
-        blob = null;
-        proof = null;
-        proofs = null;
-        cells = null;
+        nextEntry();
+        hasBlob = false;
+        hasProof = false;
+        hasProofs = false;
+        hasCells = false;
     }
 
-    /** Refuses an entry one past the versioned hashes asked, before reading it. */
-    private void checkRoom() {
-        if (entries.size() == hashCount) {
+    /** The index of the entry beginning; refused one past the versioned hashes asked, before it is read. */
+    private int nextEntry() {
+        if (entries == hashCount) {
             throw new ResponseFault("more than " + count(hashCount, "entry", "entries") + PER_HASH);
         }
+        return entries++;
     }
 
     private void memberString(StringValue value) {
         if (member == BLOB) {
-            once(blob != null, "blob");
-            blob = new byte[BlobSizes.BLOB_SIZE];
-            value.hex(blob, 0, BlobSizes.BLOB_SIZE, BlobSizes.BLOB_SIZE);
+            hasBlob = once(hasBlob, "blob");
+            values.blob(value);
         } else if (member == PROOF) {
-            once(proof != null, "proof");
-            proof = new byte[BlobSizes.PROOF_SIZE];
-            value.hex(proof, 0, BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
+            hasProof = once(hasProof, "proof");
+            values.proof(value);
         } else if (member == OTHER) {
             value.skip();
         } else {
@@ -240,13 +243,13 @@ final class BlobsResultListener<T> implements JsonTokenListener {
 
     private void beginEntryArray() {
         if (member == PROOFS) {
-            once(proofs != null, "proofs");
-            proofs = new byte[BlobSizes.CELLS_PER_EXT_BLOB][];
+            hasProofs = once(hasProofs, "proofs");
             proofCount = 0;
+            values.beginProofs(maxElements);
         } else if (member == BLOB_CELLS) {
-            once(cells != null, "blob_cells");
-            cells = new byte[BlobSizes.CELLS_PER_EXT_BLOB][];
+            hasCells = once(hasCells, "blob_cells");
             cellCount = 0;
+            values.beginCells(maxElements);
         } else {
             skip("an array");
             return;
@@ -254,76 +257,63 @@ final class BlobsResultListener<T> implements JsonTokenListener {
         arrayMember = member;
     }
 
-    private void elementString(StringValue value) {
-        byte[] element = element(true);
-        value.hex(element, 0, element.length, element.length);
-    }
-
-    /** The next element of the entry's array, a new {@code byte[]} of its size if {@code present}; else null. */
-    private byte[] element(boolean present) {
+    /** The next element of the entry's array, {@code null} for a {@code null} element; refused past the most. */
+    private void element(StringValue value) {
         boolean isProof = arrayMember == PROOFS;
-        byte[][] elements = isProof ? proofs : cells;
         int k = isProof ? proofCount++ : cellCount++;
-        if (k == elements.length) {
-            throw new ResponseFault("more than " + elements.length + (isProof ? " proofs" : " cells"));
+        if (k == maxElements) {
+            throw new ResponseFault("more than " + maxElements + (isProof ? " proofs" : " cells"));
         }
-        byte[] element = present ? new byte[isProof ? BlobSizes.PROOF_SIZE : BlobSizes.CELL_SIZE] : null;
-        elements[k] = element;
-        return element;
+        if (isProof) {
+            proofPresent[k] = value != null;
+            values.proof(k, value);
+        } else {
+            cellPresent[k] = value != null;
+            values.cell(k, value);
+        }
     }
 
     private void endEntry() {
-        Object first;
-        Object second;
-        if (shape.cells()) {
+        int index = entries - 1;
+        if (method.answersCells()) {
             checkCells();
-            first = list(cells, cellCount);
-            second = list(proofs, proofCount);
+            values.cellsEntry(index, cellPresent, cellCount);
         } else {
-            Object proofPart = shape == EntryShape.V1 ? proof : proofs;
-            if (blob == null || proofPart == null) {
-                throw new ResponseFault(shape.structure + " without "
-                        + (blob == null ? "blob" : shape == EntryShape.V1 ? "proof" : "proofs"));
+            boolean hasProofPart = method == BlobsMethod.V1 ? hasProof : hasProofs;
+            if (!hasBlob || !hasProofPart) {
+                throw new ResponseFault(method.entryName() + " without "
+                        + (!hasBlob ? "blob" : method == BlobsMethod.V1 ? "proof" : "proofs"));
             }
-            first = blob;
-            second = shape == EntryShape.V1 ? proof : Arrays.asList(proofs);
+            values.blobEntry(index);
         }
-        blob = null;
-        proof = null;
-        proofs = null;
-        cells = null;
-        entries.add(entry.apply(first, second));
     }
 
-    /** A {@code BlobCellsAndProofsV1}: both arrays, as long as each other and as the entries before, nulls paired. */
+    /** A {@code BlobCellsAndProofsV1}: both arrays, as long as each other and as the entries', nulls paired. */
     private void checkCells() {
-        if (cells == null || proofs == null) {
-            throw new ResponseFault(shape.structure + " without " + (cells == null ? "blob_cells" : "proofs"));
+        if (!hasCells || !hasProofs) {
+            throw new ResponseFault(method.entryName() + " without " + (!hasCells ? "blob_cells" : "proofs"));
         }
         if (cellCount != proofCount) {
             throw new ResponseFault(count(cellCount, "cell", "cells") + " but " + count(proofCount, "proof", "proofs"));
         }
         if (cellsPerEntry >= 0 && cellCount != cellsPerEntry) {
-            throw new ResponseFault(count(cellCount, "cell", "cells") + ", the entries before " + cellsPerEntry);
+            throw new ResponseFault(count(cellCount, "cell", "cells") + ", expected " + cellsPerEntry
+                    + (cellsAsked >= 0 ? " (the cells asked)" : " (as the entries before)"));
         }
         cellsPerEntry = cellCount;
         for (int k = 0; k < cellCount; k++) {
-            if ((cells[k] == null) != (proofs[k] == null)) {
-                throw new ResponseFault("cell " + k + " is " + (cells[k] == null ? "null" : "present")
-                        + " but its proof " + (proofs[k] == null ? "null" : "present"));
+            if (cellPresent[k] != proofPresent[k]) {
+                throw new ResponseFault("cell " + k + " is " + (cellPresent[k] ? "present" : "null") + " but its proof "
+                        + (proofPresent[k] ? "present" : "null"));
             }
         }
-    }
-
-    private static List<byte[]> list(byte[][] elements, int count) {
-        return Arrays.asList(count == elements.length ? elements : Arrays.copyOf(elements, count));
     }
 
     // ---------------------------------------------------------------- faults
 
     private ResponseFault entryFault(String found) {
         return ResponseFault.expected(
-                "a " + shape.structure + " object" + (shape.nullEntries ? " or null" : ""), found);
+                "a " + method.entryName() + " object" + (method.nullEntries() ? " or null" : ""), found);
     }
 
     private ResponseFault memberFault(String found) {
@@ -331,7 +321,7 @@ final class BlobsResultListener<T> implements JsonTokenListener {
     }
 
     private ResponseFault elementFault(String found) {
-        return ResponseFault.expected("a hex string" + (shape.cells() ? " or null" : ""), found);
+        return ResponseFault.expected("a hex string" + (method.answersCells() ? " or null" : ""), found);
     }
 
     /** {@code 1 entry}, {@code 2 entries}. */
@@ -339,10 +329,11 @@ final class BlobsResultListener<T> implements JsonTokenListener {
         return n + " " + (n == 1 ? one : many);
     }
 
-    private static void once(boolean seen, String name) {
+    private static boolean once(boolean seen, String name) {
         if (seen) {
             throw new ResponseFault("duplicate member " + name);
         }
+        return true;
     }
 
     private static boolean is(CharSequence text, String expected) {

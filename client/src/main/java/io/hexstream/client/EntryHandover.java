@@ -77,6 +77,11 @@ final class EntryHandover {
         listener.cells(index, answer);
     }
 
+    /** Tells the listener the result is {@code null} as a whole. */
+    void nullResult() {
+        listener.nullResult();
+    }
+
     /** Tells the listener {@code result[index]} is missing. */
     void missing(int index) {
         listener.missing(index);

@@ -89,9 +89,9 @@ public final class GetBlobsClient implements BlobsClient {
      * Sends {@code call}; its result's entries go to {@code listener} as they are decoded.
      *
      * @return completes with the outcome once the body has ended and was a well-formed result; fails with
-     *     {@link RpcErrorException} (a JSON-RPC error), {@link BadResponseException} (another HTTP status, a result of
-     *     another shape, malformed SSZ), {@link io.hexstream.codec.json.JsonDecodeException} (malformed JSON or hex,
-     *     with its path and byte offset), or the I/O failure that ended the connection
+     *     {@link RpcErrorException} (a JSON-RPC error), {@link BadResponseException} (another HTTP status, malformed
+     *     SSZ), {@link GetBlobsResponseException} (malformed JSON or hex, a result of another shape, with its path and
+     *     byte offset), or the I/O failure that ended the connection
      * @throws IOException if the connection cannot be made
      */
     @Override

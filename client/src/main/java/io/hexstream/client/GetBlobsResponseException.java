@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.util.Locale;
 
 /**
- * A getBlobs response that is not one: malformed JSON or UTF-8, a hex value that is not strict {@code DATA} or not of
- * its size (a blob 131,072 bytes, a cell 2,048, a proof 48), a JSON-RPC envelope without {@code "jsonrpc": "2.0"} or
- * with neither or both of {@code result} and {@code error}, an entry of another shape than its method's (a missing
- * member, 127 cell proofs), more or fewer entries than the versioned hashes asked, or the end of the body inside the
- * document. A JSON-RPC error object is not this but a {@link RpcErrorException}.
+ * A JSON getBlobs response that is not one, whether read by {@link GetBlobsResponses} or by a {@link BlobsClient}:
+ * malformed JSON or UTF-8, a hex value that is not strict {@code DATA} or not of its size (a blob 131,072 bytes, a cell
+ * 2,048, a proof 48), a JSON-RPC envelope without {@code "jsonrpc": "2.0"} or with neither or both of {@code result}
+ * and {@code error}, an entry of another shape than its method's (a missing member, 127 cell proofs), more or fewer
+ * entries than the versioned hashes asked, an {@code id} other than the request's (a {@link BlobsClient}'s), or the end
+ * of the body inside the document. A JSON-RPC error object is not this but a {@link RpcErrorException}.
  *
  * <p>The message is one line, {@code <path>: <fault> at byte <offset>} as the codec's
  * {@link io.hexstream.codec.json.JsonDecodeException}, e.g. {@code result[3].proofs: 127 proofs, expected 128 at byte

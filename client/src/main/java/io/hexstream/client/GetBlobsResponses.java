@@ -1,6 +1,5 @@
 package io.hexstream.client;
 
-import io.hexstream.codec.json.JsonDecodeException;
 import io.hexstream.codec.json.JsonHexReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -62,7 +61,7 @@ public final class GetBlobsResponses {
      */
     public static <T> List<T> readV1(InputStream body, int hashCount, BiFunction<byte[], byte[], T> entry)
             throws IOException {
-        return read(body, hashCount, EntryShape.V1, entry);
+        return read(body, hashCount, BlobsMethod.V1, entry);
     }
 
     /**
@@ -82,7 +81,7 @@ public final class GetBlobsResponses {
      */
     public static <T> List<T> readV2(InputStream body, int hashCount, BiFunction<byte[], List<byte[]>, T> entry)
             throws IOException {
-        return read(body, hashCount, EntryShape.V2, entry);
+        return read(body, hashCount, BlobsMethod.V2, entry);
     }
 
     /**
@@ -96,7 +95,7 @@ public final class GetBlobsResponses {
      */
     public static <T> List<T> readV3(InputStream body, int hashCount, BiFunction<byte[], List<byte[]>, T> entry)
             throws IOException {
-        return read(body, hashCount, EntryShape.V3, entry);
+        return read(body, hashCount, BlobsMethod.V3, entry);
     }
 
     /**
@@ -118,20 +117,20 @@ public final class GetBlobsResponses {
      */
     public static <T> List<T> readV4(InputStream body, int hashCount, BiFunction<List<byte[]>, List<byte[]>, T> entry)
             throws IOException {
-        return read(body, hashCount, EntryShape.V4, entry);
+        return read(body, hashCount, BlobsMethod.V4, entry);
     }
 
-    @SuppressWarnings("unchecked") // each public method passes the function its shape's parts are typed for
-    private static <T> List<T> read(InputStream body, int hashCount, EntryShape shape, BiFunction<?, ?, T> entry)
+    @SuppressWarnings("unchecked") // each public method passes the function its method's parts are typed for
+    private static <T> List<T> read(InputStream body, int hashCount, BlobsMethod method, BiFunction<?, ?, T> entry)
             throws IOException {
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(entry, "entry");
         if (hashCount < 0) {
             throw new IllegalArgumentException("hashCount " + hashCount);
         }
-        BlobsResultListener<T> result =
-                new BlobsResultListener<>(shape, hashCount, (BiFunction<Object, Object, T>) entry);
-        JsonRpcResponseListener response = new JsonRpcResponseListener(result);
+        ArrayEntries<T> entries = new ArrayEntries<>(method, hashCount, (BiFunction<Object, Object, T>) entry);
+        JsonRpcResponseListener response =
+                new JsonRpcResponseListener(new BlobsResultListener(method, hashCount, -1, entries));
         JsonHexReader reader = new JsonHexReader(response);
         byte[] bytes = new byte[CHUNK_SIZE];
         ByteBuf chunk = Unpooled.wrappedBuffer(bytes);
@@ -140,16 +139,18 @@ public final class GetBlobsResponses {
                 reader.feed(chunk.setIndex(0, n));
             }
             reader.end();
-        } catch (JsonDecodeException e) {
-            throw new GetBlobsResponseException(e.path(), e.fault(), e.offset(), e);
-        } catch (ResponseFault e) {
-            throw new GetBlobsResponseException(e.path(reader.path()), e.getMessage(), reader.tokenOffset(), null);
+        } catch (RuntimeException e) {
+            GetBlobsResponseException fault = ResponseFault.of(e, reader);
+            if (fault != null) {
+                throw fault;
+            }
+            throw e;
         } finally {
             chunk.release();
         }
         if (response.isError()) {
             throw response.error();
         }
-        return result.entries();
+        return entries.entries();
     }
 }

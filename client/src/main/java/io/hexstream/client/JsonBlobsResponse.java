@@ -27,6 +27,7 @@ final class JsonBlobsResponse implements HttpResponseConsumer {
     public void head(HttpResponse head) {
         if (head.status().code() == HttpResponseStatus.OK.code()) {
             json = new JsonHexReader(reader.head(head));
+            reader.reading(json);
         } else {
             reader.begin();
             refused = new RefusedResponse(head);

@@ -5,11 +5,12 @@ import io.hexstream.codec.json.StringValue;
 import java.math.BigDecimal;
 
 /**
- * Reads a JSON-RPC 2.0 response object (JSON-RPC 2.0, section 5): {@code "jsonrpc": "2.0"}, an {@code id} of any value
- * (not checked), and exactly one of {@code result}, whose tokens are handed to the result's listener from its first to
- * its last, and {@code error} ({@code code}, an integer; {@code message}, a string; {@code data} skipped; an
- * {@code "error": null} beside a result, as some servers write, is no error). Members in any order; members it does not
- * know are skipped whatever their value. Anything else is a {@link ResponseFault}.
+ * Reads a JSON-RPC 2.0 response object (JSON-RPC 2.0, section 5): {@code "jsonrpc": "2.0"}, an {@code id} (the
+ * request's number, where given; else any value, not checked), and exactly one of {@code result}, whose tokens are
+ * handed to the result's listener from its first to its last, and {@code error} ({@code code}, an integer;
+ * {@code message}, a string; {@code data} skipped; an {@code "error": null} beside a result, as some servers write, is
+ * no error). Members in any order; members it does not know are skipped whatever their value. Anything else is a
+ * {@link ResponseFault}.
  */
 final class JsonRpcResponseListener implements JsonTokenListener {
     // What the value about to begin is, by where it is: the envelope (depth 0), its members (depth 1), the error's.
@@ -22,6 +23,8 @@ final class JsonRpcResponseListener implements JsonTokenListener {
     private static final int MESSAGE = 6;
 
     private final JsonTokenListener result;
+    private final boolean checksId;
+    private final long id;
 
     private int depth;
     /** Non-zero while a value of no interest is skipped: the depth of its inside. */
@@ -35,12 +38,29 @@ final class JsonRpcResponseListener implements JsonTokenListener {
     private boolean sawResult;
     private boolean sawError;
     private boolean sawCode;
+    /** Whether the value beginning here is the {@code id} member's. */
+    private boolean atId;
+
+    private boolean idMatches;
     private long code;
     private String message;
 
-    /** Hands the {@code result} member's value to {@code result}. */
+    /** Hands the {@code result} member's value to {@code result}; any {@code id}. */
     JsonRpcResponseListener(JsonTokenListener result) {
+        this(result, false, 0);
+    }
+
+    /**
+     * Hands the {@code result} member's value to {@code result}; a result's {@code id} must be the number {@code id}.
+     */
+    JsonRpcResponseListener(JsonTokenListener result, long id) {
+        this(result, true, id);
+    }
+
+    private JsonRpcResponseListener(JsonTokenListener result, boolean checksId, long id) {
         this.result = result;
+        this.checksId = checksId;
+        this.id = id;
     }
 
     /** Whether the response was an error; after the document has ended. */
@@ -162,6 +182,7 @@ final class JsonRpcResponseListener implements JsonTokenListener {
         if (inResult) {
             result.name(name);
         } else if (skipDepth == 0 && depth == 1) {
+            atId = is(name, "id");
             member = is(name, "jsonrpc")
                     ? JSONRPC
                     : is(name, "result") ? RESULT : is(name, "error") ? ERROR : SKIP; // id and others
@@ -207,6 +228,8 @@ final class JsonRpcResponseListener implements JsonTokenListener {
     public void number(CharSequence number) {
         if (inResult || beginsResult()) {
             result.number(number);
+        } else if (skipDepth == 0 && depth == 1 && atId) {
+            idMatches = checksId && new BigDecimal(number.toString()).compareTo(BigDecimal.valueOf(id)) == 0;
         } else if (skipDepth == 0 && value() == CODE) {
             sawCode = once(sawCode, "code");
             try {
@@ -245,6 +268,9 @@ final class JsonRpcResponseListener implements JsonTokenListener {
         }
         if (!sawVersion) {
             throw new ResponseFault("no \"jsonrpc\": \"2.0\"");
+        }
+        if (checksId && sawResult && !idMatches) {
+            throw ResponseFault.at("id", "not the request's id " + id);
         }
     }
 

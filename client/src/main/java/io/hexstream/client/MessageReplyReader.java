@@ -127,6 +127,7 @@ final class MessageReplyReader extends PipelinedReader<JsonBlobsReader> {
             }
             replyBytes = 0;
             reader = new JsonHexReader(current().begin());
+            current().reading(reader);
         }
         JsonBlobsReader reply = current();
         if (reply == null) {

@@ -8,7 +8,10 @@
  * {@link java.io.IOException}s: {@link io.hexstream.client.RpcErrorException} for a JSON-RPC error,
  * {@link io.hexstream.client.GetBlobsResponseException} for anything else that is not the method's response. The
  * JSON-RPC envelope ({@code JsonRpcResponseListener}) is read apart from the entries of the result
- * ({@code BlobsResultListener}), both listeners of the codec's {@link io.hexstream.codec.json.JsonHexReader}.
+ * ({@code BlobsResultListener}), both listeners of the codec's {@link io.hexstream.codec.json.JsonHexReader}, and both
+ * shared with the Netty readers below: the entries' values go to {@code ArrayEntries} here ({@code byte[]}s), to
+ * {@code PooledEntries} there (pooled buffers, through the {@code EntryHandover} the SSZ reader shares), the faults of
+ * either are the same {@link io.hexstream.client.GetBlobsResponseException}.
  *
  * <p>On Netty: a {@link io.hexstream.client.BlobsClient} hands each result entry to a
  * {@link io.hexstream.client.BlobsListener} as soon as its last byte is decoded, into pooled direct buffers. It is one

@@ -1,6 +1,7 @@
 package io.hexstream.client;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,7 +15,9 @@ import io.hexstream.client.testing.Responses;
 import io.hexstream.client.testing.Responses.Blob;
 import io.hexstream.client.testing.Responses.Cells;
 import java.io.ByteArrayOutputStream;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,24 +29,29 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link GetBlobsClient} against a hand-written HTTP server: a result written as the JSON and HTTP specs allow, not as
- * any one server writes it (pretty-printed by Jackson, members in another order, a member it does not know, chunked in
- * pieces of 1 to 64 bytes), gives the bytes it was written from, each request signed with a token java-jwt verifies; a
- * JSON-RPC error fails the call with its code and message; an SSZ route's problem document (RFC 7807, written by
- * Jackson) is one line of its status, title or type, and detail.
+ * any one server writes it (whitespace, members in another order, members it does not know, escapes, chunked in pieces
+ * of 1 to 64 bytes), gives the bytes it was written from, each request signed with a token java-jwt verifies; a
+ * JSON-RPC error fails the call with its code and message; {@code null} results and entries are told; malformed bodies
+ * and wrong shapes fail the call in one line naming the path and the byte; an SSZ route's problem document (RFC 7807,
+ * written by Jackson) is one line of its status, title or type, and detail.
  */
 class GetBlobsClientTest {
     private static final byte[] SECRET = secret();
 
+    /**
+     * Whitespace of every kind, the id first, a member of non-ASCII text and escapes after the result, entries proofs
+     * first with a member of nested values, hex in uppercase with its {@code 0} and two digits escaped; chunked in
+     * pieces of 1 to 64 bytes.
+     */
     @Test
     void v2InAnotherFormInSmallChunksGivesItsBytes() throws Exception {
         Random random = new Random(32);
         List<Blob> blobs = List.of(Responses.blob(random, BlobSizes.CELLS_PER_EXT_BLOB), Responses.blob(random, 128));
-        Map<String, Object> response = new LinkedHashMap<>();
-        response.put("id", 1);
-        response.put("note", Map.of("d\u00e9j\u00e0", List.of(1, "\"vu\"", Map.of())));
-        response.put("result", Responses.blobEntries(blobs, false));
-        response.put("jsonrpc", "2.0");
-        byte[] body = Responses.pretty(response);
+        byte[] body = ("{\r\n\t\"id\" : 1 ,\n  \"result\" : [\n" + otherV2(blobs.get(0)) + " ,\n"
+                        + otherV2(blobs.get(1))
+                        + "\n ] , \"note\" : \"d\u00e9j\u00e0 vu \ud83d\ude00 \\\"quoted\\\" \\u00e9\" ,\n"
+                        + " \"jsonrpc\" : \"2.0\"\n}\n")
+                .getBytes(UTF_8);
         try (CannedHttpServer server = new CannedHttpServer(n -> CannedHttpServer.chunked(body, 64, n));
                 GetBlobsClient client = client(server, false)) {
             CollectedEntries got = new CollectedEntries();
@@ -99,27 +107,18 @@ class GetBlobsClientTest {
         }
     }
 
+    /** The error's message first, its {@code data} an object, the envelope's members after it, spaced. */
     @Test
     void jsonRpcErrorFailsTheCallWithItsCodeAndMessage() throws Exception {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", -38004);
-        error.put("message", "Too large request");
-        Map<String, Object> response = new LinkedHashMap<>();
-        response.put("error", error);
-        response.put("id", 1);
-        response.put("jsonrpc", "2.0");
-        byte[] body = Responses.write(response);
-        try (CannedHttpServer server =
-                        new CannedHttpServer(n -> CannedHttpServer.contentLength(200, "application/json", body));
-                GetBlobsClient client = client(server, false)) {
-            ExecutionException e = assertThrows(
-                    ExecutionException.class,
-                    () -> client.call(call(1), new CollectedEntries()).get(30, TimeUnit.SECONDS));
+        byte[] body = ("{ \"error\" : { \"message\" : \"Unsupported fork\", \"data\" : { \"x\" : [ 1 ] },"
+                        + " \"code\" : -38005 } , \"id\" : 1 , \"jsonrpc\" : \"2.0\" }")
+                .getBytes(US_ASCII);
+        RpcErrorException rpc =
+                assertInstanceOf(RpcErrorException.class, failure(CannedHttpServer.chunked(body, 16, 6), 1));
 
-            RpcErrorException rpc = assertInstanceOf(RpcErrorException.class, e.getCause());
-            assertEquals(-38004, rpc.code());
-            assertEquals("Too large request", rpc.rpcMessage());
-        }
+        assertEquals(-38005, rpc.code());
+        assertEquals("Unsupported fork", rpc.rpcMessage());
+        assertEquals("-38005 Unsupported fork", rpc.getMessage());
     }
 
     @Test
@@ -196,6 +195,11 @@ class GetBlobsClientTest {
         }
     }
 
+    /**
+     * Malformed JSON and wrong shapes fail the call with a {@link GetBlobsResponseException} of one line naming the
+     * path and the byte, as the {@code InputStream} reader's; a body cut short, with the connection's end; another HTTP
+     * status, in one line.
+     */
     @Test
     void malformedResponsesFailTheCallInOneLine() throws Exception {
         Random random = new Random(5);
@@ -203,29 +207,43 @@ class GetBlobsClientTest {
         String good = new String(Responses.response(1, Responses.blobEntries(blobs, false)), US_ASCII);
         String blob1 = Responses.hex(blobs.get(1).blob());
         String odd = good.replace(blob1, blob1.substring(0, blob1.length() - 1));
-        assertFault(
-                odd.getBytes(US_ASCII),
-                2,
-                "result[1].blob: odd number of hex digits at byte "
-                        + grouped(odd.indexOf(blob1.substring(0, blob1.length() - 1)) + blob1.length() - 1));
+        int oddAt = odd.indexOf(blob1.substring(0, blob1.length() - 1)) + blob1.length() - 1;
+        assertFault(contentLength(odd), 2, "result[1].blob: odd number of hex digits at byte " + grouped(oddAt));
 
         String proof5 = Responses.hex(blobs.get(1).proofs().get(5));
         String bad = good.replace(proof5, proof5.substring(0, 10) + 'g' + proof5.substring(11));
         assertFault(
-                bad.getBytes(US_ASCII),
+                CannedHttpServer.chunked(bad.getBytes(US_ASCII), 64, 4),
                 2,
                 "result[1].proofs[5]: invalid hex character 'g' at byte " + grouped(bad.indexOf('g')));
 
         String short127 =
                 good.replace(",\"" + Responses.hex(blobs.get(0).proofs().get(127)) + "\"", "");
-        assertFault(short127.getBytes(US_ASCII), 2, "result[0].proofs: 127 elements, expected 128");
+        assertFault(
+                contentLength(short127),
+                2,
+                "result[0].proofs: 127 proofs, expected 128 at byte " + grouped(short127.indexOf(']')));
 
-        assertFault(good.getBytes(US_ASCII), 1, "result[1]: more entries than the 1 versioned hash asked for");
+        assertFault(
+                contentLength(good),
+                1,
+                "result[1]: more than 1 entry (one per versioned hash asked) at byte "
+                        + grouped(good.indexOf("},{") + 2));
+
+        String otherId = new String(Responses.response(7, null), US_ASCII);
+        assertFault(contentLength(otherId), 2, "id: not the request's id 1 at byte " + grouped(otherId.length() - 1));
+
+        byte[] whole = contentLength(good);
+        Throwable cut = failure(Arrays.copyOf(whole, whole.length * 3 / 4), 2);
+        assertInstanceOf(ClosedChannelException.class, cut, String.valueOf(cut));
 
         byte[] unauthorized = ("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n"
                         + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
                 .getBytes(US_ASCII);
-        assertResponseFault(unauthorized, 2, "HTTP 401 Unauthorized: iat is 61 s before now");
+        assertEquals(
+                "HTTP 401 Unauthorized: iat is 61 s before now",
+                assertInstanceOf(BadResponseException.class, failure(unauthorized, 2))
+                        .getMessage());
     }
 
     @Test
@@ -280,18 +298,42 @@ class GetBlobsClientTest {
                 .build();
     }
 
-    private static void assertFault(byte[] body, int hashes, String fault) throws Exception {
-        assertResponseFault(CannedHttpServer.contentLength(200, "application/json", body), hashes, fault);
+    private static byte[] contentLength(String body) {
+        return CannedHttpServer.contentLength(200, "application/json", body.getBytes(US_ASCII));
     }
 
-    private static void assertResponseFault(byte[] response, int hashes, String fault) throws Exception {
+    /** The call of {@code hashes} answered by {@code response} fails with {@code fault}, its offset in the body. */
+    private static void assertFault(byte[] response, int hashes, String fault) throws Exception {
+        GetBlobsResponseException e = assertInstanceOf(GetBlobsResponseException.class, failure(response, hashes));
+        assertEquals(fault, e.getMessage());
+        assertEquals(fault.substring(fault.lastIndexOf(" at byte ") + 9), grouped(e.offset()));
+    }
+
+    /** What fails the call of {@code hashes} answered by {@code response}. */
+    private static Throwable failure(byte[] response, int hashes) throws Exception {
         try (CannedHttpServer server = new CannedHttpServer(n -> response);
                 GetBlobsClient client = client(server, false)) {
             ExecutionException e = assertThrows(
                     ExecutionException.class,
                     () -> client.call(call(hashes), new CollectedEntries()).get(30, TimeUnit.SECONDS));
-            assertEquals(fault, e.getCause().getMessage());
+            return e.getCause();
         }
+    }
+
+    /** {@code BlobAndProofV2}, proofs first, a member of nested values, every other proof in {@link #otherHex}. */
+    private static String otherV2(Blob blob) {
+        StringBuilder proofs = new StringBuilder("[");
+        for (int k = 0; k < blob.proofs().size(); k++) {
+            byte[] proof = blob.proofs().get(k);
+            proofs.append(k == 0 ? "" : " ,\n ").append(k % 2 == 1 ? otherHex(proof) : quoted(proof));
+        }
+        return "    {\n      \"proofs\" : " + proofs + "],\n"
+                + "      \"extra\" : { \"a\" : [ 1, -2.5e+3, true, false, null, \"x\\\"y\\\\z\" ], \"b\" : { } },\n"
+                + "      \"blob\" :\t" + otherHex(blob.blob()) + "\n    }";
+    }
+
+    private static String quoted(byte[] bytes) {
+        return "\"" + Responses.hex(bytes) + "\"";
     }
 
     /** {@code BlobAndProofV1}, members reversed, one not known, uppercase hex with two digits and the 0 escaped. */

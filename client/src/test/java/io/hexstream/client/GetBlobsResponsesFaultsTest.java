@@ -222,7 +222,7 @@ class GetBlobsResponsesFaultsTest {
                 V4,
                 "{\"jsonrpc\":\"2.0\",\"result\":[" + cellEntry + ",{\"blob_cells\":[],\"proofs\":[]^}]}",
                 2,
-                "result[1]: 0 cells, the entries before 1");
+                "result[1]: 0 cells, expected 1 (as the entries before)");
         assertFault(
                 V4,
                 "{\"jsonrpc\":\"2.0\",\"result\":[{\"proofs\":[]^}]}",

@@ -2,6 +2,9 @@ package io.hexstream.server;
 
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.engine.Fork;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine;
@@ -242,7 +245,7 @@ public final class ServerOptions {
     }
 
     /** How every command line of the server parses: fork and log level names in any case. */
-    static CommandLine configure(CommandLine commandLine) {
+    public static CommandLine configure(CommandLine commandLine) {
         return commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     }
 
@@ -256,7 +259,7 @@ public final class ServerOptions {
     }
 
     /** Where the secret is: the server's and {@code token}'s options. */
-    static final class SecretOptions {
+    public static final class SecretOptions {
         @Option(
                 names = "--jwt-secret",
                 paramLabel = "FILE",
@@ -272,14 +275,40 @@ public final class ServerOptions {
                         + " live (default: ${DEFAULT-VALUE}).")
         Path dataDir;
 
+        /** {@code --data-dir}. */
+        public Path dataDir() {
+            return dataDir;
+        }
+
         /** {@code --jwt-secret}, or {@code DATA_DIR/jwt.hex}. */
-        Path file() {
+        public Path file() {
             return jwtSecret != null ? jwtSecret : dataDir.resolve(JwtSecret.DEFAULT_FILE);
         }
 
         /** Whether the secret is the default file, which the server generates if it is absent. */
-        boolean isDefault() {
+        public boolean isDefault() {
             return jwtSecret == null;
+        }
+
+        /**
+         * The secret in its file.
+         *
+         * @throws StartupException {@code --jwt-secret FILE: no such file}, {@code not readable}, or what is wrong with
+         *     its content ({@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits})
+         */
+        public JwtSecret read() throws StartupException {
+            String option = name() + ": ";
+            try {
+                return JwtSecret.read(file());
+            } catch (NoSuchFileException e) {
+                throw new StartupException(option + "no such file", e);
+            } catch (AccessDeniedException e) {
+                throw new StartupException(option + "not readable", e);
+            } catch (IOException e) {
+                throw new StartupException(option + StartupErrors.reason(e), e);
+            } catch (IllegalArgumentException e) {
+                throw new StartupException(option + e.getMessage(), e);
+            }
         }
 
         /** How an error about the secret file names it: the option that gave it, or the file. */

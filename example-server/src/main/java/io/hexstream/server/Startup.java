@@ -5,6 +5,7 @@ import io.hexstream.server.ServerOptions.SecretOptions;
 import io.hexstream.server.auth.JwtSecret;
 import io.hexstream.server.cache.HexCache;
 import io.hexstream.server.engine.ElementRenderer;
+import io.hexstream.server.exec.BoundedExecutor;
 import io.hexstream.server.http.EngineServer;
 import io.hexstream.server.kzg.Kzg;
 import io.hexstream.server.metrics.Instrumentation;
@@ -13,14 +14,11 @@ import io.hexstream.server.metrics.ServerMetrics;
 import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.pool.PoolListener;
 import io.hexstream.server.pool.StoreFiles;
-import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.rpc.ResponseRenderer;
 import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -132,7 +130,7 @@ final class Startup {
      */
     static JwtSecret loadSecret(SecretOptions secret) throws StartupException {
         if (!secret.isDefault() || Files.exists(secret.file())) {
-            return readSecret(secret);
+            return secret.read();
         }
         try {
             JwtSecret generated = JwtSecret.generate(secret.file());
@@ -140,27 +138,6 @@ final class Startup {
             return generated;
         } catch (IOException e) {
             throw new StartupException(secret.name() + ": cannot create it: " + StartupErrors.reason(e), e);
-        }
-    }
-
-    /**
-     * The secret in its file.
-     *
-     * @throws StartupException {@code --jwt-secret FILE: no such file}, {@code not readable}, or what is wrong with its
-     *     content ({@code is not 32 hex-encoded bytes (64 hex digits, 0x optional): got 63 digits})
-     */
-    static JwtSecret readSecret(SecretOptions secret) throws StartupException {
-        String option = secret.name() + ": ";
-        try {
-            return JwtSecret.read(secret.file());
-        } catch (NoSuchFileException e) {
-            throw new StartupException(option + "no such file", e);
-        } catch (AccessDeniedException e) {
-            throw new StartupException(option + "not readable", e);
-        } catch (IOException e) {
-            throw new StartupException(option + StartupErrors.reason(e), e);
-        } catch (IllegalArgumentException e) {
-            throw new StartupException(option + e.getMessage(), e);
         }
     }
 

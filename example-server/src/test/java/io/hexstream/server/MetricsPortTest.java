@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.engine.Fork;
+import io.hexstream.server.exec.BoundedExecutor;
 import io.hexstream.server.http.ConnectionLimit;
 import io.hexstream.server.http.EngineApiInitializer;
 import io.hexstream.server.http.EngineServer;
@@ -15,7 +16,6 @@ import io.hexstream.server.http.RefusalLog;
 import io.hexstream.server.metrics.MetricsEndpoint;
 import io.hexstream.server.metrics.PrometheusMetrics;
 import io.hexstream.server.metrics.ServerMetrics;
-import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.testing.EngineClient;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.HttpConnection;

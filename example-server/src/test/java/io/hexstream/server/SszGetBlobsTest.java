@@ -14,6 +14,7 @@ import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.server.cli.Version;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineServerFixture;
@@ -478,7 +479,7 @@ class SszGetBlobsTest {
         assertEquals(
                 "application/json",
                 response.headers().firstValue("content-type").orElse(null));
-        String version = new Main.Version().getVersion()[0].substring("hexstream-example-server ".length());
+        String version = new Version().getVersion()[0].substring("hexstream-example-server ".length());
         Process git = new ProcessBuilder("git", "rev-parse", "HEAD")
                 .redirectErrorStream(true)
                 .start();

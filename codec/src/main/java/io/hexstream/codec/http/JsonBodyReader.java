@@ -23,6 +23,7 @@ final class JsonBodyReader implements HttpResponseConsumer {
     public void head(HttpResponse head) {
         JsonTokenListener listener = consumer.head(head);
         reader = new JsonHexReader(listener == null ? IGNORE : listener);
+        consumer.reading(reader);
     }
 
     @Override

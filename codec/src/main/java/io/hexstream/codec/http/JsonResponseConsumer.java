@@ -1,5 +1,6 @@
 package io.hexstream.codec.http;
 
+import io.hexstream.codec.json.JsonHexReader;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.netty.handler.codec.http.HttpResponse;
 
@@ -15,6 +16,13 @@ public interface JsonResponseConsumer {
      * reads its body, a JSON document, as it arrives.
      */
     JsonTokenListener head(HttpResponse head);
+
+    /**
+     * The reader that feeds the listener {@link #head} returned, made just after it: a consumer whose listener refuses
+     * a token may name where in the body, by the reader's {@link JsonHexReader#path()} and
+     * {@link JsonHexReader#tokenOffset()} when {@link #failed(Throwable)} is told. Does nothing by default.
+     */
+    default void reading(JsonHexReader reader) {}
 
     /** The body ended and was one complete JSON document; the listener has seen all of it. */
     void complete();

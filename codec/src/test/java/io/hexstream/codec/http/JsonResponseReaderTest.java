@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hexstream.codec.json.JsonHexReader;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.hexstream.codec.testing.JsonEvents;
 import io.hexstream.codec.testing.JsonEvents.Policy;
@@ -74,6 +75,47 @@ class JsonResponseReaderTest {
         assertEquals(JsonEvents.jackson(FIRST, Policy.GET_BLOBS, 64), second.recorder.events);
         assertTrue(channel.isOpen());
         assertTrue(channel.inboundMessages().isEmpty());
+        channel.finishAndReleaseAll();
+    }
+
+    /** A listener that refuses a token: its consumer, given the reader, names the path and the byte of the token. */
+    @Test
+    void aListenersRefusalIsPlacedByTheReaderTheConsumerIsGiven() {
+        String body = "{\"result\":[{\"blob\":true}]}";
+        List<String> placed = new ArrayList<>();
+        JsonResponseConsumer consumer = new JsonResponseConsumer() {
+            private JsonHexReader reader;
+
+            @Override
+            public JsonTokenListener head(HttpResponse head) {
+                return new JsonTokenListener() {
+                    @Override
+                    public void bool(boolean value) {
+                        throw new IllegalStateException("no Booleans");
+                    }
+                };
+            }
+
+            @Override
+            public void reading(JsonHexReader reader) {
+                this.reader = reader;
+            }
+
+            @Override
+            public void complete() {
+                placed.add("complete");
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                placed.add(reader.path() + ": " + cause.getMessage() + " at byte " + reader.tokenOffset());
+            }
+        };
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpClientCodec(), new JsonResponseReader(false));
+        channel.writeOutbound(new JsonExchange(request("/1"), consumer));
+        channel.writeInbound(Unpooled.copiedBuffer(chunked(body), UTF_8));
+        assertEquals(List.of("result[0].blob: no Booleans at byte " + (body.indexOf("true") + 3)), placed);
+        assertTrue(channel.isOpen());
         channel.finishAndReleaseAll();
     }
 

@@ -7,19 +7,21 @@ import io.hexstream.server.pool.DurableBlobPool;
 import io.hexstream.server.rpc.RpcMethod;
 import io.hexstream.server.tx.TransactionIngest;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * The methods the example server serves, over one pool: every one on the Engine API port, only the {@code eth_} ones on
- * a port without JWT.
+ * The method table: the methods the example server serves, over one pool. {@link #all} is the Engine API port's, every
+ * method; {@link #unauthenticated} a port's without JWT ({@code --rpc-port}), the {@code eth_} ones only.
  */
 public final class EngineMethods {
     private EngineMethods() {}
 
     /**
-     * getBlobs V1 to V4 (each replying {@code -38005} unless {@code fork} serves it),
-     * {@code engine_exchangeCapabilities} and {@code eth_sendRawTransaction} through {@code ingest} (the transactions
-     * of the {@link Origin#AUTHENTICATED authenticated} origin); getBlobs tells {@code metrics} the hashes asked for
-     * and found, and writes from {@code cache} (the hex cache, or {@code null} for none) when it holds every entry.
+     * getBlobs V1 to V4 (each replying {@code -38005} unless {@code fork} serves it), {@code eth_sendRawTransaction}
+     * through {@code ingest} (the transactions of the {@link Origin#AUTHENTICATED authenticated} origin), and
+     * {@code engine_exchangeCapabilities}, which lists the others' {@code engine_} methods that {@code fork} serves;
+     * getBlobs tells {@code metrics} the hashes asked for and found, and writes from {@code cache} (the hex cache, or
+     * {@code null} for none) when it holds every entry.
      */
     public static List<RpcMethod> all(
             DurableBlobPool pool,
@@ -28,13 +30,14 @@ public final class EngineMethods {
             TransactionIngest ingest,
             ServerMetrics metrics,
             HexCache cache) {
-        return List.of(
+        List<RpcMethod> methods = List.of(
                 new GetBlobs(GetBlobs.Version.V1, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V2, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V3, pool, fork, maxBlobsPerRequest, metrics, cache),
                 new GetBlobs(GetBlobs.Version.V4, pool, fork, maxBlobsPerRequest, metrics, cache),
-                new ExchangeCapabilities(fork),
                 new SendRawTransaction(ingest, Origin.AUTHENTICATED));
+        return Stream.concat(methods.stream(), Stream.of(new ExchangeCapabilities(methods)))
+                .toList();
     }
 
     /**

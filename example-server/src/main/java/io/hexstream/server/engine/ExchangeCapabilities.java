@@ -9,20 +9,24 @@ import io.hexstream.server.rpc.RpcResult;
 import java.util.List;
 
 /**
- * {@code engine_exchangeCapabilities} (execution-apis {@code common.md}, "Capabilities"): params {@code [[method, …]]},
- * the consensus client's methods (not otherwise used); result the getBlobs methods served under the server's fork.
+ * {@code engine_exchangeCapabilities} (execution-apis {@code common.md}, "engine_exchangeCapabilities"): params
+ * {@code [[method, …]]}, the consensus client's methods (not otherwise used); result the {@code engine_} methods of the
+ * method table that the server's fork serves (a {@link ForkScopedMethod} only if
+ * {@link ForkScopedMethod#servedUnderFork}), in the table's order, itself left out ("MUST NOT be returned").
  */
 public final class ExchangeCapabilities implements RpcMethod {
+    /** The method's name. */
+    public static final String NAME = "engine_exchangeCapabilities";
+
     private final Served served;
 
-    public ExchangeCapabilities(Fork fork) {
-        this.served = new Served(
-                fork == Fork.PRAGUE
-                        ? List.of(GetBlobs.Version.V1.methodName())
-                        : List.of(
-                                GetBlobs.Version.V2.methodName(),
-                                GetBlobs.Version.V3.methodName(),
-                                GetBlobs.Version.V4.methodName()));
+    /** @param table the other methods of the method table (a method named {@link #NAME} there is left out too) */
+    public ExchangeCapabilities(List<? extends RpcMethod> table) {
+        this.served = new Served(table.stream()
+                .filter(m -> m.name().startsWith("engine_") && !m.name().equals(NAME))
+                .filter(m -> !(m instanceof ForkScopedMethod scoped) || scoped.servedUnderFork())
+                .map(RpcMethod::name)
+                .toList());
     }
 
     /** The result: the methods served, an array of strings. */
@@ -42,7 +46,7 @@ public final class ExchangeCapabilities implements RpcMethod {
 
     @Override
     public String name() {
-        return "engine_exchangeCapabilities";
+        return NAME;
     }
 
     @Override

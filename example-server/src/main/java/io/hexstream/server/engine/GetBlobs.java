@@ -12,7 +12,6 @@ import io.hexstream.server.rpc.ElementReader;
 import io.hexstream.server.rpc.Params;
 import io.hexstream.server.rpc.RpcError;
 import io.hexstream.server.rpc.RpcException;
-import io.hexstream.server.rpc.RpcMethod;
 import java.util.Arrays;
 
 /**
@@ -27,7 +26,7 @@ import java.util.Arrays;
  * shape ({@link BlobAndProofV1}, {@link BlobAndProofV2}, {@link BlobCellsAndProofsV1}), written from the hex cache when
  * it holds every entry; it tallies the hashes asked for and the blobs returned, for the access log.
  */
-public final class GetBlobs implements RpcMethod {
+public final class GetBlobs implements ForkScopedMethod {
 
     /** The four versions: the fork each is served under and what it returns for a missing blob. */
     public enum Version {
@@ -117,6 +116,12 @@ public final class GetBlobs implements RpcMethod {
         return version.methodName();
     }
 
+    /** Whether the server's fork serves this version ({@link Version#servedUnder}). */
+    @Override
+    public boolean servedUnderFork() {
+        return version.servedUnder(served);
+    }
+
     /** The versioned hashes, bounded and decoded into their lookup keys as the request is parsed. */
     @Override
     public ElementReader elements() {
@@ -129,7 +134,7 @@ public final class GetBlobs implements RpcMethod {
         DecodedArray decoded = v4 ? params.decodedArray(0, 2, V4_PARAMS) : params.oneDecodedArray();
         String bitarray = v4 ? params.string(1, 2, V4_PARAMS) : null;
         decoded.checkCount();
-        if (!version.servedUnder(served)) {
+        if (!servedUnderFork()) {
             throw new RpcException(
                     RpcError.UNSUPPORTED_FORK, "serving " + served.name().toLowerCase());
         }

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A bounded share of another executor: at most {@code tasks} of the tasks given to it at once are in that executor,
  * queued or running; more are refused ({@link RejectedExecutionException}) as a full queue refuses them, and so is a
- * task the executor itself refuses. Given a share of at most half of a {@link BoundedExecutor}'s queue, one source of
- * tasks (a port) leaves the other half to the others. Thread-safe.
+ * task the executor itself refuses. Given a share of at most half of a
+ * {@link io.hexstream.server.exec.BoundedExecutor}'s queue, one source of tasks (a port) leaves the other half to the
+ * others. Thread-safe.
  */
 public final class ExecutorShare implements Executor {
     private final Executor executor;

@@ -23,12 +23,13 @@ import org.slf4j.LoggerFactory;
  * itself ({@link RpcResult}).
  *
  * <p>Threads: called on the channel's event loop. A method that does not block runs there, at once; one that
- * {@link RpcMethod#blocking() blocks} is handed to the ingest executor (a {@link BoundedExecutor}: a few threads and a
- * bounded queue; when it is full the call gets {@code -32000} "server busy" and is not run at all). The replies are
- * handed back on the event loop, all at once, in request order. A large request may be dispatched from another thread
- * than its event loop (the replies still come back on the loop). A blocking call still queued when its event loop has
- * stopped (the server stopping) is not made, its reply could not be sent; and the replies that can no longer be handed
- * back to a stopped loop are released by whichever call ends last.
+ * {@link RpcMethod#blocking() blocks} is handed to the ingest executor (a
+ * {@link io.hexstream.server.exec.BoundedExecutor}: a few threads and a bounded queue; when it is full the call gets
+ * {@code -32000} "server busy" and is not run at all). The replies are handed back on the event loop, all at once, in
+ * request order. A large request may be dispatched from another thread than its event loop (the replies still come back
+ * on the loop). A blocking call still queued when its event loop has stopped (the server stopping) is not made, its
+ * reply could not be sent; and the replies that can no longer be handed back to a stopped loop are released by
+ * whichever call ends last.
  *
  * <p>Response cap: the replies to one HTTP request take at most {@code maxResponseBytes}, counted exactly
  * ({@link RpcReply#length}: each reply is built when its method returns) in request order, before any byte is written.
@@ -50,7 +51,8 @@ public final class JsonRpcDispatcher {
 
     /**
      * @param methods the methods served, by {@link RpcMethod#name()}
-     * @param ingest where blocking methods run: a {@link BoundedExecutor} (its owner shuts it down)
+     * @param ingest where blocking methods run: a {@link io.hexstream.server.exec.BoundedExecutor} (its owner shuts it
+     *     down)
      * @param maxResponseBytes the cap on the replies to one HTTP request ({@code --max-response-bytes})
      * @param metrics told each reply's method and outcome, and each refusal by the cap or a full ingest queue
      */

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.codec.testing.Poll;
 import io.hexstream.server.auth.Authenticator;
+import io.hexstream.server.exec.BoundedExecutor;
 import io.hexstream.server.metrics.ServerMetrics;
-import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.testing.HttpConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpMethod;

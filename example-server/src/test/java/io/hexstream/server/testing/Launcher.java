@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
 /**
  * The launcher {@code bin/hexstream-example-server} as {@code package} lays it out, for tests that run the server as a
  * user does: the script from {@code src/main/bin}, beside a {@code hexstream-example-server.jar} that is this test's
- * class path (a manifest-only jar: {@code Main-Class} {@code io.hexstream.server.Main}, {@code Class-Path} every entry
- * of {@code java.class.path}, and the shaded jar's {@code Enable-Native-Access}). Made once per JVM, under
+ * class path (a manifest-only jar: {@code Main-Class} {@code io.hexstream.server.cli.Main}, {@code Class-Path} every
+ * entry of {@code java.class.path}, and the shaded jar's {@code Enable-Native-Access}). Made once per JVM, under
  * {@code java.io.tmpdir}.
  */
 public final class Launcher {
@@ -32,7 +32,7 @@ public final class Launcher {
             Manifest manifest = new Manifest();
             Attributes attributes = manifest.getMainAttributes();
             attributes.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-            attributes.put(Attributes.Name.MAIN_CLASS, "io.hexstream.server.Main");
+            attributes.put(Attributes.Name.MAIN_CLASS, "io.hexstream.server.cli.Main");
             attributes.put(Attributes.Name.CLASS_PATH, classPath());
             attributes.putValue("Enable-Native-Access", "ALL-UNNAMED");
             try (OutputStream out = Files.newOutputStream(home.resolve("hexstream-example-server.jar"));

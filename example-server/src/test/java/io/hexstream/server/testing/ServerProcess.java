@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The example server ({@code io.hexstream.server.Main}) in a JVM of its own, on this test's class path, over a data dir
- * with no generated blobs, logging to a file: what a crash test needs to kill with SIGKILL, what a load test needs to
- * hold to its own heap and direct memory limits, and what a start-up test needs to stop with SIGTERM or to see fail
+ * The example server ({@code io.hexstream.server.cli.Main}) in a JVM of its own, on this test's class path, over a data
+ * dir with no generated blobs, logging to a file: what a crash test needs to kill with SIGKILL, what a load test needs
+ * to hold to its own heap and direct memory limits, and what a start-up test needs to stop with SIGTERM or to see fail
  * ({@link #run}). {@link #run} and {@link #serve} start it as a user does, through the launcher ({@link Launcher}; the
  * Vector API resolved, the JVM's stderr through its filter), so that what they see on stderr is what a user sees;
  * {@link #start} runs {@code java} itself. Close it to kill it if it still runs.
@@ -193,7 +193,7 @@ public final class ServerProcess implements AutoCloseable {
         // KZG's native library: JDK 22 and later warn on stderr about System.load without this (JDK 17 takes it too).
         command.add("--enable-native-access=ALL-UNNAMED");
         command.addAll(jvmOptions(launch));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hexstream.server.Main"));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hexstream.server.cli.Main"));
         command.addAll(launch.args());
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
         return (err == null ? builder.redirectErrorStream(true) : builder.redirectError(err.toFile())).start();

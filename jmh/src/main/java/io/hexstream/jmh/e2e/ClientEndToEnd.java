@@ -218,7 +218,7 @@ public final class ClientEndToEnd {
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp",
                 System.getProperty("java.class.path"),
-                "io.hexstream.server.Main",
+                "io.hexstream.server.cli.Main",
                 "--port",
                 Integer.toString(port),
                 "--data-dir",

@@ -1,4 +1,4 @@
-package io.hexstream.server.probe;
+package io.hexstream.server.cli;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;

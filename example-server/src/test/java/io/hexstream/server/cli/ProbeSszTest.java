@@ -1,21 +1,18 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
-import static io.hexstream.server.ProbeRuns.assertBlobFiles;
-import static java.nio.charset.StandardCharsets.US_ASCII;
+import static io.hexstream.server.cli.ProbeRuns.assertBlobFiles;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.client.BlobSizes;
 import io.hexstream.client.VersionedHash;
-import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.CellFixtures;
 import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.ServerProcess.Run;
 import io.hexstream.server.testing.SszBlobs;
-import io.hexstream.server.testing.TestBlobs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,19 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code probe --transport ssz}: against the example server, V1 to V4, the files of {@code --out} compared with the
  * pool's bytes (and c-kzg's cells), the body length with the server's own answer read by another client, {@code 204}
- * and problem statuses in one line; against a canned server, a problem document's type and detail in one line. The
- * client's reading of hand-built bodies and their faults is {@code GetBlobsClientSszTest}'s, in the client module.
+ * and problem statuses in one line. The client's reading of hand-built bodies, problem documents and their faults is
+ * {@code GetBlobsClientSszTest}'s and {@code GetBlobsClientTest}'s, in the client module.
  */
 class ProbeSszTest {
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
-
-    /** Cells 0, 5 and 100 asked for. */
-    private static final String CELLS = CellFixtures.bitarray(0, 5, 100);
-
-    private final List<BlobEntry> entries = TestBlobs.first(2);
-    private final List<VersionedHash> hashes = entries.stream()
-            .map(e -> VersionedHash.ofCommitment(e.commitment()))
-            .toList();
 
     @Test
     void v2WritesEachBlobAndItsCellProofsAndVerifies(@TempDir Path dir) throws Exception {
@@ -128,17 +117,6 @@ class ProbeSszTest {
         }
     }
 
-    @Test
-    void aProblemIsOneLineWithItsStatusTypeAndDetail(@TempDir Path dir) throws Exception {
-        byte[] problem =
-                "{\"type\":\"/engine-api/errors/request-too-large\",\"detail\":\"3 versioned hashes, at most 2\"}"
-                        .getBytes(US_ASCII);
-        Run run = canned(
-                dir, CannedHttpServer.contentLength(413, "application/problem+json", problem), "engine_getBlobsV2");
-        assertEquals(
-                new Run(1, "", "engine_getBlobsV2: HTTP 413 request-too-large: 3 versioned hashes, at most 2\n"), run);
-    }
-
     // ---------------------------------------------------------------- running
 
     private static Run ssz(
@@ -158,12 +136,5 @@ class ProbeSszTest {
                 method,
                 "--out",
                 dir.resolve("out").toString());
-    }
-
-    private Run canned(Path dir, byte[] response, String method) throws Exception {
-        Files.createDirectories(dir);
-        try (CannedHttpServer server = new CannedHttpServer(n -> response)) {
-            return ProbeRuns.probe("http://127.0.0.1:" + server.port() + "/", dir, hashes, sszOptions(dir, method));
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

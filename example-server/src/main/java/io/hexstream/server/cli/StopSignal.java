@@ -1,4 +1,4 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.hexstream.server.rpc;
+package io.hexstream.server.exec;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.ArrayBlockingQueue;

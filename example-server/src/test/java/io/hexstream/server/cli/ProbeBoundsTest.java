@@ -1,4 +1,4 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -103,10 +103,14 @@ class ProbeBoundsTest {
             out.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[".getBytes(US_ASCII));
             endlessNulls(out);
         })) {
-            run = ProbeRuns.probe(webSocket(server), dir, List.of(randomHash()), "--method", "engine_getBlobsV2");
+            run = ProbeRuns.probe(webSocket(server), dir, List.of(randomHash()), "--method", "engine_getBlobsV3");
         }
+        // The second null ends at byte 34 + 5 + 3, after the 34 bytes before the result's first entry.
         assertEquals(
-                new Run(1, "", "engine_getBlobsV2: result[1]: more entries than the 1 versioned hash asked for\n"),
+                new Run(
+                        1,
+                        "",
+                        "engine_getBlobsV3: result[1]: more than 1 entry (one per versioned hash asked) at byte 42\n"),
                 run);
     }
 
@@ -133,7 +137,11 @@ class ProbeBoundsTest {
                     "0x" + "ff".repeat(16));
         }
         assertEquals(
-                new Run(1, "", "engine_getBlobsV4: result[2]: more entries than the 2 versioned hashes asked for\n"),
+                new Run(
+                        1,
+                        "",
+                        "engine_getBlobsV4: result[2]: more than 2 entries (one per versioned hash asked)"
+                                + " at byte 47\n"),
                 run);
     }
 
@@ -186,7 +194,10 @@ class ProbeBoundsTest {
                     "engine_getBlobsV3");
         }
         assertEquals(
-                new Run(1, "", "engine_getBlobsV3: result[1]: more entries than the 1 versioned hash asked for\n"),
+                new Run(
+                        1,
+                        "",
+                        "engine_getBlobsV3: result[1]: more than 1 entry (one per versioned hash asked) at byte 42\n"),
                 run);
     }
 

@@ -1,17 +1,19 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
-import static io.hexstream.server.ProbeRuns.assertBlobFiles;
-import static io.hexstream.server.ProbeRuns.assertLine;
-import static io.hexstream.server.ProbeRuns.concat;
-import static io.hexstream.server.ProbeRuns.files;
-import static io.hexstream.server.ProbeRuns.probe;
-import static io.hexstream.server.ProbeRuns.run;
+import static io.hexstream.server.cli.ProbeRuns.assertBlobFiles;
+import static io.hexstream.server.cli.ProbeRuns.assertLine;
+import static io.hexstream.server.cli.ProbeRuns.concat;
+import static io.hexstream.server.cli.ProbeRuns.files;
+import static io.hexstream.server.cli.ProbeRuns.probe;
+import static io.hexstream.server.cli.ProbeRuns.run;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.client.BlobSizes;
 import io.hexstream.client.VersionedHash;
+import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.CellFixtures;
@@ -30,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code probe} against the example server: V1 to V4, the files of {@code --out} compared byte for byte with the pool's
  * entries (and c-kzg's cells), {@code --verify} passing, the line per request, the JSON-RPC error and HTTP 401 lines,
- * the usage errors.
+ * the server's reply cut short after its first entry (no file left), the usage errors. How the client reads replies
+ * written otherwise, and their faults, is the client module's tests' ({@code GetBlobsClientTest}).
  */
 class ProbeTest {
     private static final VersionedHash UNKNOWN = VersionedHash.wrap(new byte[32]);
@@ -163,6 +166,40 @@ class ProbeTest {
             assertEquals(new Run(1, "", "engine_getBlobsV1: -38005 Unsupported fork: serving osaka\n"), run);
             assertEquals(List.of(), files(dir.resolve("out")));
         }
+    }
+
+    /**
+     * The server's own reply, served cut short after its first entry (which the probe has written to a temporary file):
+     * one line, exit 1, no file left.
+     */
+    @Test
+    void aReplyCutShortAfterItsFirstEntryIsOneLineAndLeavesNoFile(@TempDir Path dir) throws Exception {
+        byte[] reply;
+        List<VersionedHash> hashes;
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
+            hashes = server.hashes();
+            reply = server.post(EngineClient.request(1, "engine_getBlobsV2", EngineClient.hashParams(hashes)))
+                    .body();
+        }
+        int secondEntry = new String(reply, US_ASCII).indexOf("},{") + 2;
+        byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + reply.length
+                        + "\r\n\r\n")
+                .getBytes(US_ASCII);
+        byte[] cut = Arrays.copyOf(head, head.length + secondEntry + 1000);
+        System.arraycopy(reply, 0, cut, head.length, secondEntry + 1000);
+        Run run;
+        try (CannedHttpServer server = new CannedHttpServer(n -> cut)) {
+            run = probe(
+                    "http://127.0.0.1:" + server.port(),
+                    dir,
+                    hashes,
+                    "--method",
+                    "engine_getBlobsV2",
+                    "--out",
+                    dir.resolve("out").toString());
+        }
+        assertEquals(new Run(1, "", "engine_getBlobsV2: connection closed before the response ended\n"), run);
+        assertEquals(List.of(), files(dir.resolve("out")));
     }
 
     @Test

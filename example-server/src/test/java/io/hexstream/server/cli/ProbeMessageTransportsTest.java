@@ -1,6 +1,6 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
-import static io.hexstream.server.ProbeRuns.assertBlobFiles;
+import static io.hexstream.server.cli.ProbeRuns.assertBlobFiles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

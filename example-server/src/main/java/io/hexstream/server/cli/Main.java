@@ -1,19 +1,13 @@
-package io.hexstream.server;
+package io.hexstream.server.cli;
 
-import io.hexstream.server.ServerOptions.SecretOptions;
-import io.hexstream.server.auth.JwtAuthenticator;
-import io.hexstream.server.probe.ProbeCommand;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Clock;
+import io.hexstream.server.ExampleServer;
+import io.hexstream.server.ServerOptions;
+import io.hexstream.server.StartupException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -21,20 +15,20 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * The command line: serve the Engine API (default; its options are {@link ServerOptions}), print a token
- * ({@code token}), or ask an endpoint for blobs ({@code probe}, {@link ProbeCommand}). Logs go to stdout; a start-up
- * failure is one line on stderr and exit 1, with the stack trace in the log only at {@code --log-level debug}; an
- * unknown option or a bad value is one line on stderr, then a line pointing at {@code --help}, and exit 2. Ctrl-C and
- * SIGTERM stop the server and exit 0.
+ * ({@code token}, {@link TokenCommand}), or ask an endpoint for blobs ({@code probe}, {@link ProbeCommand}). Logs go to
+ * stdout; a start-up failure is one line on stderr and exit 1, with the stack trace in the log only at
+ * {@code --log-level debug}; an unknown option or a bad value is one line on stderr, then a line pointing at
+ * {@code --help}, and exit 2. Ctrl-C and SIGTERM stop the server and exit 0.
  */
 @Command(
         name = "hexstream-example-server",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         abbreviateSynopsis = true,
         optionListHeading = "Options:%n",
         description = "A JWT-authenticated Engine API server for engine_getBlobsV1 to V4 (JSON, and binary SSZ on the"
                 + " Engine API port), streaming through hexstream, with eth_sendRawTransaction for blob transactions.",
-        subcommands = {Main.TokenCommand.class, ProbeCommand.class})
+        subcommands = {TokenCommand.class, ProbeCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin
     ServerOptions options;
@@ -72,32 +66,6 @@ public final class Main implements Callable<Integer> {
         return 0;
     }
 
-    /** Prints a fresh HS256 token for the secret, for curl and other clients. */
-    @Command(
-            name = "token",
-            mixinStandardHelpOptions = true,
-            versionProvider = Main.Version.class,
-            description = "Print a fresh HS256 JWT for the server's secret.")
-    static final class TokenCommand implements Callable<Integer> {
-        @Mixin
-        SecretOptions secret;
-
-        /**
-         * @throws StartupException where it looked for a default secret that is not there, or what
-         *     {@link Startup#readSecret} says of the file
-         */
-        @Override
-        public Integer call() throws StartupException {
-            if (secret.isDefault() && !Files.exists(secret.file())) {
-                throw new StartupException("no JWT secret at " + secret.file().toAbsolutePath() + " (DATA_DIR/"
-                        + secret.file().getFileName() + ", --data-dir " + secret.dataDir
-                        + "): the server writes it at its first start; or give --jwt-secret FILE");
-            }
-            System.out.println(new JwtAuthenticator(Startup.readSecret(secret).bytes(), Clock.systemUTC()).token());
-            return 0;
-        }
-    }
-
     /** {@code --log-level}: slf4j-simple's default level, set before the first logger is made. */
     enum LogLevel {
         ERROR,
@@ -125,20 +93,5 @@ public final class Main implements Callable<Integer> {
         commandLine.getErr().println(e instanceof StartupException ? e.getMessage() : e.toString());
         LoggerFactory.getLogger(Main.class).debug("start-up failed", e);
         return commandLine.getCommandSpec().exitCodeOnExecutionException();
-    }
-
-    /** {@code --version}: the Maven project version, filtered into a resource at build time. */
-    public static final class Version implements IVersionProvider {
-        @Override
-        public String[] getVersion() throws IOException {
-            try (InputStream in = Main.class.getResourceAsStream("version.txt")) {
-                if (in == null) {
-                    throw new IOException("version.txt is missing from the class path");
-                }
-                return new String[] {
-                    "hexstream-example-server " + new String(in.readAllBytes(), StandardCharsets.UTF_8).strip()
-                };
-            }
-        }
     }
 }

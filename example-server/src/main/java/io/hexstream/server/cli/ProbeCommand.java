@@ -1,4 +1,4 @@
-package io.hexstream.server.probe;
+package io.hexstream.server.cli;
 
 import io.hexstream.client.BlobsClient;
 import io.hexstream.client.BlobsListener;
@@ -13,10 +13,9 @@ import io.hexstream.client.MessageClient;
 import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.HexFormatException;
-import io.hexstream.server.Main;
 import io.hexstream.server.auth.JwtSecret;
+import io.hexstream.server.exec.BoundedExecutor;
 import io.hexstream.server.kzg.Kzg;
-import io.hexstream.server.rpc.BoundedExecutor;
 import io.hexstream.server.text.PeerText;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -61,7 +60,7 @@ import picocli.CommandLine.TypeConversionException;
 @Command(
         name = "probe",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         description = "Ask an Engine API endpoint for blobs (engine_getBlobsV1 to V4) and print the time to the first"
                 + " byte, the first blob and the last byte of each response; optionally check and keep them.")
 public final class ProbeCommand implements Callable<Integer> {
