@@ -2,8 +2,6 @@ package io.hexstream.client;
 
 import io.hexstream.codec.http.HttpExchange;
 import io.hexstream.codec.http.HttpResponseReader;
-import io.hexstream.codec.http.JsonExchange;
-import io.hexstream.codec.http.JsonResponseReader;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -33,10 +31,11 @@ import java.util.function.Supplier;
  * ({@code POST} to the URL's path followed by {@code /engine/v1/blobs/v1} to {@code /v4}, SSZ both ways, read by an
  * {@link SszBlobsReader}): one kept-alive connection (made on the first call, and again if the server has closed it),
  * each request with a fresh HS256 JWT ({@code iat} now; execution-apis {@code authentication.md}), calls pipelined in
- * the order made, and each response read as it arrives by an {@link HttpResponseReader} (JSON-RPC ones by a
- * {@link JsonResponseReader}): the entries of its result reach the call's {@link BlobsListener} one by one, decoded
- * into pooled direct buffers, the first long before the last byte of the body. Bodies of any framing (Content-Length,
- * chunked) and any layout the JSON spec allows are read.
+ * the order made, and each response read as it arrives by an {@link HttpResponseReader} (JSON-RPC ones through the
+ * codec's {@link io.hexstream.codec.json.JsonHexReader}; another status than 200 is one line with the server's reason,
+ * {@code HTTP 401 Unauthorized: wrong signature: …}): the entries of its result reach the call's {@link BlobsListener}
+ * one by one, decoded into pooled direct buffers, the first long before the last byte of the body. Bodies of any
+ * framing (Content-Length, chunked) and any layout the JSON spec allows are read.
  *
  * <p>Made by a {@link #builder(EndpointUrl)}. Paced ({@link Builder#paced(boolean)}), the socket is read only while the
  * caller wants ({@link #pause()}, {@link #resume()}), for a listener handing entries to bounded work.
@@ -67,7 +66,6 @@ public final class GetBlobsClient implements BlobsClient {
         this.paced = builder.paced;
         this.ssz = builder.ssz;
         boolean paced = this.paced;
-        boolean ssz = this.ssz;
         this.group = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory("hexstream-client", true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
@@ -82,7 +80,7 @@ public final class GetBlobsClient implements BlobsClient {
                                 .addLast(
                                         new HttpClientCodec(4096, 8192, MAX_CHUNK),
                                         new BodyCounter(),
-                                        ssz ? new HttpResponseReader(paced) : new JsonResponseReader(paced));
+                                        new HttpResponseReader(paced));
                     }
                 });
     }
@@ -108,7 +106,7 @@ public final class GetBlobsClient implements BlobsClient {
         FullHttpRequest request = post(url.target(), body, HttpHeaderValues.APPLICATION_JSON);
         JsonBlobsReader reader = new JsonBlobsReader(
                 call, id, listener, ch.alloc(), ch.pipeline().get(BodyCounter.class)::bytes, System.nanoTime());
-        ch.writeAndFlush(new JsonExchange(request, reader));
+        ch.writeAndFlush(new HttpExchange(request, new JsonBlobsResponse(reader)));
         return reader.outcome();
     }
 

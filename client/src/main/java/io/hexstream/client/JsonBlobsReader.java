@@ -5,7 +5,6 @@ import io.hexstream.codec.json.JsonHexReader;
 import io.hexstream.codec.json.JsonTokenListener;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -14,8 +13,8 @@ import java.util.function.LongSupplier;
  * Reads one JSON-RPC response to a getBlobs call as it arrives, on Netty: the envelope by a
  * {@link JsonRpcResponseListener} (its {@code id} the request's), the result by a {@link BlobsResultListener} against
  * the call (its method, the hashes and the cells asked), each entry decoded into pooled direct buffers
- * ({@link PooledEntries}) and handed to the {@link BlobsListener} at its closing brace. An HTTP status other than 200
- * fails the call with a {@link BadResponseException}; malformed JSON or a result of another shape with a
+ * ({@link PooledEntries}) and handed to the {@link BlobsListener} at its closing brace (over HTTP, a status other than
+ * 200 is its {@link JsonBlobsResponse}'s); malformed JSON or a result of another shape with a
  * {@link GetBlobsResponseException} naming the path and the byte; a JSON-RPC error with a {@link RpcErrorException}. A
  * result longer than the hashes asked is refused at its first entry past them, before that entry is read.
  *
@@ -65,12 +64,7 @@ final class JsonBlobsReader implements JsonResponseConsumer {
 
     @Override
     public JsonTokenListener head(HttpResponse head) {
-        begin();
-        if (!head.status().equals(HttpResponseStatus.OK)) {
-            throw new BadResponseException(
-                    "HTTP " + head.status().code() + " " + head.status().reasonPhrase());
-        }
-        return response;
+        return begin(); // a 200's: other statuses are JsonBlobsResponse's
     }
 
     /** The reply's first bytes arrived (the head, or a message's first piece): returns the body's listener. */

@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -165,9 +164,8 @@ public final class MessageClient implements BlobsClient {
             connect.channel().close();
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new IOException(
-                    cause instanceof WebSocketClientHandshakeException refused && refused.response() != null
-                            ? "HTTP " + refused.response().status().code() + " "
-                                    + refused.response().status().reasonPhrase() + " to the WebSocket upgrade"
+                    cause instanceof BadResponseException refused // the upgrade refused, with the reason
+                            ? refused.getMessage()
                             : "no WebSocket at " + where + ": " + reason(cause),
                     cause);
         }

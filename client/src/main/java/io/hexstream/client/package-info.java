@@ -16,11 +16,11 @@
  * <p>On Netty: a {@link io.hexstream.client.BlobsClient} hands each result entry to a
  * {@link io.hexstream.client.BlobsListener} as soon as its last byte is decoded, into pooled direct buffers. It is one
  * of: {@link io.hexstream.client.GetBlobsClient}, one HTTP/1.1 connection, a fresh JWT per request
- * ({@link io.hexstream.client.JwtSigner}), calls pipelined, by JSON-RPC (read through the codec's
- * {@link io.hexstream.codec.http.JsonResponseReader} by a {@code JsonBlobsReader}) or by the REST routes of
- * execution-apis #793 ({@code SszGetBlobs}; each response read through the codec's
- * {@link io.hexstream.codec.http.HttpResponseReader} by an {@code SszBlobsResponse} and its {@code SszBlobsReader});
- * {@link io.hexstream.client.MessageClient}, JSON-RPC over WebSocket (the JWT on the upgrade;
+ * ({@link io.hexstream.client.JwtSigner}), calls pipelined, each response read through the codec's
+ * {@link io.hexstream.codec.http.HttpResponseReader}: by JSON-RPC (a {@code JsonBlobsResponse} and its
+ * {@code JsonBlobsReader}) or by the REST routes of execution-apis #793 ({@code SszGetBlobs}; an
+ * {@code SszBlobsResponse} and its {@code SszBlobsReader}), a refusal's status and reason read by a
+ * {@code RefusedResponse}; {@link io.hexstream.client.MessageClient}, JSON-RPC over WebSocket (the JWT on the upgrade;
  * {@code WebSocketUpgradeHandler}, frames read as they arrive by {@code WebSocketFrameReader}, pings answered by
  * {@code WebSocketControlHandler}) or IPC over the JDK's Unix domain sockets ({@code MessageReplyReader}; a reply
  * bounded by its call, {@code JsonReplySize}).

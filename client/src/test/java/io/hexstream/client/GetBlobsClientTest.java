@@ -140,7 +140,7 @@ class GetBlobsClientTest {
                 GetBlobsClient client = client(server, true)) {
             assertEquals("HTTP 413 request-too-large: 129 versioned hashes, at most 128", sszFault(client));
             assertEquals("HTTP 404 Not Found Here: no such route", sszFault(client));
-            assertEquals("HTTP 503 Service Unavailable", sszFault(client));
+            assertEquals("HTTP 503 Service Unavailable: {\"title\": cut", sszFault(client));
         }
     }
 
@@ -241,7 +241,7 @@ class GetBlobsClientTest {
                         + "Content-Length: 22\r\nConnection: close\r\n\r\niat is 61 s before now")
                 .getBytes(US_ASCII);
         assertEquals(
-                "HTTP 401 Unauthorized",
+                "HTTP 401 Unauthorized: iat is 61 s before now",
                 assertInstanceOf(BadResponseException.class, failure(unauthorized, 2))
                         .getMessage());
     }

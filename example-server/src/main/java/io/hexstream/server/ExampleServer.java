@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -183,13 +184,19 @@ public final class ExampleServer implements AutoCloseable {
         }
     }
 
-    /** Writes the pool's versioned hashes, one a line (an empty file for an empty pool), and says where. */
+    /**
+     * Writes the pool's versioned hashes, one a line (an empty file for an empty pool), and says where. The file is
+     * written under a temporary name beside it and renamed over it, so that a reader waiting for it (the README's "Try
+     * it") sees the whole list or the previous one, never a part.
+     */
     private void writeHashes() throws StartupException {
         List<VersionedHash> hashes = pool.hashes();
+        Path file = options.hashesFile();
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try {
             Files.writeString(
-                    options.hashesFile(),
-                    hashes.stream().map(hash -> hash + "\n").collect(Collectors.joining()));
+                    temporary, hashes.stream().map(hash -> hash + "\n").collect(Collectors.joining()));
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new StartupException(
                     "--hashes-out " + options.hashesFile() + ": cannot write it: " + StartupErrors.reason(e), e);

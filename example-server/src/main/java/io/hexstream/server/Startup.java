@@ -19,6 +19,7 @@ import io.hexstream.server.rpc.ResponseWriter;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * ports ({@link ServerWiring#bind}). The secret and the stored pool come before the bind because the handler checks
  * every JWT with the secret, and a transaction taken in while the store is still being read would be filed out of
  * order; all are quick, so that a taken port is found out at once. A step that fails throws a {@link StartupException}
- * naming what failed, and what the steps before it made is undone.
+ * naming what failed, and what the steps before it made is undone: a secret it generated and a store directory it
+ * created are removed (the data dir and its lock file stay).
  */
 final class Startup {
     private static final Logger LOG = LoggerFactory.getLogger(ExampleServer.class);
@@ -57,9 +59,13 @@ final class Startup {
         DataDirLock lock = DataDirLock.acquire(options.dataDir());
         List<ExecutorService> executors = new ArrayList<>();
         HexCache hexCache = null;
+        Path store = options.dataDir().resolve(DurableBlobPool.DIRECTORY);
+        boolean storeExisted = Files.exists(store);
+        JwtSecret secret = null;
+        boolean secretExisted = Files.exists(options.secret.file());
         try {
             Kzg.load();
-            JwtSecret secret = loadSecret(options.secret);
+            secret = loadSecret(options.secret);
             Instrumentation instrumentation = Instrumentation.of(options.metricsPort, options.accessLog);
             hexCache = openHexCache(options);
             DurableBlobPool pool = openPool(options, instrumentation.metrics(), hexCache, seams.storeFiles());
@@ -94,8 +100,26 @@ final class Startup {
             if (hexCache != null) {
                 hexCache.close();
             }
+            if (secret != null && !secretExisted) {
+                deleteMade(secret.path());
+            }
+            if (!storeExisted) {
+                deleteMade(store);
+            }
             lock.close();
             throw e;
+        }
+    }
+
+    /**
+     * Removes a file or an empty directory that a failed start made; a directory that is not empty (nothing before the
+     * bind stores an item) or a file that cannot be removed stays, with a warning.
+     */
+    private static void deleteMade(Path made) {
+        try {
+            Files.deleteIfExists(made);
+        } catch (IOException e) {
+            LOG.warn("cannot remove {}, made by this failed start: {}", made, StartupErrors.reason(e));
         }
     }
 
@@ -157,6 +181,11 @@ final class Startup {
         InetSocketAddress scrape = ports.address(ports.metrics());
         if (scrape != null) {
             LOG.info("metrics on http://{}:{}{}", scrape.getHostString(), scrape.getPort(), MetricsEndpoint.PATH);
+        }
+        if (ports.ipc() != null) {
+            LOG.info(
+                    "Engine API without JWT on the Unix domain socket {}",
+                    ports.ipc().path().toAbsolutePath());
         }
     }
 

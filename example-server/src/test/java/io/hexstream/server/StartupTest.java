@@ -115,8 +115,7 @@ class StartupTest {
                     "2");
             assertEquals(1, samePort.exitCode());
             assertEquals("port " + port + " on 127.0.0.1 is in use\n", samePort.stderr());
-            assertEquals(List.of(), files(other.resolve("blobs")), "nothing generated");
-            assertFalse(Files.exists(other.resolve("hashes.txt")));
+            assertEquals(List.of(DataDirLock.FILE), files(other), "no jwt.hex, blobs/ or hashes.txt: the lock only");
         }
     }
 
@@ -250,6 +249,73 @@ class StartupTest {
                 "0");
         assertEquals(1, run.exitCode());
         assertEquals("--host 203.0.113.1: not an address of this machine\n", run.stderr());
+        assertEquals(List.of(DataDirLock.FILE), files(dir.resolve("data")), "no jwt.hex or blobs/: the lock only");
+    }
+
+    @Test
+    void aServerAndProbeVerifyLeaveNoFileInTheTemporaryDirectory(@TempDir Path dir) throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        Path data = dir.resolve("data");
+        int port = ServerProcess.freePort();
+        try (ServerProcess server = ServerProcess.serveWithTmpdir(
+                tmp,
+                dir,
+                "server",
+                port,
+                data.resolve("jwt.hex"),
+                "--port",
+                Integer.toString(port),
+                "--data-dir",
+                data.toString(),
+                "--generate",
+                "1")) {
+            assertEquals(List.of(), files(tmp), "KZG loaded, its copies gone, while the server runs");
+            Run probe = ServerProcess.runWithTmpdir(
+                    tmp,
+                    dir,
+                    "probe",
+                    "probe",
+                    "--url",
+                    "http://127.0.0.1:" + port,
+                    "--jwt-secret",
+                    data.resolve("jwt.hex").toString(),
+                    "--hashes",
+                    data.resolve("hashes.txt").toString(),
+                    "--verify");
+            assertEquals(0, probe.exitCode(), probe.stderr());
+            assertEquals("", probe.stderr());
+            assertTrue(probe.stdout().startsWith("engine_getBlobsV2 #1: 1/1 blobs, "), probe.stdout());
+            assertEquals(0, server.stop());
+            assertEquals("", server.stderr());
+        }
+        // c-kzg's own loaders' names, this server's, and anything else: none
+        assertEquals(List.of(), files(tmp));
+    }
+
+    @Test
+    void theStartUpLogNamesTheIpcSocket(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        Path socket = dir.resolve("engine.ipc");
+        int port = ServerProcess.freePort();
+        try (ServerProcess server = ServerProcess.serve(
+                dir,
+                "server",
+                port,
+                data.resolve("jwt.hex"),
+                "--port",
+                Integer.toString(port),
+                "--data-dir",
+                data.toString(),
+                "--generate",
+                "0",
+                "--ipc-path",
+                socket.toString())) {
+            assertTrue(
+                    server.log().contains("Engine API without JWT on the Unix domain socket " + socket + "\n"),
+                    server.log());
+            assertEquals(0, server.stop());
+            assertEquals("", server.stderr());
+        }
     }
 
     @Test

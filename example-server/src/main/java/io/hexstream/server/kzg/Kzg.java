@@ -5,6 +5,11 @@ import ethereum.ckzg4844.CKZGException;
 import ethereum.ckzg4844.CellsAndProofs;
 import io.hexstream.client.BlobSizes;
 import io.hexstream.server.blob.BlobEntry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,23 +21,82 @@ import java.util.List;
  * ({@link #load()}; each method also loads them if need be, once per JVM); every method is then safe to call from any
  * thread. A verification answers {@code false} also when c-kzg refuses an input (a proof or commitment that is not a
  * valid curve point, a blob that is not canonical field elements).
+ *
+ * <p>c-kzg reads both from files: the binding's own loaders copy them into {@code java.io.tmpdir}
+ * ({@code ckzg4844jni@N/libckzg4844jni.so}, {@code kzg-trusted-setupN.txt}) and only ask for their deletion at a JVM
+ * exit that runs its hooks, which a server ended by a signal does not. So {@link #load()} copies them into a directory
+ * of its own there ({@code hexstream-kzgN}, the owner's only), loads them, and deletes the directory at once: a loaded
+ * library stays mapped once its file is gone, and the setup is read whole by the load.
  */
 public final class Kzg {
     private static final String TRUSTED_SETUP = "/trusted_setup.txt";
+    /** Where c-kzg's binding keeps its native library for this platform, as its own loader looks it up. */
+    private static final String LIBRARY =
+            "/ethereum/ckzg4844/lib/" + System.getProperty("os.arch") + "/" + System.mapLibraryName("ckzg4844jni");
+    /** The prefix of the directory that {@link #load()} copies them to and deletes. */
+    static final String LOAD_DIRECTORY_PREFIX = "hexstream-kzg";
+
     private static volatile boolean loaded;
 
     private Kzg() {}
 
-    /** Loads the native library and the trusted setup, once. */
+    /**
+     * Loads the native library and the trusted setup, once, leaving no file behind.
+     *
+     * @throws UncheckedIOException if they cannot be copied to {@code java.io.tmpdir}
+     * @throws UnsatisfiedLinkError if the binding has no library for this platform, or it does not load
+     */
     public static void load() {
         if (!loaded) {
             synchronized (Kzg.class) {
                 if (!loaded) {
-                    CKZG4844JNI.loadNativeLibrary();
-                    CKZG4844JNI.loadTrustedSetupFromResource(TRUSTED_SETUP, Kzg.class, 0);
+                    loadFromCopies();
                     loaded = true;
                 }
             }
+        }
+    }
+
+    private static void loadFromCopies() {
+        Path directory = null;
+        try {
+            directory = Files.createTempDirectory(LOAD_DIRECTORY_PREFIX);
+            Path library = copy(CKZG4844JNI.class, LIBRARY, directory);
+            // Loaded by this class's loader, which is the binding's: its native methods are looked up there.
+            System.load(library.toString());
+            CKZG4844JNI.loadTrustedSetup(
+                    copy(Kzg.class, TRUSTED_SETUP, directory).toString(), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy KZG's native library or trusted setup to " + directory, e);
+        } finally {
+            deleteAll(directory);
+        }
+    }
+
+    /** {@code resource} of {@code owner} copied into {@code directory} under its own file name. */
+    private static Path copy(Class<?> owner, String resource, Path directory) throws IOException {
+        try (InputStream in = owner.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError(resource + " is not on the class path (no c-kzg for this platform?)");
+            }
+            Path file = directory.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+            Files.copy(in, file);
+            return file;
+        }
+    }
+
+    /** Deletes {@code directory} and the files in it; {@code null}: nothing. */
+    private static void deleteAll(Path directory) {
+        if (directory == null) {
+            return;
+        }
+        try (var files = Files.list(directory)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + directory, e);
         }
     }
 

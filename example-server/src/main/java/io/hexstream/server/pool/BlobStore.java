@@ -73,7 +73,7 @@ final class BlobStore {
     BlobStore(Path dataDir, ServerMetrics metrics, StoreFiles files) throws IOException {
         this.metrics = metrics;
         this.fileSystem = files;
-        this.directory = Files.createDirectories(dataDir.resolve("blobs"));
+        this.directory = Files.createDirectories(dataDir.resolve(DurableBlobPool.DIRECTORY));
     }
 
     /**

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DurableBlobPool {
     private static final Logger LOG = LoggerFactory.getLogger(DurableBlobPool.class);
+    /** The store's directory under the data dir: one file per item. */
+    public static final String DIRECTORY = "blobs";
 
     private final BlobStore store;
     private final BlobPool memory;

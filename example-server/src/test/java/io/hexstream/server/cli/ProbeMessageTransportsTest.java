@@ -79,7 +79,13 @@ class ProbeMessageTransportsTest {
                 secret.toString(),
                 "--hash",
                 server.hashes().get(0).toString());
-        assertEquals(new Run(1, "", "engine_getBlobsV2: HTTP 401 Unauthorized to the WebSocket upgrade\n"), run);
+        assertEquals(
+                new Run(
+                        1,
+                        "",
+                        "engine_getBlobsV2: HTTP 401 Unauthorized to the WebSocket upgrade: wrong signature: the token"
+                                + " is not signed with this server's secret\n"),
+                run);
     }
 
     @Test

@@ -75,11 +75,11 @@ class ProbePrintsEscapedTest {
                 "ssz");
         assertEquals(new Run(1, "", "engine_getBlobsV2: HTTP 400 t\\x07: \\x1b[2Jd\\x9b\n"), detail);
         assertEquals(
-                new Run(1, "", "engine_getBlobsV2: HTTP 401 no\\x9b31m\\xe9\n"),
+                new Run(1, "", "engine_getBlobsV2: HTTP 401 no\\x9b31m\\xe9: \\x1b[2Jx\n"),
                 probe(
                         dir,
                         "reason",
-                        response("401 no\u009b31m\u00e9", "text/plain", "x"),
+                        response("401 no\u009b31m\u00e9", "text/plain", "\u001b[2Jx"),
                         "--method",
                         "engine_getBlobsV2"));
     }

@@ -216,7 +216,13 @@ class ProbeTest {
                     server.hashes().get(0).toString(),
                     "--out",
                     dir.resolve("out").toString());
-            assertEquals(new Run(1, "", "engine_getBlobsV2: HTTP 401 Unauthorized\n"), run);
+            assertEquals(
+                    new Run(
+                            1,
+                            "",
+                            "engine_getBlobsV2: HTTP 401 Unauthorized: wrong signature: the token is not signed with"
+                                    + " this server's secret\n"),
+                    run);
             assertEquals(List.of(), files(dir.resolve("out")));
         }
     }

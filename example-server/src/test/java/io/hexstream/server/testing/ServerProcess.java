@@ -9,18 +9,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The example server ({@code io.hexstream.server.cli.Main}) in a JVM of its own, on this test's class path, over a data
  * dir with no generated blobs, logging to a file: what a crash test needs to kill with SIGKILL, what a load test needs
  * to hold to its own heap and direct memory limits, and what a start-up test needs to stop with SIGTERM or to see fail
- * ({@link #run}). Close it to kill it if it still runs.
+ * ({@link #run}). {@link #run} and {@link #serve} start it as a user does, through the launcher ({@link Launcher}; the
+ * Vector API resolved, the JVM's stderr through its filter), so that what they see on stderr is what a user sees;
+ * {@link #start} runs {@code java} itself. Close it to kill it if it still runs.
  */
 public final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 60_000;
     /** What the server logs once it has written its hashes file: started. */
     private static final String READY = " blobs in the pool, versioned hashes in ";
+    /**
+     * The stderr copies under way, by process: read from a pipe, whose end is the launcher's filter's end, which comes
+     * just after the JVM's.
+     */
+    private static final Map<Process, Thread> STDERR_COPIES = new ConcurrentHashMap<>();
 
     private final Process process;
     private final Path log;
@@ -28,12 +37,22 @@ public final class ServerProcess implements AutoCloseable {
     private final Path stderr;
 
     private final EngineClient client;
+    /** Whether {@link #process} is a wrapper whose child is the JVM (else it is the JVM: the launcher exec's it). */
+    private final boolean wrapped;
 
-    private ServerProcess(Process process, Path log, Path stderr, EngineClient client) {
+    private ServerProcess(Process process, Path log, Path stderr, EngineClient client, boolean wrapped) {
         this.process = process;
         this.log = log;
         this.stderr = stderr;
         this.client = client;
+        this.wrapped = wrapped;
+    }
+
+    /** What the server is run with: the JVM's temporary directory (and the launcher's), options, arguments. */
+    private record Launch(Path tmpdir, List<String> jvmOptions, List<String> args) {
+        Launch(List<String> jvmOptions, List<String> args) {
+            this(Path.of(System.getProperty("java.io.tmpdir")), jvmOptions, args);
+        }
     }
 
     /** A run of {@code Main} that has ended: its exit code and what it printed. */
@@ -44,13 +63,20 @@ public final class ServerProcess implements AutoCloseable {
      * {@code dir/name.out} and {@code dir/name.err}.
      */
     public static Run run(Path dir, String name, String... args) throws IOException, InterruptedException {
+        return runWithTmpdir(Path.of(System.getProperty("java.io.tmpdir")), dir, name, args);
+    }
+
+    /** As {@link #run}, with {@code tmpdir} as the JVM's {@code java.io.tmpdir} and the launcher's {@code TMPDIR}. */
+    public static Run runWithTmpdir(Path tmpdir, Path dir, String name, String... args)
+            throws IOException, InterruptedException {
         Path out = dir.resolve(name + ".out");
         Path err = dir.resolve(name + ".err");
-        Process process = launch(List.of(), List.of(), List.of(args), out, err);
+        Process process = launchThroughLauncher(new Launch(tmpdir, List.of(), List.of(args)), out, err);
         if (!process.waitFor(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor();
             throw new AssertionError("still running after " + START_TIMEOUT_MS + " ms: " + List.of(args));
         }
+        awaitStderr(process);
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 
@@ -62,16 +88,27 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess serve(Path dir, String name, int port, Path secret, String... args)
             throws IOException, InterruptedException {
-        Process process = launch(
-                List.of(), List.of("-Xmx256m"), List.of(args), dir.resolve(name + ".out"), dir.resolve(name + ".err"));
-        ServerProcess server = new ServerProcess(process, dir.resolve(name + ".out"), dir.resolve(name + ".err"), null);
+        return serveWithTmpdir(Path.of(System.getProperty("java.io.tmpdir")), dir, name, port, secret, args);
+    }
+
+    /** As {@link #serve}, with {@code tmpdir} as the JVM's {@code java.io.tmpdir} and the launcher's {@code TMPDIR}. */
+    public static ServerProcess serveWithTmpdir(
+            Path tmpdir, Path dir, String name, int port, Path secret, String... args)
+            throws IOException, InterruptedException {
+        Process process = launchThroughLauncher(
+                new Launch(tmpdir, List.of("-Xmx256m"), List.of(args)),
+                dir.resolve(name + ".out"),
+                dir.resolve(name + ".err"));
+        ServerProcess server =
+                new ServerProcess(process, dir.resolve(name + ".out"), dir.resolve(name + ".err"), null, false);
         try {
             server.awaitListening(port);
             return new ServerProcess(
                     process,
                     server.log,
                     server.stderr,
-                    EngineClient.authenticated(port, JwtSecret.read(secret).bytes()));
+                    EngineClient.authenticated(port, JwtSecret.read(secret).bytes()),
+                    false);
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             server.close();
             throw e;
@@ -116,22 +153,27 @@ public final class ServerProcess implements AutoCloseable {
         int port = freePort();
         Process process = launch(
                 wrapper,
-                jvmOptions,
-                List.of(
-                        "--port",
-                        Integer.toString(port),
-                        "--data-dir",
-                        dataDir.toString(),
-                        "--jwt-secret",
-                        secret.toString(),
-                        "--generate",
-                        "0",
-                        "--fork",
-                        "osaka"),
+                new Launch(
+                        jvmOptions,
+                        List.of(
+                                "--port",
+                                Integer.toString(port),
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--jwt-secret",
+                                secret.toString(),
+                                "--generate",
+                                "0",
+                                "--fork",
+                                "osaka")),
                 log,
                 null);
         ServerProcess server = new ServerProcess(
-                process, log, null, EngineClient.authenticated(port, HexDecoder.decode(EngineServerFixture.SECRET)));
+                process,
+                log,
+                null,
+                EngineClient.authenticated(port, HexDecoder.decode(EngineServerFixture.SECRET)),
+                !wrapper.isEmpty());
         try {
             server.awaitListening(port);
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
@@ -142,26 +184,70 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * {@code Main} with {@code args} in a JVM with {@code jvmOptions} and paranoid leak detection, stdout to
+     * {@code Main} run by {@code java} itself as {@code launch} says, with paranoid leak detection, stdout to
      * {@code out}, stderr to {@code err} ({@code null}: to {@code out} too).
      */
-    private static Process launch(List<String> wrapper, List<String> jvmOptions, List<String> args, Path out, Path err)
-            throws IOException {
+    private static Process launch(List<String> wrapper, Launch launch, Path out, Path err) throws IOException {
         List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
         // KZG's native library: JDK 22 and later warn on stderr about System.load without this (JDK 17 takes it too).
-        command.addAll(List.of(
-                "--enable-native-access=ALL-UNNAMED",
-                "-Dio.netty.leakDetection.level=paranoid",
-                // The test's temporary directory (target/tmp): native libraries are extracted there, not to /tmp.
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.hexstream.server.cli.Main"));
-        command.addAll(args);
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(jvmOptions(launch));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hexstream.server.cli.Main"));
+        command.addAll(launch.args());
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
         return (err == null ? builder.redirectErrorStream(true) : builder.redirectError(err.toFile())).start();
+    }
+
+    /**
+     * {@code Main} run through the launcher as {@code launch} says ({@code JAVA_HOME} this JVM's, the options in
+     * {@code JAVA_OPTS}), stdout to {@code out}; its stderr is copied to {@code err} as it comes, until the launcher's
+     * filter has written its last byte ({@link #awaitStderr}).
+     */
+    private static Process launchThroughLauncher(Launch launch, Path out, Path err) throws IOException {
+        List<String> command = new ArrayList<>(List.of("sh", Launcher.script().toString()));
+        command.addAll(launch.args());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JAVA_OPTS", String.join(" ", jvmOptions(launch)));
+        builder.environment().put("TMPDIR", launch.tmpdir().toString());
+        Process process = builder.start();
+        Files.write(err, new byte[0]);
+        Thread copy = new Thread(() -> copy(process, err), "stderr of " + process.pid());
+        copy.setDaemon(true);
+        copy.start();
+        STDERR_COPIES.put(process, copy);
+        return process;
+    }
+
+    private static void copy(Process process, Path err) {
+        try (var in = process.getErrorStream();
+                var to = Files.newOutputStream(err)) {
+            byte[] buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                to.write(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until all of an ended process's stderr is copied (the launcher's filter has ended too); 10 s at most. */
+    private static void awaitStderr(Process process) throws InterruptedException {
+        Thread copy = STDERR_COPIES.remove(process);
+        if (copy != null) {
+            copy.join(10_000);
+        }
+    }
+
+    /** The JVM's options: paranoid leak detection, {@code java.io.tmpdir}, then {@code launch}'s own. */
+    private static List<String> jvmOptions(Launch launch) {
+        List<String> options = new ArrayList<>(List.of(
+                "-Dio.netty.leakDetection.level=paranoid",
+                // The test's temporary directory (target/tmp) unless the test gives its own: not /tmp.
+                "-Djava.io.tmpdir=" + launch.tmpdir()));
+        options.addAll(launch.jvmOptions());
+        return options;
     }
 
     /** Waits until it listens on {@code port} and has written its hashes file. */
@@ -208,8 +294,11 @@ public final class ServerProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** What it wrote to stderr so far ({@link #serve}d servers only). */
-    public String stderr() throws IOException {
+    /** What it wrote to stderr so far, all of it once it has ended ({@link #serve}d servers only). */
+    public String stderr() throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            awaitStderr(process);
+        }
         return Files.readString(stderr);
     }
 
@@ -241,7 +330,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** The JVM: the process started, or its child under a wrapper. */
     private List<ProcessHandle> server() {
-        List<ProcessHandle> children = process.children().toList();
+        List<ProcessHandle> children = wrapped ? process.children().toList() : List.of();
         return children.isEmpty() ? List.of(process.toHandle()) : children;
     }
 
