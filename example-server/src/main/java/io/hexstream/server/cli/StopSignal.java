@@ -46,8 +46,12 @@ final class StopSignal implements BooleanSupplier {
         requested.await();
     }
 
-    /** Ends the JVM with {@code code}, also when a signal has begun its shutdown already. */
+    /**
+     * Ends the JVM with {@code code}, also when a signal has begun its shutdown already; first lets the launcher's
+     * stderr filter copy the JVM's last lines ({@link LauncherStderr#drain}).
+     */
     static void exit(int code) {
+        LauncherStderr.drain();
         INSTANCE.exitCode = code;
         INSTANCE.exited.countDown();
         System.exit(code);

@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,11 +23,6 @@ public final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 60_000;
     /** What the server logs once it has written its hashes file: started. */
     private static final String READY = " blobs in the pool, versioned hashes in ";
-    /**
-     * The stderr copies under way, by process: read from a pipe, whose end is the launcher's filter's end, which comes
-     * just after the JVM's.
-     */
-    private static final Map<Process, Thread> STDERR_COPIES = new ConcurrentHashMap<>();
 
     private final Process process;
     private final Path log;
@@ -76,7 +69,6 @@ public final class ServerProcess implements AutoCloseable {
             process.destroyForcibly().waitFor();
             throw new AssertionError("still running after " + START_TIMEOUT_MS + " ms: " + List.of(args));
         }
-        awaitStderr(process);
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 
@@ -201,43 +193,18 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * {@code Main} run through the launcher as {@code launch} says ({@code JAVA_HOME} this JVM's, the options in
-     * {@code JAVA_OPTS}), stdout to {@code out}; its stderr is copied to {@code err} as it comes, until the launcher's
-     * filter has written its last byte ({@link #awaitStderr}).
+     * {@code JAVA_OPTS}), stdout to {@code out}, stderr to {@code err}: as a user's file, read once the process has
+     * ended (the JVM waits for the launcher's filter to write its last line before it ends).
      */
     private static Process launchThroughLauncher(Launch launch, Path out, Path err) throws IOException {
         List<String> command = new ArrayList<>(List.of("sh", Launcher.script().toString()));
         command.addAll(launch.args());
-        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("JAVA_OPTS", String.join(" ", jvmOptions(launch)));
         builder.environment().put("TMPDIR", launch.tmpdir().toString());
-        Process process = builder.start();
-        Files.write(err, new byte[0]);
-        Thread copy = new Thread(() -> copy(process, err), "stderr of " + process.pid());
-        copy.setDaemon(true);
-        copy.start();
-        STDERR_COPIES.put(process, copy);
-        return process;
-    }
-
-    private static void copy(Process process, Path err) {
-        try (var in = process.getErrorStream();
-                var to = Files.newOutputStream(err)) {
-            byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                to.write(buffer, 0, n);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Waits until all of an ended process's stderr is copied (the launcher's filter has ended too); 10 s at most. */
-    private static void awaitStderr(Process process) throws InterruptedException {
-        Thread copy = STDERR_COPIES.remove(process);
-        if (copy != null) {
-            copy.join(10_000);
-        }
+        return builder.start();
     }
 
     /** The JVM's options: paranoid leak detection, {@code java.io.tmpdir}, then {@code launch}'s own. */
@@ -295,10 +262,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** What it wrote to stderr so far, all of it once it has ended ({@link #serve}d servers only). */
-    public String stderr() throws IOException, InterruptedException {
-        if (!process.isAlive()) {
-            awaitStderr(process);
-        }
+    public String stderr() throws IOException {
         return Files.readString(stderr);
     }
 
