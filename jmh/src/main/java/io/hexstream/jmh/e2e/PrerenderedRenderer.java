@@ -36,7 +36,7 @@ final class PrerenderedRenderer implements ResponseRenderer, AutoCloseable {
         ResponseSummary summary = replies.summary();
         ByteBuf bytes = rendered.rendered(replies);
         responder.respond(
-                JacksonStringsRenderer.withHeaders(
+                BesuWholeBodyRenderer.withHeaders(
                         responder.keepAlive(),
                         new DefaultFullHttpResponse(
                                 responder.version(), HttpResponseStatus.OK, bytes.retainedDuplicate())),

@@ -71,7 +71,7 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
         Rendered file = files.rendered(replies);
         responder.respond(
                 new Response(
-                        JacksonStringsRenderer.withHeaders(
+                        BesuWholeBodyRenderer.withHeaders(
                                 responder.keepAlive(),
                                 new DefaultHttpResponse(responder.version(), HttpResponseStatus.OK),
                                 file.length()),
