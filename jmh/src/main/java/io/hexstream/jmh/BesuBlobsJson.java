@@ -44,10 +44,12 @@ import org.apache.tuweni.bytes.Bytes48;
  *
  * The newest commit of besu-eth/besu read whole is {@code 683880baa609111e6fee47ef1122dce7a76a154b} (2026-08-21:
  * {@code JsonRpcObjectExecutor}, {@code JsonResponseStreamer}, {@code BesuJsonModule}, {@code Blob}, {@code KZGProof},
- * {@code KZGCommitment}, unchanged by the two pull requests); the getBlobs and bundle files after them were read from
- * besu-eth/besu {@code 73f7360e72dcae6c73bcfe7ea7778ad8f9abe73c} and its forks that carry #11204. The pool's values are
- * made once per pooled blob ({@link BlobProofBundle#of}), as Besu's transaction pool holds them: each proof its own
- * 48-byte array, as KZG hands them over. A baseline for the benchmarks only.
+ * {@code KZGCommitment}, unchanged by the two pull requests); the getBlobs files after them at besu-eth/besu
+ * {@code 73f7360e72dcae6c73bcfe7ea7778ad8f9abe73c} ({@code EngineGetBlobsV1}, {@code EngineGetBlobsV4}), and
+ * {@code EngineGetBlobsV2}, {@code BlobAndProofV2} and {@code BlobsBundleV1} as forks carrying #11204 hold them
+ * (pinges/besu {@code 9fa76b4f7ef6a6ed975a48515f558378a7a48dfc}, {@code 79717150456ce091369709211ca1bb8b49986ec5}). The
+ * pool's values are made once per pooled blob ({@link BlobProofBundle#of}), as Besu's transaction pool holds them: each
+ * proof its own 48-byte array, as KZG hands them over. A baseline for the benchmarks only.
  */
 public final class BesuBlobsJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()
