@@ -1,11 +1,15 @@
 package io.hexstream.jmh;
 
 /**
- * Today's Besu path for {@code engine_getBlobsV2} (the seed's change, "Optimise toFastHex for engine_getBlobsV2", in
- * {@code shared/seeds/}): a 16-entry {@code char[]} table into a {@code char[]}, then {@code new String}; called on
- * each blob and proof by {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
- * {@code jsonrpc/internal/methods/engine/EngineGetBlobsV2.java}. Its input is a tuweni {@code Bytes} view, so a region
- * of an array is read in place. A baseline for the benchmarks only.
+ * Besu's {@code char[]} method, {@code ethereum/core/src/main/java/org/hyperledger/besu/ethereum/core/encoding/}
+ * {@code HexUtils.java} {@code toFastHex} (the seed's change, "Optimise toFastHex for engine_getBlobsV2", in
+ * {@code shared/seeds/}): a 16-entry {@code char[]} table into a {@code char[]}, then {@code new String}. Besu main
+ * calls it on every selected cell and cell proof in
+ * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
+ * {@code jsonrpc/internal/methods/engine/EngineGetBlobsV4.java} (besu-eth/besu
+ * {@code 73f7360e72dcae6c73bcfe7ea7778ad8f9abe73c}); its getBlobsV2 and blobs bundle no longer do (see
+ * {@link BesuBlobsJson}). Its input is a tuweni {@code Bytes} view, so a region of an array is read in place. A
+ * baseline for the benchmarks only.
  */
 public final class BesuHex {
     private static final char[] HEX = "0123456789abcdef".toCharArray();

@@ -35,10 +35,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * payload. Rows:
  *
  * <ul>
- *   <li>{@code besu9445}: Besu's path since its #9445: every commitment, proof and blob a {@code String} by
- *       {@code toFastHex} ({@link BesuHex}) in a {@code parallelStream}, as
- *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
- *       {@code jsonrpc/internal/results/BlobsBundleV1.java} builds it, then Jackson into {@link BesuResponseStream};
+ *   <li>{@code besuToday}: Besu main's path ({@link BesuBlobsJson}, which names the Besu files and commits): on each
+ *       call {@code results/BlobsBundleV1.java}'s three sequential streams gather the blob transactions'
+ *       {@code KZGCommitment}, {@code KZGProof} and {@code Blob} values into lists, held as they are, and Besu's mapper
+ *       writes the response into {@link BesuResponseStream}, each value made a {@code String} by tuweni's
+ *       {@code toFastHex} as it is written (one transaction per blob here);
  *   <li>{@code hexModule}: the bundle's tuweni {@code Bytes}/{@code Bytes48} lists with {@link HexModule}, same stream;
  *   <li>{@code jsonBody}: the response as a {@code JsonBody}, every chunk produced into a pooled direct buffer and
  *       released as the socket would.
@@ -73,9 +74,15 @@ public class BlobsBundleBenchmark {
 
     public record Response(String jsonrpc, int id, Result result) {}
 
+    /** A blob transaction's {@code BlobsWithCommitments}, as Besu holds its values. */
+    private record TxBlobs(
+            List<BesuBlobsJson.KzgValue> commitments,
+            List<BesuBlobsJson.KzgValue> proofs,
+            List<BesuBlobsJson.Blob> blobs) {}
+
     private static final Payload PAYLOAD = new Payload("0x" + "ab".repeat(32), "0x1234", "0x5208", List.of("0x02f8"));
 
-    private final ObjectWriter plain = new ObjectMapper().writer();
+    private final ObjectWriter besu = BesuBlobsJson.writer();
     private final ObjectWriter hexModule =
             new ObjectMapper().registerModule(new HexModule()).writer();
     private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
@@ -85,6 +92,7 @@ public class BlobsBundleBenchmark {
     private List<byte[]> commitmentBytes;
     private byte[] proofBytes;
     private List<byte[]> blobBytes;
+    private List<TxBlobs> transactions;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -110,6 +118,18 @@ public class BlobsBundleBenchmark {
             proofs.add(Bytes48.wrap(
                     Arrays.copyOfRange(proofBytes, p * BlobSizes.PROOF_SIZE, (p + 1) * BlobSizes.PROOF_SIZE)));
         }
+        transactions = new ArrayList<>(blobs);
+        for (int i = 0; i < blobs; i++) {
+            List<BesuBlobsJson.KzgValue> cellProofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
+            for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
+                cellProofs.add(BesuBlobsJson.kzgValue(
+                        proofBytes, (i * BlobSizes.CELLS_PER_EXT_BLOB + p) * BlobSizes.PROOF_SIZE));
+            }
+            transactions.add(new TxBlobs(
+                    List.of(BesuBlobsJson.kzgValue(commitmentBytes.get(i), 0)),
+                    List.copyOf(cellProofs),
+                    List.of(new BesuBlobsJson.Blob(Bytes.wrap(blobBytes.get(i))))));
+        }
     }
 
     private static Response response(Bundle bundle) {
@@ -117,19 +137,16 @@ public class BlobsBundleBenchmark {
     }
 
     @Benchmark
-    public long besu9445() throws IOException {
+    public long besuToday() throws IOException {
         Bundle bundle = new Bundle(
-                commitments.parallelStream()
-                        .map(c -> BesuHex.toFastHex(c.toArrayUnsafe(), true))
+                transactions.stream()
+                        .map(TxBlobs::commitments)
+                        .flatMap(List::stream)
                         .toList(),
-                proofs.parallelStream()
-                        .map(p -> BesuHex.toFastHex(p.toArrayUnsafe(), true))
-                        .toList(),
-                blobValues.parallelStream()
-                        .map(b -> BesuHex.toFastHex(b.toArrayUnsafe(), true))
-                        .toList());
+                transactions.stream().map(TxBlobs::proofs).flatMap(List::stream).toList(),
+                transactions.stream().map(TxBlobs::blobs).flatMap(List::stream).toList());
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
-        plain.writeValue(stream, response(bundle));
+        besu.writeValue(stream, response(bundle));
         return stream.written();
     }
 

@@ -30,14 +30,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * counts. Rows:
  *
  * <ul>
- *   <li>{@code jacksonStrings}, the baseline: Besu's path, every blob and proof a {@code String} by the {@code char[]}
- *       method ({@code HexUtils.toFastHex}), the blobs in a {@code parallelStream} and within each its proofs in
- *       another, as {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
- *       {@code jsonrpc/internal/methods/engine/EngineGetBlobsV2.java} builds them, serialised by Jackson's
- *       {@code ObjectWriter.writeValue} into {@link BesuResponseStream} (Besu's {@code JsonResponseStreamer}: each ~8
- *       KB flush copied into a heap buffer, then into a pooled direct buffer as the transport does);
- *   <li>{@code jacksonStringsWholeBody}: the same Strings serialised whole by {@code writeValueAsBytes} (heavier than
- *       Besu: shown only to size what streaming saves);
+ *   <li>{@code besu}, the baseline: Besu main's path ({@link BesuBlobsJson}, which names the Besu files and commits):
+ *       the pooled blobs mapped one after another to {@code BlobAndProofV2}s that hold the pool's {@code Bytes}, as
+ *       {@code EngineGetBlobsV2.java} does, then Jackson's {@code ObjectWriter.writeValue} of the whole response, each
+ *       blob and proof made a {@code String} by tuweni's {@code toFastHex} as Besu's {@code BesuJsonModule} writes it,
+ *       into {@link BesuResponseStream} (Besu's {@code JsonResponseStreamer}: each ~8 KB flush copied into a heap
+ *       buffer, then into a pooled direct buffer as the transport does);
+ *   <li>{@code besuWholeBody}: the same values serialised whole by {@code writeValueAsBytes} (heavier than Besu: shown
+ *       only to size what streaming saves);
  *   <li>{@code hexstreamChunks}: the same response as a {@code JsonBody}, every chunk produced into a pooled direct
  *       buffer and released as the socket would.
  * </ul>
@@ -58,39 +58,38 @@ public class GetBlobsV2ResponseBenchmark {
     @Param({"1", "9", "21", "72", "128"})
     public int blobs;
 
-    private final ObjectMapper mapper = new ObjectMapper();
-    private final ObjectWriter writer = mapper.writer();
+    private final ObjectMapper mapper = BesuBlobsJson.mapper();
+    private final ObjectWriter writer = BesuBlobsJson.writer();
     private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
     private byte[][] blobBytes;
     private byte[][] proofBytes;
+    private List<BesuBlobsJson.BlobProofBundle> bundles;
 
     @Setup(Level.Trial)
     public void setUp() {
         PoolBlobs pool = PoolBlobs.random(blobs);
         blobBytes = pool.blobs();
         proofBytes = pool.cellProofs();
+        bundles = IntStream.range(0, blobs)
+                .mapToObj(i -> BesuBlobsJson.BlobProofBundle.of(blobBytes[i], proofBytes[i]))
+                .toList();
     }
 
     @Benchmark
-    public long jacksonStrings() throws IOException {
+    public long besu() throws IOException {
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
         writer.writeValue(stream, response());
         return stream.written();
     }
 
     @Benchmark
-    public byte[] jacksonStringsWholeBody() throws JsonProcessingException {
+    public byte[] besuWholeBody() throws JsonProcessingException {
         return mapper.writeValueAsBytes(response());
     }
 
-    /** Besu's result: the blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}). */
-    private JacksonStrings.Response response() {
-        List<JacksonStrings.BlobAndProofV2> result = IntStream.range(0, blobs)
-                .parallel()
-                .mapToObj(i -> JacksonStrings.blobAndProof(
-                        blobBytes[i], proofBytes[i], BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB))
-                .toList();
-        return new JacksonStrings.Response("2.0", "1", result);
+    /** Besu's response: a {@code BlobAndProofV2} per pooled blob, one after another ({@link BesuBlobsJson}). */
+    private BesuBlobsJson.Response response() {
+        return new BesuBlobsJson.Response("2.0", "1", BesuBlobsJson.results(bundles));
     }
 
     @Benchmark

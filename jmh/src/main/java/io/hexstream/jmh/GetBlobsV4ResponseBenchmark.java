@@ -113,7 +113,7 @@ public class GetBlobsV4ResponseBenchmark {
                     entry.blob(), entry.extensionCells(), entry.cellProofs(), selected));
         }
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
-        writer.writeValue(stream, new JacksonStrings.Response("2.0", "1", result));
+        writer.writeValue(stream, new BesuBlobsJson.Response("2.0", "1", result));
         return stream.written();
     }
 

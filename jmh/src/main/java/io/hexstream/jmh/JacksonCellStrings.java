@@ -10,10 +10,11 @@ import java.util.List;
  * Besu's way to a getBlobsV4 response: every selected cell (a 2,048-byte slice of the blob's 128 cells) and its cell
  * proof made a {@code String} by the {@code char[]} method ({@link BesuHex}), gathered for Jackson, as
  * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
- * {@code jsonrpc/internal/methods/engine/EngineGetBlobsV4.java} builds its
+ * {@code jsonrpc/internal/methods/engine/EngineGetBlobsV4.java} (besu-eth/besu
+ * {@code 73f7360e72dcae6c73bcfe7ea7778ad8f9abe73c}: the blobs one after another, no {@code parallelStream}) builds its
  * {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
  * {@code jsonrpc/internal/results/BlobCellsAndProofsV1.java} (String lists, {@code blob_cells} then {@code proofs}). A
- * baseline for the benchmarks only; the response around it is {@link JacksonStrings.Response}.
+ * baseline for the benchmarks only; the response around it is {@link BesuBlobsJson.Response}.
  */
 public final class JacksonCellStrings {
     private JacksonCellStrings() {}

@@ -1,11 +1,8 @@
 package io.hexstream.jmh;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.codec.vertx.VertxResponseOutputStream;
@@ -13,10 +10,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.apache.tuweni.bytes.Bytes;
 import org.apache.tuweni.bytes.Bytes48;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -38,13 +33,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * each write copied into a heap buffer, then into a pooled direct one). Rows:
  *
  * <ul>
- *   <li>{@code besuToday}: String fields made by {@code toFastHex} ({@link BesuHex}), the blobs in a
- *       {@code parallelStream} and within each its proofs in another, as
- *       {@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/}
- *       {@code jsonrpc/internal/methods/engine/EngineGetBlobsV2.java} builds {@code BlobAndProofV2} today;
- *   <li>{@code besuBytesJson}: tuweni {@code Bytes} fields with Besu's {@code BytesJson} serializer,
- *       {@code gen.writeString(value.toString())};
- *   <li>{@code hexModule}: the same {@code Bytes} fields with {@link HexModule};
+ *   <li>{@code besuToday}: Besu main's path ({@link BesuBlobsJson}, which names the Besu files and commits): a
+ *       {@code BlobAndProofV2} per pooled blob, made one after another and holding the pool's {@code Blob} and
+ *       {@code KZGProof} values, written by Besu's mapper, whose {@code BesuJsonModule} makes each a {@code String} by
+ *       tuweni's {@code toFastHex} as it writes it;
+ *   <li>{@code hexModule}: a result of tuweni {@code Bytes} fields per blob with {@link HexModule};
  *   <li>{@code hexModuleStreamed}: the alternative {@code HexModule} was measured against,
  *       {@link StreamedHexSerializer} (8 KiB pieces straight to the stream), same stream;
  *   <li>{@code hexModuleDirect}: {@link HexModule} into {@link DirectResponseStream} (no heap copy per write), to show
@@ -69,82 +62,50 @@ public class JacksonModuleBenchmark {
     @Param({"1", "6", "21", "72", "128"})
     public int blobs;
 
-    /** Besu's {@code BlobAndProofV2} today: String fields. */
-    public record StringsResult(String blob, List<String> proofs) {}
-
-    /** The same result holding tuweni values. */
+    /** A {@code BlobAndProofV2} holding tuweni values, for {@link HexModule}. */
     public record BytesResult(Bytes blob, List<Bytes48> proofs) {}
 
-    /** A JSON-RPC success response. */
-    public record Response(String jsonrpc, int id, Object result) {}
-
-    private final ObjectWriter plain = new ObjectMapper().writer();
-    private final ObjectWriter bytesJson = new ObjectMapper()
-            .registerModule(new SimpleModule().addSerializer(new StdSerializer<Bytes>(Bytes.class) {
-                @Override
-                public void serialize(Bytes value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-                    gen.writeString(value.toString());
-                }
-            }))
-            .writer();
+    private final ObjectWriter besu = BesuBlobsJson.writer();
     private final ObjectWriter hexModule =
             new ObjectMapper().registerModule(new HexModule()).writer();
     private final ObjectWriter streamed = new ObjectMapper()
             .registerModule(new SimpleModule().addSerializer(new StreamedHexSerializer()))
             .writer();
     private final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
-    private byte[][] blobBytes;
-    private byte[][][] proofBytes;
+    private List<BesuBlobsJson.BlobProofBundle> bundles;
     private Bytes[] blobValues;
     private List<List<Bytes48>> proofValues;
 
     @Setup(Level.Trial)
     public void setUp() {
         PoolBlobs pool = PoolBlobs.random(blobs);
-        blobBytes = pool.blobs();
-        proofBytes = new byte[blobs][BlobSizes.CELLS_PER_EXT_BLOB][];
+        bundles = new ArrayList<>(blobs);
         blobValues = new Bytes[blobs];
         proofValues = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
+            bundles.add(BesuBlobsJson.BlobProofBundle.of(pool.blobs()[i], pool.cellProofs()[i]));
             List<Bytes48> proofs = new ArrayList<>(BlobSizes.CELLS_PER_EXT_BLOB);
             for (int p = 0; p < BlobSizes.CELLS_PER_EXT_BLOB; p++) {
-                proofBytes[i][p] = pool.proof(i, p);
-                proofs.add(Bytes48.wrap(proofBytes[i][p]));
+                proofs.add(Bytes48.wrap(pool.proof(i, p)));
             }
-            blobValues[i] = Bytes.wrap(blobBytes[i]);
+            blobValues[i] = Bytes.wrap(pool.blobs()[i]);
             proofValues.add(proofs);
         }
     }
 
     /** The response as Besu would build it from pooled {@code Bytes}: a result object per blob, no hex. */
-    private Response bytesResponse() {
+    private BesuBlobsJson.Response bytesResponse() {
         List<BytesResult> result = new ArrayList<>(blobs);
         for (int i = 0; i < blobs; i++) {
             result.add(new BytesResult(blobValues[i], proofValues.get(i)));
         }
-        return new Response("2.0", 1, result);
+        return new BesuBlobsJson.Response("2.0", "1", result);
     }
 
     @Benchmark
     public long besuToday() throws IOException {
-        List<StringsResult> result = IntStream.range(0, blobs)
-                .parallel()
-                .mapToObj(i -> new StringsResult(
-                        BesuHex.toFastHex(blobBytes[i], true),
-                        Arrays.stream(proofBytes[i])
-                                .parallel()
-                                .map(proof -> BesuHex.toFastHex(proof, true))
-                                .toList()))
-                .toList();
         BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
-        plain.writeValue(stream, new Response("2.0", 1, result));
-        return stream.written();
-    }
-
-    @Benchmark
-    public long besuBytesJson() throws IOException {
-        BesuResponseStream stream = BesuResponseStream.intoDirectBuffers(pooled);
-        bytesJson.writeValue(stream, bytesResponse());
+        besu.writeValue(stream, new BesuBlobsJson.Response("2.0", "1", BesuBlobsJson.results(bundles)));
         return stream.written();
     }
 

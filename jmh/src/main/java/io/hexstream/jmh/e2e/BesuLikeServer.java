@@ -3,12 +3,11 @@ package io.hexstream.jmh.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.hexstream.client.BlobSizes;
 import io.hexstream.client.CellIndices;
 import io.hexstream.client.VersionedHash;
+import io.hexstream.jmh.BesuBlobsJson;
 import io.hexstream.jmh.BesuResponseStream;
 import io.hexstream.jmh.JacksonCellStrings;
-import io.hexstream.jmh.JacksonStrings;
 import io.hexstream.server.auth.JwtAuthenticator;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.http.EngineServer;
@@ -39,13 +38,16 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -55,17 +57,19 @@ import java.util.concurrent.TimeUnit;
  * checked on every request
  * ({@code ethereum/api/src/main/java/org/hyperledger/besu/ethereum/api/jsonrpc/JsonRpcHttpService.java}), the request
  * body read as a Jackson tree, the method run on a worker thread (Vert.x's blocking handlers: a pool of 20, its
- * default), a {@code String} per blob and proof by the {@code char[]} method, the blobs in a {@code parallelStream} and
- * within each its proofs in another (in the common fork-join pool), as
- * {@code .../internal/methods/engine/EngineGetBlobsV2.java} does, and the reply serialised by Jackson's
- * {@code ObjectWriter.writeValue} into {@link BesuResponseStream} ({@code .../jsonrpc/JsonRpcObjectExecutor.java},
+ * default), Besu main's {@code EngineGetBlobsV2}: a {@code BlobAndProofV2} per pooled blob holding the pool's values,
+ * made one after another ({@link BesuPoolValues}), and the reply serialised by Besu's writer, each blob and proof a
+ * {@code String} by tuweni's {@code toFastHex} as it is written ({@link BesuBlobsJson}, which names the Besu files and
+ * commits), into {@link BesuResponseStream} ({@code .../api/handlers/JsonRpcObjectExecutor.java},
  * {@code .../jsonrpc/JsonResponseStreamer.java}): each ~8 KB flush copied into its own heap buffer and written, from
  * the worker thread, as one chunk of a chunked response. Each write is handed to the event loop as Vert.x's
  * {@code ConnectionBase.writeToChannel} does from another thread: queued as a task, written there, and flushed only
  * when no write of the connection is still queued (so a worker that serialises faster than the loop writes gets its
- * flushes coalesced); Netty copies each heap chunk into a direct buffer on the way. Like Besu, it does not wait for the
- * channel to turn writable. Single {@code engine_getBlobsV2} or {@code engine_getBlobsV4} requests only (V4: a
- * {@code String} per selected cell and proof, {@code .../internal/methods/engine/EngineGetBlobsV4.java} and
+ * flushes coalesced); Netty copies each heap chunk into a direct buffer on the way. Before each chunk the worker waits
+ * while the channel is not writable (Vert.x's {@code writeQueueFull}) until it turns writable again, up to 60 s, as
+ * Besu's {@code JsonResponseStreamer} does through {@code .../jsonrpc/StreamBackpressure.java}. Single
+ * {@code engine_getBlobsV2} or {@code engine_getBlobsV4} requests only (V4: a {@code String} per selected cell and
+ * proof, {@code .../internal/methods/engine/EngineGetBlobsV4.java} and
  * {@code .../internal/results/BlobCellsAndProofsV1.java}).
  *
  * <p>Its threads are named {@code hexstream-io-besu*}, so that the end-to-end benchmark counts the heap they allocate
@@ -120,12 +124,13 @@ final class BesuLikeServer implements AutoCloseable {
 
     @Sharable
     private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
-        private static final ObjectMapper MAPPER = new ObjectMapper();
-        private static final ObjectWriter WRITER = MAPPER.writer();
+        private static final ObjectMapper MAPPER = BesuBlobsJson.mapper();
+        private static final ObjectWriter WRITER = BesuBlobsJson.writer();
 
         private final DurableBlobPool pool;
         private final JwtAuthenticator authenticator;
         private final ExecutorService workers;
+        private final BesuPoolValues values = new BesuPoolValues();
 
         Handler(DurableBlobPool pool, JwtAuthenticator authenticator, ExecutorService workers) {
             this.pool = pool;
@@ -161,7 +166,7 @@ final class BesuLikeServer implements AutoCloseable {
                         ? cellsAndProofs(
                                 pool.getAll(keys),
                                 CellIndices.decode(tree.get("params").get(1).asText()))
-                        : blobsAndProofs(pool.getAll(keys));
+                        : values.blobsAndProofs(Arrays.asList(pool.getAll(keys)));
                 HttpResponse head = new DefaultHttpResponse(
                         io.netty.handler.codec.http.HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
                 head.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
@@ -170,30 +175,15 @@ final class BesuLikeServer implements AutoCloseable {
                 VertxWrites writes = new VertxWrites(channel);
                 writes.write(head, false, false);
                 WRITER.writeValue(
-                        new BesuResponseStream(chunk -> writes.write(new DefaultHttpContent(chunk), false, false)),
-                        new JacksonStrings.Response("2.0", tree.get("id").toString(), result));
+                        new BesuResponseStream(chunk -> {
+                            writes.awaitDrain();
+                            writes.write(new DefaultHttpContent(chunk), false, false);
+                        }),
+                        new BesuBlobsJson.Response("2.0", tree.get("id").toString(), result));
                 writes.write(LastHttpContent.EMPTY_LAST_CONTENT, true, !keepAlive);
             } catch (IOException | RuntimeException e) {
                 channel.close();
             }
-        }
-
-        /**
-         * {@code engine_getBlobsV2}: a {@code BlobAndProofV2} of Strings per blob, {@code null} if any is missing; the
-         * blobs in a parallel stream, each with its proofs in another ({@link JacksonStrings}), as Besu's
-         * {@code syncResponse} does once it has found them all.
-         */
-        private static List<JacksonStrings.BlobAndProofV2> blobsAndProofs(BlobEntry[] entries) {
-            for (BlobEntry entry : entries) {
-                if (entry == null || entry.cellProofs() == null) {
-                    return null;
-                }
-            }
-            return Arrays.stream(entries)
-                    .parallel()
-                    .map(entry -> JacksonStrings.blobAndProof(
-                            entry.blob(), entry.cellProofs(), BlobSizes.PROOF_SIZE, BlobSizes.CELLS_PER_EXT_BLOB))
-                    .toList();
         }
 
         /**
@@ -214,6 +204,20 @@ final class BesuLikeServer implements AutoCloseable {
         }
 
         @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable()) {
+                VertxWrites.drained(ctx.channel());
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            VertxWrites.drained(ctx.channel()); // a worker waiting on a closed channel fails on its next write
+            ctx.fireChannelInactive();
+        }
+
+        @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
         }
@@ -225,12 +229,42 @@ final class BesuLikeServer implements AutoCloseable {
      * {@code close} closes the connection once it is written.
      */
     private static final class VertxWrites {
+        private static final AttributeKey<CountDownLatch> DRAIN = AttributeKey.valueOf("besu-drain");
+        private static final long DRAIN_TIMEOUT_SECONDS = 60;
+
         private final Channel channel;
         private final java.util.concurrent.atomic.AtomicInteger queued =
                 new java.util.concurrent.atomic.AtomicInteger();
 
         VertxWrites(Channel channel) {
             this.channel = channel;
+        }
+
+        /** Blocks the worker while the channel is not writable, as {@code StreamBackpressure.awaitDrain}. */
+        void awaitDrain() {
+            if (!channel.isWritable()) {
+                CountDownLatch drained = new CountDownLatch(1);
+                channel.attr(DRAIN).set(drained);
+                if (!channel.isWritable() && channel.isActive()) {
+                    try {
+                        if (!drained.await(DRAIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                            throw new UncheckedIOException(
+                                    new IOException("Timed out waiting for write queue to drain"));
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new UncheckedIOException(new IOException("Interrupted waiting for write queue", e));
+                    }
+                }
+            }
+        }
+
+        /** Wakes the worker waiting on {@code channel}, if any. */
+        static void drained(Channel channel) {
+            CountDownLatch waiting = channel.attr(DRAIN).getAndSet(null);
+            if (waiting != null) {
+                waiting.countDown();
+            }
         }
 
         void write(Object message, boolean flush, boolean close) {

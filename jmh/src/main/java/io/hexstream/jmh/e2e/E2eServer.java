@@ -22,8 +22,7 @@ import java.util.List;
  * {@link SszMode}), {@code hexstreamMetrics} (the product with {@code --metrics-port}, scraped once a second by a
  * {@link PeriodicScrape} in the same JVM, as Prometheus would), {@code prerendered} (the transport floor),
  * {@code sendfile} ({@link SendfileRenderer}: the floor's bytes from files in {@code DATA_DIR}, sent as file regions),
- * {@code jacksonStringsWholeBody} (Strings, the whole body as one array), {@code besuStreaming}
- * ({@link BesuLikeServer}).
+ * {@code besuWholeBody} (Besu's values, the whole body as one array), {@code besuStreaming} ({@link BesuLikeServer}).
  */
 public final class E2eServer {
     /** The {@code hexstream-cache} mode's cache: the whole pool's digits (128 × 274,528 bytes) and room. */
@@ -48,7 +47,7 @@ public final class E2eServer {
             case "hexstream", "hexstream-cache", "hexstreamMetrics", "besuStreaming", "ssz" -> null; // the server's own
             case "prerendered" -> new PrerenderedRenderer();
             case "sendfile" -> new SendfileRenderer(dataDir);
-            case "jacksonStringsWholeBody" -> new JacksonStringsRenderer();
+            case "besuWholeBody" -> new BesuWholeBodyRenderer();
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
         int hexCacheMib = mode.equals("hexstream-cache") ? HEX_CACHE_MIB : 0;

@@ -35,19 +35,20 @@ import java.util.concurrent.Future;
  * the launcher's defaults), {@code hexstream-vector-metrics} ({@code hexstream-vector} with metrics on, scraped once a
  * second: {@link MetricsRatio} sets its cells beside {@code hexstream-vector}'s), {@code prerendered} (the exact bytes
  * rendered once, written from one direct buffer: the transport floor), {@code besuStreaming} (Besu's path,
- * {@link BesuLikeServer}: Strings streamed through Jackson as chunked HTTP), {@code hexstream-ssz-v2} (the product
- * asked over binary SSZ, {@code POST /engine/v1/blobs/v2}: the same blobs and proofs as {@code BlobsV2Response}, half
- * the bytes, checked on its own; shape {@code v2} only), {@code hexstream-ssz-v4x8} ({@code POST /engine/v1/blobs/v4}
- * of the {@code v4x8} cells; shape {@code v4x8} only) and, if asked for, {@code sendfile} ({@code prerendered}'s bytes
- * from a file per request shape, sent with {@code sendfile(2)} as a file region: {@link SendfileRenderer}) and
- * {@code jacksonStringsWholeBody} (the same Strings serialised whole). Clients read whole responses on keep-alive
- * connections or on a fresh connection per request (the connect counted); the product's JSON servers
- * ({@code hexstream-*}) are also asked over a WebSocket ({@code ws}, {@link WebSocketLoopbackClient}) and over IPC
- * ({@code ipc}, {@link IpcLoopbackClient}), one connection per client, their replies checked to be HTTP's bytes. Before
- * timing, one 128-blob response of each server is parsed and checked against the pool, and all servers must answer the
- * same bytes. Per cell: time to last byte, throughput, heap allocated by the server's threads per request, CPU time of
- * the server's threads per request, the server's peak direct memory, and the p50 as a multiple of {@code prerendered}'s
- * and as a speed-up over {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
+ * {@link BesuLikeServer}: Besu main's values streamed through Jackson as chunked HTTP), {@code hexstream-ssz-v2} (the
+ * product asked over binary SSZ, {@code POST /engine/v1/blobs/v2}: the same blobs and proofs as
+ * {@code BlobsV2Response}, half the bytes, checked on its own; shape {@code v2} only), {@code hexstream-ssz-v4x8}
+ * ({@code POST /engine/v1/blobs/v4} of the {@code v4x8} cells; shape {@code v4x8} only) and, if asked for,
+ * {@code sendfile} ({@code prerendered}'s bytes from a file per request shape, sent with {@code sendfile(2)} as a file
+ * region: {@link SendfileRenderer}) and {@code besuWholeBody} (the same values serialised whole). Clients read whole
+ * responses on keep-alive connections or on a fresh connection per request (the connect counted); the product's JSON
+ * servers ({@code hexstream-*}) are also asked over a WebSocket ({@code ws}, {@link WebSocketLoopbackClient}) and over
+ * IPC ({@code ipc}, {@link IpcLoopbackClient}), one connection per client, their replies checked to be HTTP's bytes.
+ * Before timing, one 128-blob response of each server is parsed and checked against the pool, and all servers must
+ * answer the same bytes. Per cell: time to last byte, throughput, heap allocated by the server's threads per request,
+ * CPU time of the server's threads per request, the server's peak direct memory, and the p50 as a multiple of
+ * {@code prerendered}'s and as a speed-up over {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and
+ * {@code e2e-heap.png}.
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
@@ -56,7 +57,7 @@ import java.util.concurrent.Future;
  *     [--connections per-request,keep-alive,ws,ipc]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
  *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
- *     (also: sendfile, jacksonStringsWholeBody)
+ *     (also: sendfile, besuWholeBody)
  *     [--blobs 1,9,21,72,128] [--clients 1,4,16] [--shapes v2,v4x8,v4x128]
  * </pre>
  */
@@ -96,7 +97,7 @@ public final class EndToEndBenchmark {
             new Server(FLOOR, "prerendered", false),
             new Server(SENDFILE, "sendfile", false),
             new Server(PEER, "besuStreaming", false),
-            new Server("jacksonStringsWholeBody", "jacksonStringsWholeBody", false),
+            new Server("besuWholeBody", "besuWholeBody", false),
             new Server(MetricsRatio.ON, "hexstreamMetrics", true),
             new Server(SSZ, "ssz", false),
             new Server(SSZ_V4X8, "ssz", false));
@@ -320,14 +321,14 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Whether {@code server} runs {@code shape}: the whole-body Strings baseline asks for getBlobsV2 only, each SSZ
-     * server for its own shape only.
+     * Whether {@code server} runs {@code shape}: the whole-body Besu baseline asks for getBlobsV2 only, each SSZ server
+     * for its own shape only.
      */
     private static boolean serves(Server server, RequestShape shape) {
         String ssz = sszShape(server.name());
         return ssz != null
                 ? ssz.equals(shape.name())
-                : !shape.v4() || !server.mode().equals("jacksonStringsWholeBody");
+                : !shape.v4() || !server.mode().equals("besuWholeBody");
     }
 
     /**

@@ -73,7 +73,7 @@ final class SendfileRenderer implements ResponseRenderer, AutoCloseable {
         Http1Responder responder = (Http1Responder) sink; // the baseline writes HTTP/1.1 framing of its own
         responder.respond(
                 new Response(
-                        JacksonStringsRenderer.withHeaders(
+                        BesuWholeBodyRenderer.withHeaders(
                                 responder.keepAlive(),
                                 new DefaultHttpResponse(responder.version(), HttpResponseStatus.OK),
                                 file.length()),

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import io.hexstream.client.BlobSizes;
 import io.hexstream.codec.jackson.HexModule;
 import io.hexstream.codec.vertx.VertxResponseOutputStream;
-import io.hexstream.jmh.JacksonStrings;
+import io.hexstream.jmh.BesuBlobsJson;
 import io.hexstream.server.blob.BlobEntry;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.vertx.core.http.HttpHeaders;
@@ -49,7 +49,7 @@ final class VertxBesuHexModuleResponder implements VertxEngineFront.Responder {
                 : entries.stream().map(this::blobAndProof).toList();
         response.setStatusCode(200);
         try (OutputStream stream = new VertxResponseOutputStream(response)) {
-            WRITER.writeValue(stream, new JacksonStrings.Response("2.0", id, result));
+            WRITER.writeValue(stream, new BesuBlobsJson.Response("2.0", id, result));
         }
     }
 

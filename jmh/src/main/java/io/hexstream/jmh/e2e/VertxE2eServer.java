@@ -13,9 +13,8 @@ import java.util.concurrent.TimeUnit;
  * the pool of {@code DATA_DIR} with a Vert.x {@code HttpServer} (default options: NIO, event loops and the 20 workers
  * Vert.x gives by default) on a free loopback port, behind {@link VertxEngineFront}; prints {@code ready PORT KERNEL},
  * then answers the driver's {@link DriverCommands}, the heap counted on every Vert.x thread and on the common fork-join
- * pool (where Besu's {@code parallelStream} runs); end of input stops it. Modes: {@code vertxHexstream}
- * ({@link VertxHexstreamResponder}), {@code vertxBesuLike} ({@link VertxBesuResponder}), {@code vertxBesuHexModule}
- * ({@link VertxBesuHexModuleResponder}).
+ * pool; end of input stops it. Modes: {@code vertxHexstream} ({@link VertxHexstreamResponder}), {@code vertxBesuLike}
+ * ({@link VertxBesuResponder}), {@code vertxBesuHexModule} ({@link VertxBesuHexModuleResponder}).
  */
 public final class VertxE2eServer {
     private VertxE2eServer() {}

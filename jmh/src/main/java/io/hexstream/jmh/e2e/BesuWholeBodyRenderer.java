@@ -2,9 +2,7 @@ package io.hexstream.jmh.e2e;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hexstream.client.BlobSizes;
-import io.hexstream.jmh.JacksonStrings;
-import io.hexstream.server.blob.BlobEntry;
+import io.hexstream.jmh.BesuBlobsJson;
 import io.hexstream.server.engine.BlobAndProofV2;
 import io.hexstream.server.engine.BlobsResult;
 import io.hexstream.server.exchange.ReplySink;
@@ -19,17 +17,18 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code jacksonStringsWholeBody} server: blobs and proofs made Strings by the {@code char[]} method as Besu's
- * {@code EngineGetBlobsV2.java} does, but serialised by Jackson into one byte array and written whole. Heavier than
- * Besu, which streams ({@link BesuLikeServer} is the peer the ratios are taken against); kept, off by default, to show
- * what streaming saves. Single V2 replies only.
+ * The {@code besuWholeBody} server: Besu main's result values and writer ({@link BesuBlobsJson}: a
+ * {@code BlobAndProofV2} per pooled blob, each blob and proof a {@code String} by tuweni's {@code toFastHex} as Jackson
+ * writes it), but serialised into one byte array and written whole. Heavier than Besu, which streams
+ * ({@link BesuLikeServer} is the peer the ratios are taken against); kept, off by default, to show what streaming
+ * saves. Single V2 replies only.
  */
-final class JacksonStringsRenderer implements ResponseRenderer {
-    private final ObjectMapper mapper = new ObjectMapper();
+final class BesuWholeBodyRenderer implements ResponseRenderer {
+    private final ObjectMapper mapper = BesuBlobsJson.mapper();
+    private final BesuPoolValues pool = new BesuPoolValues();
 
     @Override
     public void render(Replies replies, ReplySink sink) {
@@ -51,23 +50,10 @@ final class JacksonStringsRenderer implements ResponseRenderer {
                 || v2.shape() != BlobAndProofV2.SHAPE) {
             throw new IllegalArgumentException("the baseline renders one getBlobsV2 result");
         }
-        List<JacksonStrings.BlobAndProofV2> result = null;
-        if (v2.entries() != null) {
-            result = new ArrayList<>(v2.entries().size());
-            for (BlobEntry entry : v2.entries()) {
-                result.add(
-                        entry == null
-                                ? null
-                                : JacksonStrings.blobAndProof(
-                                        entry.blob(),
-                                        entry.cellProofs(),
-                                        BlobSizes.PROOF_SIZE,
-                                        BlobSizes.CELLS_PER_EXT_BLOB));
-            }
-        }
+        List<BesuBlobsJson.BlobAndProofV2> result = v2.entries() == null ? null : pool.blobsAndProofs(v2.entries());
         try {
             return mapper.writeValueAsBytes(
-                    new JacksonStrings.Response("2.0", new String(reply.id(), StandardCharsets.UTF_8), result));
+                    new BesuBlobsJson.Response("2.0", new String(reply.id(), StandardCharsets.UTF_8), result));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
