@@ -1,11 +1,18 @@
 package io.hexstream.jmh;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import io.hexstream.client.BlobSizes;
 import io.hexstream.client.GetBlobsResponses;
 import io.hexstream.codec.HexDecoder;
@@ -23,8 +30,10 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.tuweni.bytes.Bytes;
 import org.apache.tuweni.bytes.Bytes48;
@@ -46,19 +55,27 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Reading a whole {@code engine_getBlobsV2} response of {@code blobs} blobs (each with 128 cell proofs), the bytes as
  * the example server writes them ({@code ResponseWriter}'s layout, built with {@link JsonBodyBuilder}), into decoded
- * values. Rows:
+ * values. The Teku rows model Consensys/teku at commit {@value #TEKU_COMMIT}: its engine client's mapper
+ * ({@code AbstractExecutionEngineClient.java}: {@code JsonMapper.builder()} with {@code BlackbirdModule},
+ * {@code ALLOW_UNQUOTED_FIELD_NAMES} on, {@code FAIL_ON_UNKNOWN_PROPERTIES} off; Jackson and Blackbird 2.22.1, Teku's
+ * {@code gradle/versions.gradle}), its {@code schema/BlobAndProofV2.java} ({@link TekuBlobAndProofV2}) and its
+ * {@code serialization/BytesDeserializer.java} and {@code Bytes48Deserializer.java} ({@link TekuShapedDeserializer}),
+ * all in {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/}. Rows:
  *
  * <ul>
- *   <li>{@code tekuTree}: Teku's production path. Its default engine client,
- *       {@code OkHttpHttpExecutionEngineClient.java} (in
- *       {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/}), calls
- *       {@code objectMapper.readTree(body.byteStream())}, then {@code treeToValue} of the {@code result} node; the
- *       fields are read by a deserializer of the shape of its {@code serialization/AbstractBytesDeserializer.java}
- *       ({@link TekuShapedDeserializer}: {@code getTextCharacters()}, a table per digit, a new array, wrapped). From a
- *       tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a {@code String} per value in the tree
- *       and a {@code char[]} copy of it;
- *   <li>{@code tekuStream}: the same deserializer through {@code readValue(InputStream)} (the streaming parser joins a
- *       long value's text segments into one {@code char[]} for {@code getTextCharacters()});
+ *   <li>{@code tekuTree}: Teku's production path, {@code OkHttpHttpExecutionEngineClient.doRequest}:
+ *       {@code objectMapper.readTree(body.byteStream())}, the {@code error} member looked at, then
+ *       {@code objectMapper.treeToValue(resultNode, resultType)} with the {@code List<BlobAndProofV2>} type its
+ *       {@code getBlobsV2} builds. From a tree, {@code getTextCharacters()} is {@code getText().toCharArray()}: a
+ *       {@code String} per value in the tree and a {@code char[]} copy of it;
+ *   <li>{@code tekuStream}: the same mapper and types through {@code readValue(InputStream)} of the whole response into
+ *       an envelope record (the streaming parser joins a long value's text segments into one {@code char[]} for
+ *       {@code getTextCharacters()}): what Teku's path would cost without the tree;
+ *   <li>{@code tekuReadValue}: Teku's own benchmark,
+ *       {@code EngineApiDeserializationBenchmark.deserializeGetBlobsV2Response} (in
+ *       {@code eth-benchmark-tests/src/jmh/java/tech/pegasys/teku/benchmarks/}): {@code readValue} of the
+ *       {@code result} array alone, from a {@code String} made before the measurement, into
+ *       {@code List<BlobAndProofV2>}: no bytes decoded to characters, no envelope, no tree;
  *   <li>{@code wholeString}: the body made a {@code String}, parsed into a tree, then each hex value decoded (the
  *       Lodestar {@code res.text()} + {@code JSON.parse} and Prysm {@code json.RawMessage} shape);
  *   <li>{@code hexModule}: ours, {@code readValue(InputStream)} with {@link HexModule} into a record of {@code Bytes}
@@ -87,21 +104,43 @@ import org.openjdk.jmh.infra.Blackhole;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class GetBlobsResponseReadBenchmark {
+    /** The Consensys/teku commit the Teku rows model. */
+    public static final String TEKU_COMMIT = "90ed09bbc623b616a6c642deca8119db8902b3b2";
+
     /** Bytes a socket read hands over at a time. */
     static final int CHUNK = 64 * 1024;
 
-    @Param({"1", "9", "21", "72", "128"})
+    /** 21: today's mainnet maximum; 72 and 128: the sizes of the acceptance rows. */
+    @Param({"21", "72", "128"})
     public int blobs;
 
-    /** A Teku-like {@code BlobAndProofV2}: fields read by {@link TekuShapedDeserializer}. */
-    public record TekuBlobAndProofV2(
-            @JsonDeserialize(using = TekuShapedDeserializer.BytesOf.class)
-            Bytes blob,
+    /**
+     * Teku's {@code schema/BlobAndProofV2.java} for reading: the two fields with their deserializers named on them, a
+     * {@code @JsonCreator} constructor that refuses a missing member.
+     */
+    public static final class TekuBlobAndProofV2 {
+        @JsonDeserialize(using = TekuShapedDeserializer.BytesOf.class)
+        private final Bytes blob;
 
-            @JsonDeserialize(contentUsing = TekuShapedDeserializer.Bytes48Of.class)
-            List<Bytes48> proofs) {}
+        @JsonDeserialize(contentUsing = TekuShapedDeserializer.Bytes48Of.class)
+        private final List<Bytes48> proofs;
 
-    /** The whole response with a Teku-like result (the streaming row). */
+        @JsonCreator
+        public TekuBlobAndProofV2(@JsonProperty("blob") Bytes blob, @JsonProperty("proofs") List<Bytes48> proofs) {
+            this.blob = Objects.requireNonNull(blob, "blob");
+            this.proofs = Objects.requireNonNull(proofs, "proofs");
+        }
+
+        public Bytes blob() {
+            return blob;
+        }
+
+        public List<Bytes48> proofs() {
+            return proofs;
+        }
+    }
+
+    /** The whole response with Teku's result type (the {@code tekuStream} row). */
     public record TekuResponse(String jsonrpc, int id, List<TekuBlobAndProofV2> result) {}
 
     /** {@code BlobAndProofV2} of tuweni values, for {@link HexModule}. */
@@ -118,24 +157,29 @@ public class GetBlobsResponseReadBenchmark {
 
     public record RawResponse(String jsonrpc, int id, List<RawBlobAndProofV2> result) {}
 
-    /** Teku's shape: a plain mapper, the deserializers named on the fields. */
-    protected final ObjectMapper teku = new ObjectMapper();
+    /** Teku's engine client's mapper. */
+    protected final ObjectMapper teku = tekuObjectMapper();
 
-    protected final ObjectReader tekuResult =
-            teku.readerFor(teku.getTypeFactory().constructCollectionType(List.class, TekuBlobAndProofV2.class));
     protected final ObjectReader tekuResponse = teku.readerFor(TekuResponse.class);
+    /** Teku's benchmark's type, {@code new TypeReference<List<BlobAndProofV2>>() {}}. */
+    protected final TypeReference<List<TekuBlobAndProofV2>> tekuResultList = new TypeReference<>() {};
+
     protected final ObjectMapper hex = new ObjectMapper().registerModule(new HexModule());
     protected final ObjectReader hexResponse = hex.readerFor(Response.class);
     protected final ObjectReader rawResponse = hex.readerFor(RawResponse.class);
     protected final ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
     /** The response's bytes, as the example server sends them. */
     protected byte[] body;
+    /** The {@code result} array of {@link #body} as a {@code String}: the input of Teku's own benchmark. */
+    protected String resultJson;
     /** The same bytes in pooled direct chunks of {@link #CHUNK}; each is read from index 0 by every invocation. */
     private ByteBuf[] chunks;
 
     @Setup(Level.Trial)
     public void setUp() {
         body = responseBytes(PoolBlobs.random(blobs));
+        String text = new String(body, StandardCharsets.US_ASCII);
+        resultJson = text.substring(text.indexOf('['), text.lastIndexOf(']') + 1);
         chunks = new ByteBuf[(body.length + CHUNK - 1) / CHUNK];
         for (int i = 0; i < chunks.length; i++) {
             int from = i * CHUNK;
@@ -191,17 +235,47 @@ public class GetBlobsResponseReadBenchmark {
         return bytes;
     }
 
+    /**
+     * Teku's engine client's {@code ObjectMapper}, built as {@code AbstractExecutionEngineClient}'s constructor builds
+     * it.
+     */
+    public static ObjectMapper tekuObjectMapper() {
+        return JsonMapper.builder()
+                .addModule(new BlackbirdModule())
+                .configure(JsonParser.Feature.ALLOW_UNQUOTED_FIELD_NAMES, true)
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .build();
+    }
+
+    /**
+     * Teku's {@code doRequest} on a successful reply: the tree, the {@code error} member looked at, then the
+     * {@code result} node bound to {@code List<BlobAndProofV2>}, or {@code null} for a missing or {@code null} result.
+     */
+    public static List<TekuBlobAndProofV2> tekuRead(ObjectMapper teku, InputStream body) throws IOException {
+        JsonNode response = teku.readTree(body);
+        JsonNode error = response.get("error");
+        if (error != null && !error.isNull()) {
+            throw new IOException("JSON-RPC error " + error.path("code").asInt() + ": " + error.path("message"));
+        }
+        JsonNode result = response.get("result");
+        JavaType type = teku.getTypeFactory().constructCollectionType(List.class, TekuBlobAndProofV2.class);
+        return result == null || result.isNull() ? null : teku.treeToValue(result, type);
+    }
+
     @Benchmark
     public void tekuTree(Blackhole bh) throws IOException {
-        JsonNode response = teku.readTree(new ByteArrayInputStream(body));
-        List<TekuBlobAndProofV2> result = tekuResult.readValue(response.get("result"));
-        consume(bh, result);
+        consume(bh, tekuRead(teku, new ByteArrayInputStream(body)));
     }
 
     @Benchmark
     public void tekuStream(Blackhole bh) throws IOException {
         TekuResponse response = tekuResponse.readValue(new ByteArrayInputStream(body));
         consume(bh, response.result());
+    }
+
+    @Benchmark
+    public List<TekuBlobAndProofV2> tekuReadValue() throws IOException {
+        return teku.readValue(resultJson, tekuResultList);
     }
 
     @Benchmark

@@ -2,39 +2,38 @@ package io.hexstream.jmh;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.tuweni.bytes.Bytes;
 import org.apache.tuweni.bytes.Bytes48;
 
 /**
- * A hex deserializer of the shape of Teku's {@code AbstractBytesDeserializer.java} (in
- * {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/serialization/}): the
- * value's characters from {@link JsonParser#getTextCharacters()} (with {@code getTextOffset()} and
- * {@code getTextLength()}) to avoid a {@code String}, an optional {@code 0x}/{@code 0X} prefix, a table from character
- * to digit value, a new array, then wrapped ({@code Bytes.wrap}, {@code Bytes48.wrap}). A baseline for the benchmarks
- * only.
+ * A hex deserializer doing what Teku's engine client's does, written here as a baseline for the benchmarks: Teku's
+ * {@code serialization/AbstractBytesDeserializer.java}, {@code BytesDeserializer.java} and
+ * {@code Bytes48Deserializer.java} (in
+ * {@code ethereum/executionclient/src/main/java/tech/pegasys/teku/ethereum/executionclient/}, Consensys/teku commit
+ * {@value GetBlobsResponseReadBenchmark#TEKU_COMMIT}). The value's characters from
+ * {@link JsonParser#getTextCharacters()} with {@code getTextOffset()} and {@code getTextLength()} (else
+ * {@code getValueAsString().toCharArray()}), an optional {@code 0x}/{@code 0X} prefix, an odd count refused, a new
+ * {@code byte[]} of half the digits, each digit looked up in a 128-entry {@code int} table and checked, then the array
+ * wrapped ({@code Bytes.wrap}, {@code Bytes48.wrap}).
  *
  * @param <T> the value read
  */
-public abstract class TekuShapedDeserializer<T> extends StdDeserializer<T> {
-    private static final long serialVersionUID = 1L;
-
+public abstract class TekuShapedDeserializer<T> extends JsonDeserializer<T> {
     /** A character's digit value, {@code -1} for anything else. */
-    private static final byte[] DIGITS = new byte[128];
+    private static final int[] DIGITS = new int[128];
 
     static {
-        Arrays.fill(DIGITS, (byte) -1);
-        String lower = "0123456789abcdef";
-        for (int d = 0; d < 16; d++) {
-            DIGITS[lower.charAt(d)] = (byte) d;
-            DIGITS[Character.toUpperCase(lower.charAt(d))] = (byte) d;
+        Arrays.fill(DIGITS, -1);
+        for (int d = 0; d < 10; d++) {
+            DIGITS['0' + d] = d;
         }
-    }
-
-    TekuShapedDeserializer(Class<T> type) {
-        super(type);
+        for (int d = 0; d < 6; d++) {
+            DIGITS['a' + d] = 10 + d;
+            DIGITS['A' + d] = 10 + d;
+        }
     }
 
     /** Wraps the decoded array. */
@@ -43,7 +42,11 @@ public abstract class TekuShapedDeserializer<T> extends StdDeserializer<T> {
     @Override
     public final T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
         char[] text = p.getTextCharacters();
-        return wrap(decode(text, p.getTextOffset(), p.getTextLength()));
+        if (text != null) {
+            return wrap(decode(text, p.getTextOffset(), p.getTextLength()));
+        }
+        String value = p.getValueAsString();
+        return wrap(decode(value.toCharArray(), 0, value.length()));
     }
 
     private static byte[] decode(char[] text, int offset, int length) {
@@ -56,43 +59,38 @@ public abstract class TekuShapedDeserializer<T> extends StdDeserializer<T> {
             throw new IllegalArgumentException("odd number of hex digits");
         }
         byte[] out = new byte[(end - at) / 2];
-        for (int o = 0; o < out.length; o++, at += 2) {
-            int high = digit(text[at]);
-            int low = digit(text[at + 1]);
-            if ((high | low) < 0) {
-                throw new IllegalArgumentException("invalid hex character at " + (at - offset));
+        for (int o = 0; o < out.length; o++) {
+            int high = digit(text[at++]);
+            if (high < 0) {
+                throw invalid(at - 1, text[at - 1]);
+            }
+            int low = digit(text[at++]);
+            if (low < 0) {
+                throw invalid(at - 1, text[at - 1]);
             }
             out[o] = (byte) (high << 4 | low);
         }
         return out;
     }
 
-    private static int digit(char c) {
-        return c < 128 ? DIGITS[c] : -1;
+    private static IllegalArgumentException invalid(int at, char c) {
+        return new IllegalArgumentException("invalid hex character at " + at + ": '" + c + "'");
     }
 
-    /** Teku's {@code BytesDeserializer} shape. */
+    private static int digit(char c) {
+        return c < DIGITS.length ? DIGITS[c] : -1;
+    }
+
+    /** Teku's {@code BytesDeserializer}: the blob. */
     public static final class BytesOf extends TekuShapedDeserializer<Bytes> {
-        private static final long serialVersionUID = 1L;
-
-        public BytesOf() {
-            super(Bytes.class);
-        }
-
         @Override
         Bytes wrap(byte[] bytes) {
             return Bytes.wrap(bytes);
         }
     }
 
-    /** Teku's {@code Bytes48Deserializer} shape. */
+    /** Teku's {@code Bytes48Deserializer}: a proof. */
     public static final class Bytes48Of extends TekuShapedDeserializer<Bytes48> {
-        private static final long serialVersionUID = 1L;
-
-        public Bytes48Of() {
-            super(Bytes48.class);
-        }
-
         @Override
         Bytes48 wrap(byte[] bytes) {
             return Bytes48.wrap(bytes);

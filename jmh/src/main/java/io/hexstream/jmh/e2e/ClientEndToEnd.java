@@ -1,8 +1,6 @@
 package io.hexstream.jmh.e2e;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import io.hexstream.client.BlobsListener;
 import io.hexstream.client.BlobsMethod;
 import io.hexstream.client.BlobsOutcome;
@@ -12,6 +10,7 @@ import io.hexstream.client.GetBlobsClient;
 import io.hexstream.client.JwtSigner;
 import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.Hex;
+import io.hexstream.jmh.GetBlobsResponseReadBenchmark;
 import io.hexstream.jmh.GetBlobsResponseReadBenchmark.TekuBlobAndProofV2;
 import io.hexstream.jmh.TekuShapedDeserializer;
 import io.hexstream.server.auth.JwtSecret;
@@ -38,9 +37,10 @@ import java.util.stream.Collectors;
  *   <li>{@code plainRead}: a socket read of the whole response, discarded ({@link LoopbackClient}): the floor;
  *   <li>{@code probeClient}: the probe's client ({@link GetBlobsClient}), each entry decoded into pooled direct buffers
  *       and handed over (here released) as soon as its last byte is decoded;
- *   <li>{@code tekuWholeBody}: the whole body read into an array, then Teku's path: {@code readTree} and
- *       {@code treeToValue} into {@link TekuBlobAndProofV2} records whose fields use Teku's {@code getTextCharacters()}
- *       deserializer ({@link TekuShapedDeserializer}); its first blob is its last.
+ *   <li>{@code tekuWholeBody}: the whole body read into an array, then Teku's path
+ *       ({@link GetBlobsResponseReadBenchmark#tekuRead}: Teku's mapper, {@code readTree} and {@code treeToValue} into
+ *       {@link TekuBlobAndProofV2} whose fields use Teku's {@code getTextCharacters()} deserializer,
+ *       {@link TekuShapedDeserializer}); its first blob is its last.
  * </ul>
  *
  * Times run from just before the request is sent; rounds interleave the three clients, each started after a
@@ -109,9 +109,7 @@ public final class ClientEndToEnd {
             throws Exception {
         String params = ",\"method\":\"engine_getBlobsV2\",\"params\":[["
                 + hashes.stream().map(h -> "\"" + h + "\"").collect(Collectors.joining(",")) + "]]}";
-        ObjectMapper teku = new ObjectMapper();
-        ObjectReader tekuResult =
-                teku.readerFor(teku.getTypeFactory().constructCollectionType(List.class, TekuBlobAndProofV2.class));
+        ObjectMapper teku = GetBlobsResponseReadBenchmark.tekuObjectMapper();
         GetBlobsCall call = new GetBlobsCall(BlobsMethod.V2, hashes, null);
         long[][] plain = new long[1][rounds];
         long[][] probe = new long[3][rounds];
@@ -140,8 +138,8 @@ public final class ClientEndToEnd {
                 request = LoopbackClient.request(tokens.get(), body, false);
                 System.gc();
                 start = System.nanoTime();
-                JsonNode tree = teku.readTree(new ByteArrayInputStream(raw.fetch(request)));
-                List<TekuBlobAndProofV2> result = tekuResult.readValue(tree.get("result"));
+                List<TekuBlobAndProofV2> result =
+                        GetBlobsResponseReadBenchmark.tekuRead(teku, new ByteArrayInputStream(raw.fetch(request)));
                 long tekuNanos = System.nanoTime() - start;
                 if (result.size() != hashes.size()) {
                     throw new IllegalStateException("Teku's path read " + result.size() + " entries");
