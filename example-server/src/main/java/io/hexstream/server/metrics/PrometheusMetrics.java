@@ -60,8 +60,10 @@ public final class PrometheusMetrics implements ServerMetrics {
             .register(registry);
     private final Counter transports = Counter.builder()
             .name("hexstream_transport_responses_total")
-            .help("Responses written to their last byte or abandoned, by transport: http (HTTP responses), ws and"
-                    + " ipc (replies over WebSocket and IPC, also counted by method with the HTTP responses)")
+            .help("Responses written to their last byte or abandoned, by transport: http and h2 (HTTP/1.1 and"
+                    + " HTTP/2 responses on TCP), ipc-http and ipc-h2 (the same on the IPC socket), ws and ipc"
+                    + " (replies over WebSocket and newline-delimited IPC, also counted by method with the HTTP"
+                    + " responses)")
             .labelNames("transport")
             .register(registry);
     private final Counter hashesRequested = Counter.builder()
