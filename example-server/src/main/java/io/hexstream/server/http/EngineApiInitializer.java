@@ -4,6 +4,7 @@ import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.hexstream.server.auth.Authenticator;
 import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.metrics.StreamEvent;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -176,14 +177,14 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      * client's connection preface; its responses counted as {@code transport}.
      */
     public void addHttp2(ChannelPipeline pipeline, String transport) {
-        Http2FrameCodec frames = Http2Streams.frameCodec(maxConcurrentStreams);
+        Http2FrameCodec frames = Http2Streams.frameCodec(maxConcurrentStreams, metrics);
         pipeline.addLast(new ReadThrottle(), new StalledWriteTimeout(limits.writeTimeout(), metrics), frames);
         pipeline.addLast(connectionHandlers(frames, transport));
     }
 
     /** The codec of HTTP/1.1's {@code Upgrade: h2c}: HTTP/2's handlers, for the HTTP/1.1 ones. */
     private Http2ServerUpgradeCodec h2cUpgrade(String transport) {
-        Http2FrameCodec frames = Http2Streams.frameCodec(maxConcurrentStreams);
+        Http2FrameCodec frames = Http2Streams.frameCodec(maxConcurrentStreams, metrics);
         return new Http2ServerUpgradeCodec(frames, connectionHandlers(frames, transport));
     }
 
@@ -198,6 +199,10 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /** The handlers of one HTTP/2 stream, from the stream frames to the route, its responses counted as given. */
     void addStream(ChannelPipeline pipeline, String transport) {
         ReadThrottle throttle = new ReadThrottle();
+        if (metrics != ServerMetrics.NONE) {
+            metrics.http2Stream(StreamEvent.OPENED);
+            pipeline.addLast(TransportMeter.stream(metrics));
+        }
         pipeline.addLast(
                 throttle,
                 new Http2StreamFrameToHttpObjectCodec(true),

@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
@@ -65,14 +66,16 @@ final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
      * the flood bounds above, and a graceful close that lets the streams in flight finish for the server's drain
      * timeout after its GOAWAY.
      */
-    static Http2FrameCodec frameCodec(int maxConcurrentStreams) {
+    static Http2FrameCodec frameCodec(int maxConcurrentStreams, ServerMetrics metrics) {
         Http2Settings settings = Http2Settings.defaultSettings()
                 .initialWindowSize(INITIAL_WINDOW_SIZE)
                 .maxConcurrentStreams(maxConcurrentStreams)
                 .maxHeaderListSize(EngineApiInitializer.MAX_HEADER_BYTES);
-        return Http2FrameCodecBuilder.forServer()
-                .initialSettings(settings)
-                .decoderEnforceMaxRstFramesPerWindow(MAX_RST_FRAMES, RST_WINDOW_SECONDS)
+        Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer().initialSettings(settings);
+        if (metrics != ServerMetrics.NONE) {
+            codec.frameLogger(new Http2ResetCounter(metrics));
+        }
+        return codec.decoderEnforceMaxRstFramesPerWindow(MAX_RST_FRAMES, RST_WINDOW_SECONDS)
                 .encoderEnforceMaxRstFramesPerWindow(MAX_RST_FRAMES, RST_WINDOW_SECONDS)
                 .encoderEnforceMaxQueuedControlFrames(MAX_QUEUED_CONTROL_FRAMES)
                 .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_CONSECUTIVE_EMPTY_DATA_FRAMES)

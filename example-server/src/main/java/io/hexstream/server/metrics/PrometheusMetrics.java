@@ -98,6 +98,12 @@ public final class PrometheusMetrics implements ServerMetrics {
             .name("hexstream_http_connections_stalled")
             .help("Connections whose responses have waited for the reader (not writable) for more than 1 s")
             .register(registry);
+    private final Counter streams = Counter.builder()
+            .name("hexstream_http2_streams_total")
+            .help("HTTP/2 streams by event: opened, reset_by_client, refused (over SETTINGS_MAX_CONCURRENT_STREAMS),"
+                    + " stalled (a reply waiting on flow control for more than 1 s)")
+            .labelNames("event")
+            .register(registry);
     private final Counter written = Counter.builder()
             .name("hexstream_http_written_bytes_total")
             .help("Bytes handed to the Engine API sockets (headers and bodies)")
@@ -241,6 +247,11 @@ public final class PrometheusMetrics implements ServerMetrics {
     @Override
     public void responseDone() {
         inFlight.dec();
+    }
+
+    @Override
+    public void http2Stream(StreamEvent event) {
+        streams.labelValues(event.label()).inc();
     }
 
     @Override

@@ -89,6 +89,9 @@ public interface ServerMetrics {
     /** Bytes handed to a socket. */
     void bytesWritten(long bytes);
 
+    /** Something happened to an HTTP/2 stream. */
+    void http2Stream(StreamEvent event);
+
     /** A request refused for its JWT. */
     void jwtRefused(Refusal.Reason reason);
 
