@@ -100,7 +100,8 @@ record ServerWiring(
         RouteTable engineRoutes = SszRoute.register(
                         RouteTable.builder()
                                 .add(HttpMethod.POST, "/", jsonRpc)
-                                .upgrade("websocket", "/", webSocket(jsonRpc, metrics)),
+                                .upgrade("websocket", "/", webSocket(jsonRpc, metrics))
+                                .fallback(SszRoute.PREFIX, SszRoute.methodNotFound()),
                         new BlobLookup(pool, metrics),
                         config.fork,
                         config.maxBlobsPerRequest,

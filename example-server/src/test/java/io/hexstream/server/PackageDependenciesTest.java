@@ -65,7 +65,7 @@ class PackageDependenciesTest {
             entry("ipc", Set.of("exchange", "http", "message", "metrics")),
             entry("kzg", Set.of("blob")),
             entry("message", Set.of("exchange", "http", "metrics")),
-            entry("metrics", Set.of("auth")),
+            entry("metrics", Set.of("auth", "text")),
             entry("pool", Set.of("blob", "metrics")),
             entry("rpc", Set.of("exchange", "http", "metrics")),
             entry("ssz", Set.of("blob", "engine", "exchange", "http", "metrics", "rpc", "text")),

@@ -80,6 +80,9 @@ class RequestHeadTest {
         }
     }
 
+    private static final String METHOD_NOT_FOUND = "{\"type\":\"/engine-api/errors/method-not-found\",\"detail\":"
+            + "\"no endpoint at this URL; GET /engine/v1/capabilities lists those served\"}";
+
     @Test
     void otherPathsGetNotFoundAndTheirConnectionIsClosed() throws Exception {
         for (String path : new String[] {"/engine/v1/blobs/v5", "/x", "//"}) {
@@ -89,7 +92,8 @@ class RequestHeadTest {
                 connection.send(body);
                 HttpConnection.Head head = connection.readHead();
                 assertEquals(404, head.status(), path);
-                assertEquals(0, head.contentLength());
+                // under /engine/ the REST routes' problem (SszGetBlobsTest reads it), elsewhere an empty body
+                assertEquals(path.startsWith("/engine/") ? METHOD_NOT_FOUND.length() : 0, head.contentLength(), path);
                 assertTrue(head.text().contains("connection: close\r\n"), head.text());
                 assertTrue(connection.closedByServerWithin(Duration.ofSeconds(2)), path);
             }

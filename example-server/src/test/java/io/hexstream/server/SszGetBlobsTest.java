@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hexstream.client.VersionedHash;
 import io.hexstream.codec.HexDecoder;
 import io.hexstream.codec.testing.LeakDetectionExtension;
@@ -433,20 +434,58 @@ class SszGetBlobsTest {
     }
 
     @Test
-    void otherPathsAre404AndOtherMethods405() {
+    void otherPathsUnderEngineAre404MethodNotFoundAndOtherMethods405() throws Exception {
+        // refactor.md, "Error model": 404, type /engine-api/errors/method-not-found, "URL does not match any
+        // endpoint"; a problem has type and, optionally, detail, nothing else ("Drop title, status, instance").
+        JsonNode spec = new ObjectMapper().readTree("{\"type\":\"/engine-api/errors/method-not-found\"}");
         for (String path : List.of(
                 "/engine/v1/blobs/v5",
                 "/engine/v1/blobs",
                 "/engine/v2/blobs",
                 "/engine/v1/blobs/v2/",
-                "/engine/v1/payloads")) {
-            HttpResponse<byte[]> response = SszBlobs.post(osaka, path, SszBlobs.request(List.of()));
-            assertEquals(404, response.statusCode(), path);
+                "/engine/v1/payloads",
+                "/engine/v2/capabilities?x=1")) {
+            for (HttpResponse<byte[]> response :
+                    List.of(SszBlobs.post(osaka, path, SszBlobs.request(List.of())), get(osaka, path))) {
+                assertEquals(404, response.statusCode(), path);
+                assertEquals(
+                        PROBLEM, response.headers().firstValue("content-type").orElse(null), path);
+                JsonNode problem = new ObjectMapper().readTree(response.body());
+                assertEquals(List.of("type", "detail"), fieldNames(problem), path);
+                assertEquals(spec.get("type"), problem.get("type"), path);
+                assertEquals(
+                        "no endpoint at this URL; GET /engine/v1/capabilities lists those served",
+                        problem.get("detail").textValue(),
+                        path);
+            }
         }
         assertEquals(405, get(osaka, "/engine/v1/blobs/v2").statusCode());
         assertEquals(
                 405,
                 SszBlobs.post(osaka, "/engine/v1/capabilities", new byte[0]).statusCode());
+    }
+
+    @Test
+    void anUnknownPathUnderEngineNeedsTheJwtAndOneOutsideIsAnEmpty404() throws Exception {
+        try (HttpConnection connection = HttpConnection.open(osaka.port())) {
+            connection.send(SszBlobs.rawPost(null, "/engine/v9/blobs", new byte[] {1, 2}));
+            HttpConnection.Head head = connection.readHead();
+            assertEquals(401, head.status(), head.text());
+        }
+        for (String path : List.of("/engine", "/other", "/enginex/v1/blobs/v2")) {
+            try (HttpConnection connection = HttpConnection.open(osaka.port())) {
+                connection.send(SszBlobs.rawPost(osaka.token(), path, new byte[] {1, 2}));
+                HttpConnection.Head head = connection.readHead();
+                assertEquals(
+                        "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n", head.text(), path);
+            }
+        }
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     // ---- capabilities and identity

@@ -55,7 +55,8 @@ import picocli.CommandLine.TypeConversionException;
  * response. The run has a deadline, {@code --timeout} seconds from its start whatever the server sends: past it, one
  * line ({@code no response within the run's 60 s (--timeout)}) and exit 1. A usage error is one line and exit 2, as for
  * the server. With {@code --transport ssz} the calls go to the REST routes of execution-apis #793 instead, with the
- * same lines, checks and files.
+ * same lines, checks and files. With {@code --capabilities} a line saying where the endpoint's capabilities document
+ * is, and what it lists, comes first ({@link CapabilitiesLookup}).
  */
 @Command(
         name = "probe",
@@ -154,6 +155,13 @@ public final class ProbeCommand implements Callable<Integer> {
                     + " <hash>.cell-<index> and .proof-<index>), once its response is known to be well-formed.")
     Path out;
 
+    @Option(
+            names = "--capabilities",
+            description = "First find the capabilities document, at /engine/v1/capabilities or, where that is 404, at"
+                    + " /engine/v2/capabilities (releases before nethermind#13023 and reth#24906), under URL's path,"
+                    + " and print a line saying which and what it lists; exit 1 if neither has one.")
+    boolean capabilities;
+
     /** {@code --hashes FILE} or {@code --hash H …}. */
     static final class Hashes {
         @Option(
@@ -195,6 +203,9 @@ public final class ProbeCommand implements Callable<Integer> {
         if (verify) {
             Kzg.load();
         }
+        if (capabilities && !printCapabilities(secret, deadline)) {
+            return 1;
+        }
         boolean work = verify || out != null;
         ExecutorService worker = work
                 ? BoundedExecutor.create(
@@ -226,6 +237,22 @@ public final class ProbeCommand implements Callable<Integer> {
             summary(outcomes);
         }
         return 0;
+    }
+
+    /** {@code --capabilities}: its line printed, or its fault on stderr and {@code false}. */
+    private boolean printCapabilities(byte[] secret, long deadline) throws InterruptedException {
+        EndpointUrl endpoint = EndpointUrl.parse(url);
+        String path = endpoint.target().replaceFirst("\\?.*", "").replaceFirst("/$", "");
+        String late = "no response within the run's " + timeout + " s (--timeout)";
+        try {
+            spec.commandLine()
+                    .getOut()
+                    .println(CapabilitiesLookup.line(endpoint, path, new JwtSigner(secret), deadline, late));
+            return true;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("capabilities: " + PeerText.escape(describe(e), MAX_FAULT_CHARS));
+            return false;
+        }
     }
 
     /** The client of the endpoint the options name. */
@@ -373,6 +400,9 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (transport.equalsIgnoreCase("ssz") && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
             throw usage("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path");
+        }
+        if (capabilities && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
+            throw usage("--capabilities is over HTTP: not with a ws:// URL or --ipc-path");
         }
         if (timeout < 1) {
             throw usage("Invalid value for option '--timeout': '" + timeout + "' is not at least 1");

@@ -226,7 +226,10 @@ public abstract class InOrderExchange extends ChannelInboundHandlerAdapter {
         return unwritten;
     }
 
-    /** Sets {@code place}'s reply, on the event loop, then writes every reply at the head of the line that is ready. */
+    /**
+     * Sets {@code place}'s reply, on the event loop, and its summary with what the request's headers say of the client
+     * ({@link ResponseSummary#withRequestHeaders}); then writes every reply at the head of the line that is ready.
+     */
     private void ready(Place place, Reply reply, long bodyBytes, ResponseSummary summary) {
         if (inactive) {
             reply.release();
@@ -234,7 +237,7 @@ public abstract class InOrderExchange extends ChannelInboundHandlerAdapter {
         }
         place.reply = reply;
         place.bodyBytes = bodyBytes;
-        place.summary = summary;
+        place.summary = summary == null ? null : summary.withRequestHeaders(place.requestHeaders);
         writeReady(place.ctx);
     }
 

@@ -3,8 +3,11 @@ package io.hexstream.server.http;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -14,8 +17,10 @@ import java.util.stream.Collectors;
  * exactly, up to a {@code ?} (the query is ignored), in a target of origin or absolute form; a path not in the table is
  * {@code 404}, a path in it with another method {@code 405} with {@code Allow} naming the methods it has. A {@code GET}
  * asking to switch protocols ({@code Upgrade}, RFC 9110 7.8) goes to the path's route for that protocol if it has one
- * ({@link Builder#upgrade}), and is otherwise looked up as any other request. Immutable once built; adding a route is
- * one {@link Builder#add} call.
+ * ({@link Builder#upgrade}), and is otherwise looked up as any other request. A path not in the table that starts with
+ * a prefix given a fallback ({@link Builder#fallback}, e.g. {@code /engine/}) goes to that route whatever its method
+ * (the longest such prefix wins), so the route, not {@code http}, answers it in its encoding. Immutable once built;
+ * adding a route is one {@link Builder#add} call.
  */
 public final class RouteTable {
     /** The routes of one path, by method, its upgrade routes by protocol (lower case), and its {@code Allow} value. */
@@ -23,16 +28,27 @@ public final class RouteTable {
         private final Map<HttpMethod, Route> routes;
         private final Map<String, Route> upgrades;
         private final String allow;
+        /** A fallback's route, taken for every method; {@code null} on a path of the table. */
+        private final Route any;
 
         Path(Map<HttpMethod, Route> routes, Map<String, Route> upgrades) {
             this.routes = Map.copyOf(routes);
             this.upgrades = Map.copyOf(upgrades);
             this.allow = routes.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
+            this.any = null;
+        }
+
+        /** The path of a fallback: {@code any} for every method. */
+        Path(Route any) {
+            this.routes = Map.of();
+            this.upgrades = Map.of();
+            this.allow = "";
+            this.any = any;
         }
 
         /** The route of {@code method} on this path, or {@code null} ({@code 405}). */
         Route route(HttpMethod method) {
-            return routes.get(method);
+            return any != null ? any : routes.get(method);
         }
 
         /**
@@ -58,11 +74,15 @@ public final class RouteTable {
     }
 
     private final Map<String, Path> paths;
+    /** The fallbacks by prefix, the longest first. */
+    private final List<Map.Entry<String, Path>> fallbacks;
 
-    private RouteTable(Map<String, Path> paths) {
+    private RouteTable(Map<String, Path> paths, List<Map.Entry<String, Path>> fallbacks) {
         this.paths = Map.copyOf(paths);
+        this.fallbacks = List.copyOf(fallbacks);
     }
 
+    /** A new, empty table's builder. */
     public static Builder builder() {
         return new Builder();
     }
@@ -70,7 +90,8 @@ public final class RouteTable {
     /**
      * The routes of the path of request target {@code uri}, or {@code null} if it is none ({@code 404}): its origin
      * form ({@code /engine/v1/blobs/v2?x}) or absolute form ({@code http://127.0.0.1:8551/}, whose path is taken,
-     * {@code /} if it has none; RFC 9112 3.2.2), without its query.
+     * {@code /} if it has none; RFC 9112 3.2.2), without its query; for a path not in the table, the fallback of the
+     * longest prefix it starts with, if any.
      */
     Path path(String uri) {
         int start = 0;
@@ -88,12 +109,23 @@ public final class RouteTable {
         }
         int query = uri.indexOf('?', start);
         int end = query < 0 ? uri.length() : query;
-        return paths.get(start == end ? "/" : uri.substring(start, end));
+        String path = start == end ? "/" : uri.substring(start, end);
+        Path found = paths.get(path);
+        if (found == null) {
+            for (Map.Entry<String, Path> fallback : fallbacks) {
+                if (path.startsWith(fallback.getKey())) {
+                    return fallback.getValue();
+                }
+            }
+        }
+        return found;
     }
 
+    /** Builds a {@link RouteTable}: its routes, upgrades and fallbacks, each path and prefix once. */
     public static final class Builder {
         private final Map<String, Map<HttpMethod, Route>> routes = new LinkedHashMap<>();
         private final Map<String, Map<String, Route>> upgrades = new LinkedHashMap<>();
+        private final Map<String, Route> fallbacks = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -130,17 +162,41 @@ public final class RouteTable {
             return this;
         }
 
+        /**
+         * Serves every request whose path is not in the table but starts with {@code prefix} with {@code route},
+         * whatever its method: the route's {@link Route#needsJwt()}, limits and head checks apply as to any other, and
+         * its answer is its own (e.g. {@code 404} in the route's encoding). A path of the table keeps its {@code 405}
+         * for a method it has not.
+         *
+         * @param prefix an absolute path prefix without query, e.g. {@code /engine/}
+         * @throws IllegalArgumentException if the prefix is not absolute or has a query, or if it has a fallback
+         *     already
+         */
+        public Builder fallback(String prefix, Route route) {
+            checkPath(prefix);
+            if (fallbacks.putIfAbsent(prefix, route) != null) {
+                throw new IllegalArgumentException(prefix + " has a fallback already");
+            }
+            return this;
+        }
+
         private static void checkPath(String path) {
             if (!path.startsWith("/") || path.indexOf('?') >= 0) {
                 throw new IllegalArgumentException("not an absolute path without query: " + path);
             }
         }
 
+        /** The table, immutable. */
         public RouteTable build() {
             Map<String, Path> paths = new HashMap<>();
             routes.forEach((path, byMethod) ->
                     paths.put(path, new Path(byMethod, upgrades.getOrDefault(path, Map.of()))));
-            return new RouteTable(paths);
+            List<Map.Entry<String, Path>> byPrefix = new ArrayList<>();
+            fallbacks.forEach((prefix, route) -> byPrefix.add(Map.entry(prefix, new Path(route))));
+            byPrefix.sort(Comparator.comparingInt(
+                            (Map.Entry<String, Path> e) -> e.getKey().length())
+                    .reversed());
+            return new RouteTable(paths, byPrefix);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.hexstream.server.ssz;
 import io.hexstream.server.engine.BlobLookup;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.engine.GetBlobs;
+import io.hexstream.server.http.Route;
 import io.hexstream.server.http.RouteTable;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.handler.codec.http.HttpMethod;
@@ -24,6 +25,8 @@ public enum SszRoute {
     /** {@code BlobsV4Request} → {@code BlobsV4Response}, as {@code engine_getBlobsV4}. */
     BLOBS_V4(GetBlobs.Version.V4, BlobsRequest.FIXED_V4);
 
+    /** The prefix of every REST route's path. */
+    public static final String PREFIX = "/engine/";
     /** The capabilities document's path. */
     public static final String CAPABILITIES = "/engine/v1/capabilities";
     /** The identity document's path. */
@@ -62,6 +65,14 @@ public enum SszRoute {
                         "rest_capabilities", CapabilitiesDocument.json(served, maxBlobsPerRequest), metrics));
         table.add(HttpMethod.GET, IDENTITY, new JsonDocumentRoute("rest_identity", IdentityDocument.json(), metrics));
         return table;
+    }
+
+    /**
+     * The fallback of the REST routes' prefix, {@link #PREFIX}: {@code 404 method-not-found} for a URL under it that
+     * matches no endpoint.
+     */
+    public static Route methodNotFound() {
+        return new MethodNotFoundRoute();
     }
 
     /** The path, e.g. {@code /engine/v1/blobs/v2}. */

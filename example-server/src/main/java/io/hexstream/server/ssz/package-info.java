@@ -6,7 +6,8 @@
  * responses' bytes, described once by {@code BlobsLayout}, carried by {@link io.hexstream.server.ssz.BlobsResponse} and
  * produced chunk by chunk by {@code BlobsResponseInput}, sent by the codec's
  * {@link io.hexstream.codec.http.StreamedResponseEncoder}), the error bodies ({@link io.hexstream.server.ssz.Problem}),
- * and the two JSON documents, {@code GET /engine/v1/capabilities} and {@code /identity}. Exactly these containers,
+ * the two JSON documents, {@code GET /engine/v1/capabilities} and {@code /identity}, and the fallback of the
+ * {@code /engine/} prefix ({@code MethodNotFoundRoute}: {@code 404 method-not-found}). Exactly these containers,
  * nothing general: SSZ integers little-endian, variable-size fields as 4-byte offsets.
  */
 package io.hexstream.server.ssz;

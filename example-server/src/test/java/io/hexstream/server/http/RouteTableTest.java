@@ -69,9 +69,20 @@ class RouteTableTest {
             .add(HttpMethod.POST, "/small", new Echo(false, 4, "at most 4 bytes, got"))
             .build();
 
+    /** {@link #ROUTES}' paths and two fallbacks: {@code /engine/} answers {@code got N}, {@code /engine/x/} refuses. */
+    private static final RouteTable FALLBACKS = RouteTable.builder()
+            .add(HttpMethod.POST, "/engine/guarded", new Echo(true, 1024, null))
+            .fallback("/engine/", new Echo(true, 16, null))
+            .fallback("/engine/x/", new Echo(false, 0, "none here:"))
+            .build();
+
     private static EmbeddedChannel channel() {
+        return channel(ROUTES);
+    }
+
+    private static EmbeddedChannel channel(RouteTable routes) {
         return new EmbeddedChannel(new EngineApiInitializer(
-                ROUTES,
+                routes,
                 JWT,
                 new EngineApiInitializer.Limits(1 << 20, 16, Duration.ZERO, Duration.ZERO),
                 Runnable::run,
@@ -179,6 +190,63 @@ class RouteTableTest {
                 exchange(channel, typed + other + typed));
         assertFalse(channel.isOpen(), "a rejected head closes the connection; what followed is not answered");
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aPathUnderAFallbacksPrefixGoesToItWhateverItsMethodWithItsJwtAndLimits() {
+        EmbeddedChannel channel = channel(FALLBACKS);
+        String put = "PUT /engine/v9/x?q HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer good\r\nContent-Length: 1"
+                + "\r\n\r\n1";
+        assertEquals(
+                ok("got 2") + ok("got 1") + ok("got 3"),
+                exchange(
+                        channel,
+                        post("/engine/v9/x", "Bearer good", "ab")
+                                + put
+                                + post("http://t/engine/guarded", "Bearer good", "abc")));
+        assertFalse(channel.finishAndReleaseAll());
+
+        EmbeddedChannel unauthenticated = channel(FALLBACKS);
+        assertEquals(
+                "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 14\r\n"
+                        + "connection: close\r\n\r\nno good token\n",
+                exchange(unauthenticated, post("/engine/v9/x", null, "ab")));
+        assertFalse(unauthenticated.finishAndReleaseAll());
+
+        // the longest prefix wins: /engine/x/ takes no body and needs no JWT
+        EmbeddedChannel longest = channel(FALLBACKS);
+        assertEquals(
+                "HTTP/1.1 413 Request Entity Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                        + "content-length: 13\r\nconnection: close\r\n\r\nnone here: 2\n",
+                exchange(longest, post("/engine/x/y", null, "ab")));
+        assertFalse(longest.finishAndReleaseAll());
+    }
+
+    @Test
+    void aFallbackLeavesTheTablesPathsAndOtherPrefixesAsTheyWere() {
+        String[][] cases = {
+            {
+                "GET /engine/guarded HTTP/1.1\r\nHost: t\r\n\r\n",
+                "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\nconnection: close\r\nallow: POST\r\n\r\n"
+            },
+            {
+                post("/engine", "Bearer good", "ab"),
+                "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            },
+            {
+                post("/other/", "Bearer good", "ab"),
+                "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            },
+        };
+        for (String[] refused : cases) {
+            EmbeddedChannel channel = channel(FALLBACKS);
+            assertEquals(refused[1], exchange(channel, refused[0]), refused[0]);
+            assertFalse(channel.isOpen(), refused[0]);
+            assertFalse(channel.finishAndReleaseAll());
+        }
+        RouteTable.Builder builder = RouteTable.builder().fallback("/engine/", new Echo(true, 1, null));
+        assertThrows(IllegalArgumentException.class, () -> builder.fallback("/engine/", new Echo(true, 1, null)));
+        assertThrows(IllegalArgumentException.class, () -> builder.fallback("engine/", new Echo(true, 1, null)));
     }
 
     @Test
