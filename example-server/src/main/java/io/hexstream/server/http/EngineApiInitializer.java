@@ -31,6 +31,11 @@ import java.util.concurrent.Executor;
  * written) → EngineApiHandler (each request to its route, responses in request order)}. A request body over 64 KiB is
  * handled on the large-request executor; when its queue is full the request gets {@code 503} unparsed. No compression:
  * responses are sent as they are whatever the client's {@code Accept-Encoding}.
+ *
+ * <p>{@link #withH2c} (the Engine API port; not {@code --rpc-port} or the metrics port) puts a {@link ProtocolDetector}
+ * first (the HTTP/2 preface: {@link #addHttp2}) and {@link H2cUpgrade} after the head check; every stream of an HTTP/2
+ * connection runs the handlers from {@code RequestHeadCheck} on ({@link Http2Streams}). The IPC socket uses
+ * {@link #addHttp1} and {@link #addHttp2} for a connection that speaks HTTP.
  */
 public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /**
@@ -205,6 +210,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
         }
         pipeline.addLast(
                 throttle,
+                new StalledWriteTimeout(limits.writeTimeout(), metrics),
                 new Http2StreamFrameToHttpObjectCodec(true),
                 new Http2StreamAdapter(),
                 new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics, largeRequests),
