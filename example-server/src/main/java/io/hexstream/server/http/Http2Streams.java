@@ -2,10 +2,15 @@ package io.hexstream.server.http;
 
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.channel.ChannelInitializer;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.WeightedFairQueueByteDistributor;
 
 /**
  * The streams of an HTTP/2 connection (h2c, RFC 9113), each a channel of its own served by the HTTP/1.1 handlers of its
@@ -41,6 +46,11 @@ final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
      * full and floods on gets there (CVE-2019-9512, CVE-2019-9515).
      */
     public static final int MAX_QUEUED_CONTROL_FRAMES = 1024;
+    /**
+     * Bytes a stream may write in its turn when streams share a connection's window and socket: HTTP/2's default
+     * {@code SETTINGS_MAX_FRAME_SIZE}, so that each turn is a whole frame.
+     */
+    public static final int ALLOCATION_QUANTUM = 16 * 1024;
     /** Empty DATA frames in a row before the connection is closed (CVE-2019-9518). */
     public static final int MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 2;
 
@@ -71,7 +81,7 @@ final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
                 .initialWindowSize(INITIAL_WINDOW_SIZE)
                 .maxConcurrentStreams(maxConcurrentStreams)
                 .maxHeaderListSize(EngineApiInitializer.MAX_HEADER_BYTES);
-        Http2FrameCodecBuilder codec = Http2FrameCodecBuilder.forServer().initialSettings(settings);
+        Http2FrameCodecBuilder codec = new ServerCodecBuilder().initialSettings(settings);
         if (metrics != ServerMetrics.NONE) {
             codec.frameLogger(new Http2ResetCounter(metrics));
         }
@@ -81,5 +91,27 @@ final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
                 .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_CONSECUTIVE_EMPTY_DATA_FRAMES)
                 .gracefulShutdownTimeoutMillis(EngineServer.DRAIN_TIMEOUT.toMillis())
                 .build();
+    }
+
+    /**
+     * Netty's server codec, with every bound it applies, its encoder's DATA frames written by {@link Http2DataFrames}.
+     */
+    private static final class ServerCodecBuilder extends Http2FrameCodecBuilder {
+        ServerCodecBuilder() {
+            // A server's connection (Netty's builder takes it for its own). Streams that share a connection take turns
+            // a frame's worth at a time (Netty's default, 1 KiB, would cut
+            // each stream's frames to 1 KiB whenever the socket backs up).
+            DefaultHttp2Connection connection = new DefaultHttp2Connection(true);
+            WeightedFairQueueByteDistributor turns = new WeightedFairQueueByteDistributor(connection);
+            turns.allocationQuantum(ALLOCATION_QUANTUM);
+            connection.remote().flowController(new DefaultHttp2RemoteFlowController(connection, turns));
+            connection(connection);
+        }
+
+        @Override
+        protected Http2FrameCodec build(
+                Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings) {
+            return super.build(decoder, new Http2DataFrames(encoder), initialSettings);
+        }
     }
 }
