@@ -47,10 +47,11 @@ final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
      */
     public static final int MAX_QUEUED_CONTROL_FRAMES = 1024;
     /**
-     * Bytes a stream may write in its turn when streams share a connection's window and socket: HTTP/2's default
-     * {@code SETTINGS_MAX_FRAME_SIZE}, so that each turn is a whole frame.
+     * Bytes a stream may write in its turn when streams share a connection's window and socket: a reply's chunk, so
+     * that a turn is whole frames of one chunk, and a reply ahead finishes sooner rather than every reply finishing
+     * last (Netty's default turn, 1 KiB, cuts each stream's frames to 1 KiB whenever the socket backs up).
      */
-    public static final int ALLOCATION_QUANTUM = 16 * 1024;
+    public static final int ALLOCATION_QUANTUM = 256 * 1024;
     /** Empty DATA frames in a row before the connection is closed (CVE-2019-9518). */
     public static final int MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 2;
 
@@ -98,9 +99,8 @@ final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
      */
     private static final class ServerCodecBuilder extends Http2FrameCodecBuilder {
         ServerCodecBuilder() {
-            // A server's connection (Netty's builder takes it for its own). Streams that share a connection take turns
-            // a frame's worth at a time (Netty's default, 1 KiB, would cut
-            // each stream's frames to 1 KiB whenever the socket backs up).
+            // A server's connection (Netty's builder takes it for its own), its streams taking turns of
+            // ALLOCATION_QUANTUM bytes.
             DefaultHttp2Connection connection = new DefaultHttp2Connection(true);
             WeightedFairQueueByteDistributor turns = new WeightedFairQueueByteDistributor(connection);
             turns.allocationQuantum(ALLOCATION_QUANTUM);
