@@ -119,7 +119,11 @@ class GetBlobsClientHttp2Test {
                 outcomes.add(client.call(call(BlobsMethod.V2, 2, null), got.get(i)));
             }
             for (int i = 0; i < 8; i++) {
-                assertEquals(2, outcomes.get(i).get(30, TimeUnit.SECONDS).available());
+                BlobsOutcome outcome = outcomes.get(i).get(30, TimeUnit.SECONDS);
+                assertEquals(2, outcome.available());
+                assertEquals(
+                        Responses.response((long) i + 1, Responses.blobEntries(v2Blobs, false)).length,
+                        outcome.bodyBytes());
                 assertBlobs(v2Blobs, got.get(i));
             }
             assertEquals(1, server.connections());
