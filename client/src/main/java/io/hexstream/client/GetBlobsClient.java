@@ -51,8 +51,9 @@ import java.util.function.Supplier;
  * {@code INITIAL_WINDOW_SIZE} {@value #HTTP2_WINDOW_SIZE} bytes and the connection's window opened to match): each call
  * is a stream of its own with its own JWT, up to {@link Builder#maxConcurrentStreams(int)} and the server's
  * {@code MAX_CONCURRENT_STREAMS} at once (later calls wait for a stream to close), each answered as its DATA frames
- * arrive, by the same readers; a refusal (say {@code 401}) or a {@code RST_STREAM} fails its own call only
- * ({@code stream reset by the server: CANCEL}), the loss of the connection every call under way.
+ * arrive, by the same readers; after the server's {@code GOAWAY} new calls go on a new connection; a refusal (say
+ * {@code 401}) or a {@code RST_STREAM} fails its own call only ({@code stream reset by the server: CANCEL}), the loss
+ * of the connection every call under way.
  *
  * <p>Made by a {@link #builder(EndpointUrl)}. Paced ({@link Builder#paced(boolean)}), the socket is read only while the
  * caller wants ({@link #pause()}, {@link #resume()}), for a listener handing entries to bounded work; over HTTP/2,
@@ -209,8 +210,9 @@ public final class GetBlobsClient implements BlobsClient {
     }
 
     private Channel connected() throws IOException, InterruptedException {
-        if (channel != null && channel.isActive()) {
-            return channel;
+        Channel ch = channel;
+        if (usable(ch)) {
+            return ch;
         }
         ChannelFuture connect = bootstrap.connect(address).await();
         if (!connect.isSuccess()) {
@@ -231,6 +233,15 @@ public final class GetBlobsClient implements BlobsClient {
         }
         channel = connect.channel();
         return channel;
+    }
+
+    /** Whether {@code ch} takes calls: open, and over HTTP/2 not left by the server ({@code GOAWAY}). */
+    private boolean usable(Channel ch) {
+        if (ch == null || !ch.isActive()) {
+            return false;
+        }
+        Http2StreamsHandler streams = http2 ? ch.pipeline().get(Http2StreamsHandler.class) : null;
+        return !http2 || streams != null && !streams.goingAway();
     }
 
     /** The endpoint as an operator names it: {@code host:port}, or the socket's path. */

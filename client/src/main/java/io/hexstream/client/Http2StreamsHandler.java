@@ -10,6 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
@@ -18,6 +19,7 @@ import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
+import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.HashSet;
@@ -31,7 +33,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@link Http2StreamFrameToHttpObjectCodec}, the DATA frames' buffers handed on, not copied) for the same
  * {@link HttpResponseReader} and response consumers HTTP/1.1 uses. At most {@code min(maxStreams, the server's
  * MAX_CONCURRENT_STREAMS)} streams are open at once; further exchanges wait, in order, for one to close. No stream is
- * opened before the server's first {@code SETTINGS} ({@link #ready()}).
+ * opened before the server's first {@code SETTINGS} ({@link #ready()}), nor after its {@code GOAWAY}
+ * ({@link #goingAway()}: the exchanges still waiting fail, the streams open go on).
  *
  * <p>Settings sent ({@link #initializer}): {@code INITIAL_WINDOW_SIZE} {@value GetBlobsClient#HTTP2_WINDOW_SIZE} (the
  * codec opens the connection's window to match with a {@code WINDOW_UPDATE} on stream 0), {@code MAX_HEADER_LIST_SIZE}
@@ -65,6 +68,8 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
     private int streams;
 
     private boolean paused;
+    /** Whether the server has sent {@code GOAWAY}: no new stream may go on this connection. */
+    private volatile boolean goingAway;
 
     private Http2StreamsHandler(int maxStreams, boolean paced) {
         this.maxStreams = maxStreams;
@@ -97,6 +102,14 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
     /** Completes once the server's first {@code SETTINGS} has been read; fails if the connection ends first. */
     CompletableFuture<Void> ready() {
         return ready;
+    }
+
+    /**
+     * Whether the server has sent {@code GOAWAY} (RFC 9113, section 6.8): the streams it named go on, and new calls
+     * belong on a new connection.
+     */
+    boolean goingAway() {
+        return goingAway;
     }
 
     /** Stops the reading of every stream open, and of those opened until {@link #resume()} (paced handlers only). */
@@ -132,6 +145,9 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
         if (msg instanceof StreamExchange exchange) {
             waiting.add(exchange);
             promise.trySuccess(); // its outcome is its consumer's
+            if (goingAway) { // sent as the GOAWAY was read
+                failWaiting(new IOException("the server is going away (GOAWAY): no new stream on this connection"));
+            }
             openStreams();
         } else {
             ctx.write(msg, promise);
@@ -148,6 +164,10 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
                 }
                 ready.complete(null);
                 openStreams();
+            } else if (msg instanceof Http2GoAwayFrame frame) {
+                goingAway = true;
+                failWaiting(new IOException("the server is going away (GOAWAY "
+                        + StreamResetHandler.errorName(frame.errorCode()) + ") before this request's stream opened"));
             }
         } finally {
             ReferenceCountUtil.release(msg);
@@ -156,7 +176,7 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
 
     /** Opens a stream for each waiting exchange, in order, while the bounds allow. */
     private void openStreams() {
-        while (ready.isDone() && !waiting.isEmpty() && streams < Math.min(maxStreams, serverMaxStreams)) {
+        while (ready.isDone() && !goingAway && !waiting.isEmpty() && streams < Math.min(maxStreams, serverMaxStreams)) {
             StreamExchange next = waiting.poll();
             streams++;
             new Http2StreamChannelBootstrap(ctx.channel())
@@ -207,10 +227,14 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
     public void channelInactive(ChannelHandlerContext ctx) {
         ClosedChannelException closed = new ClosedChannelException();
         ready.completeExceptionally(closed);
-        for (StreamExchange exchange; (exchange = waiting.poll()) != null; ) {
-            fail(exchange.exchange(), closed);
-        }
+        failWaiting(closed);
         ctx.fireChannelInactive();
+    }
+
+    private void failWaiting(Throwable cause) {
+        for (StreamExchange exchange; (exchange = waiting.poll()) != null; ) {
+            fail(exchange.exchange(), cause);
+        }
     }
 
     @Override

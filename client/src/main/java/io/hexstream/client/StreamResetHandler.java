@@ -29,7 +29,7 @@ final class StreamResetHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The code's name in RFC 9113, section 7 ({@code CANCEL}), or its number if it names none. */
-    private static String errorName(long code) {
+    static String errorName(long code) {
         Http2Error error = Http2Error.valueOf(code);
         return error != null ? error.name() : "error code " + code;
     }

@@ -189,7 +189,7 @@ class GetBlobsClientHttp2Test {
                         request -> {
                             Reply whole = json(request);
                             return id(request) == 2
-                                    ? new Reply(200, whole.contentType(), whole.body(), 100_000)
+                                    ? new Reply(200, whole.contentType(), whole.body(), 100_000, false)
                                     : whole;
                         },
                         FRAME,
@@ -213,6 +213,26 @@ class GetBlobsClientHttp2Test {
                 assertBlobs(v2Blobs, got.get(i));
             }
             assertEquals(1, server.connections());
+        }
+    }
+
+    /** The first reply comes after a {@code GOAWAY}: it completes, and the next call goes on a new connection. */
+    @Test
+    void afterTheServersGoAwayTheNextCallGoesOnANewConnection() throws Exception {
+        AtomicInteger answered = new AtomicInteger();
+        try (CannedHttp2Server server = new CannedHttp2Server(
+                        request -> {
+                            Reply whole = json(request);
+                            return answered.getAndIncrement() == 0
+                                    ? new Reply(200, whole.contentType(), whole.body(), -1, true)
+                                    : whole;
+                        },
+                        FRAME);
+                GetBlobsClient client = client(server, false, new JwtSigner(SECRET))) {
+            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
+            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
+
+            assertEquals(2, server.connections());
         }
     }
 

@@ -14,6 +14,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
@@ -63,10 +64,11 @@ public final class CannedHttp2Server implements AutoCloseable {
      * @param contentType its {@code content-type}
      * @param body its body, whole (its {@code content-length})
      * @param resetAfter body bytes sent before an {@code RST_STREAM} ends the stream; -1: none, the body ends it
+     * @param goAwayFirst whether a {@code GOAWAY} ({@code NO_ERROR}, naming this stream the last) goes before it
      */
-    public record Reply(int status, String contentType, byte[] body, int resetAfter) {
+    public record Reply(int status, String contentType, byte[] body, int resetAfter, boolean goAwayFirst) {
         public static Reply of(int status, String contentType, byte[] body) {
-            return new Reply(status, contentType, body, -1);
+            return new Reply(status, contentType, body, -1, false);
         }
     }
 
@@ -232,6 +234,9 @@ public final class CannedHttp2Server implements AutoCloseable {
         }
 
         private void answer(ChannelHandlerContext ctx, Reply reply) {
+            if (reply.goAwayFirst()) {
+                ctx.channel().parent().writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR));
+            }
             byte[] body = reply.body();
             Http2Headers head = new DefaultHttp2Headers()
                     .status(Integer.toString(reply.status()))
