@@ -294,8 +294,9 @@ public final class ProbeCommand implements Callable<Integer> {
             long deadline)
             throws InterruptedException {
         List<Sent> sent = new ArrayList<>();
+        SharedPause pause = new SharedPause(client);
         for (int i = 0; i < concurrency; i++) {
-            sent.add(send(client, call, worker, deadline));
+            sent.add(send(client, pause.vote(), call, worker, deadline));
         }
         String fault = null;
         for (int i = 0; i < sent.size(); i++) {
@@ -308,11 +309,14 @@ public final class ProbeCommand implements Callable<Integer> {
         return fault;
     }
 
-    /** Sends one request; past the {@code deadline} ({@link System#nanoTime()}) or failing to, its fault. */
-    private Sent send(BlobsClient client, GetBlobsCall call, ExecutorService worker, long deadline)
+    /**
+     * Sends one request, its entries' work pausing the client through {@code pause}; past the {@code deadline}
+     * ({@link System#nanoTime()}) or failing to, its fault.
+     */
+    private Sent send(BlobsClient client, BlobsClient pause, GetBlobsCall call, ExecutorService worker, long deadline)
             throws InterruptedException {
         ResponseFiles files = out != null ? new ResponseFiles(out) : null;
-        EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
+        EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, pause) : null;
         try {
             if (System.nanoTime() - deadline >= 0) {
                 return new Sent(null, work, files, late()); // the client is closed, or is being
@@ -320,6 +324,58 @@ public final class ProbeCommand implements Callable<Integer> {
             return new Sent(client.call(call, work != null ? work : new BlobsListener() {}), work, files, null);
         } catch (IOException e) {
             return new Sent(null, work, files, e.getMessage());
+        }
+    }
+
+    /**
+     * The client's pausing, shared by the requests of a round: it reads while none of their {@link EntryWork}s asks it
+     * to pause, so that each holds at most {@value EntryWork#MAX_PENDING} entries (and a read's worth) whatever the
+     * others do. Each request pauses and resumes through its own {@link #vote()}; nothing else of it is used.
+     */
+    private static final class SharedPause {
+        private final BlobsClient client;
+        private int pausing;
+
+        SharedPause(BlobsClient client) {
+            this.client = client;
+        }
+
+        BlobsClient vote() {
+            return new BlobsClient() {
+                private boolean paused;
+
+                @Override
+                public CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener) {
+                    throw new UnsupportedOperationException("a vote on pausing, not a client");
+                }
+
+                @Override
+                public void pause() {
+                    synchronized (SharedPause.this) {
+                        if (!paused) {
+                            paused = true;
+                            if (pausing++ == 0) {
+                                client.pause();
+                            }
+                        }
+                    }
+                }
+
+                @Override
+                public void resume() {
+                    synchronized (SharedPause.this) {
+                        if (paused) {
+                            paused = false;
+                            if (--pausing == 0) {
+                                client.resume();
+                            }
+                        }
+                    }
+                }
+
+                @Override
+                public void close() {}
+            };
         }
     }
 
