@@ -71,7 +71,8 @@ public final class GetBlobsClient implements BlobsClient {
 
     /**
      * The largest response head taken, bytes: HTTP/1.1's header block, HTTP/2's {@code MAX_HEADER_LIST_SIZE} (RFC 9113,
-     * section 6.5.2: names, values and 32 bytes an entry).
+     * section 6.5.2: names, values and 32 bytes an entry; a deliberate bound where #793 leaves HTTP/2's default,
+     * unlimited).
      */
     public static final int MAX_HEADER_LIST_SIZE = 8192;
 
