@@ -22,8 +22,9 @@ import io.netty.util.concurrent.Future;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -57,7 +58,9 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
     record StreamExchange(HttpExchange exchange, BodyCounter bodyCounter) {}
 
     private final ArrayDeque<StreamExchange> waiting = new ArrayDeque<>();
-    private final Set<HttpResponseReader> readers = new HashSet<>();
+    /** The streams open and their readers. */
+    private final Map<Http2StreamChannel, HttpResponseReader> open = new HashMap<>();
+
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final int maxStreams;
     private final boolean paced;
@@ -116,7 +119,7 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
     void pause() {
         onLoop(() -> {
             paused = true;
-            readers.forEach(HttpResponseReader::pause);
+            List.copyOf(open.values()).forEach(HttpResponseReader::pause);
         });
     }
 
@@ -124,7 +127,8 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
     void resume() {
         onLoop(() -> {
             paused = false;
-            readers.forEach(HttpResponseReader::resume);
+            // A copy: a stream resumed may end, and leave the set, at once.
+            List.copyOf(open.values()).forEach(HttpResponseReader::resume);
         });
     }
 
@@ -132,7 +136,11 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
         if (!paced) {
             throw new IllegalStateException("only a paced client is paused and resumed");
         }
-        ctx.executor().execute(task);
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
+        }
     }
 
     @Override
@@ -166,6 +174,10 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
                 openStreams();
             } else if (msg instanceof Http2GoAwayFrame frame) {
                 goingAway = true;
+                // Streams the server will not answer; a paused one would hear of it only when it reads again.
+                List.copyOf(open.keySet()).stream()
+                        .filter(stream -> stream.stream().id() > frame.lastStreamId())
+                        .forEach(Http2StreamChannel::close);
                 failWaiting(new IOException("the server is going away (GOAWAY "
                         + StreamResetHandler.errorName(frame.errorCode()) + ") before this request's stream opened"));
             }
@@ -209,9 +221,9 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
         if (paced && paused) {
             reader.pause();
         }
-        readers.add(reader);
+        open.put(stream, reader);
         stream.closeFuture().addListener(closed -> {
-            readers.remove(reader);
+            open.remove(stream);
             streams--;
             openStreams();
         });
@@ -228,6 +240,9 @@ final class Http2StreamsHandler extends ChannelDuplexHandler {
         ClosedChannelException closed = new ClosedChannelException();
         ready.completeExceptionally(closed);
         failWaiting(closed);
+        // A paused stream hears of its end only when it reads again: closed here, it fails its call and releases the
+        // frames it holds.
+        List.copyOf(open.keySet()).forEach(Http2StreamChannel::close);
         ctx.fireChannelInactive();
     }
 

@@ -309,6 +309,38 @@ class GetBlobsClientHttp2Test {
         }
     }
 
+    /** Closed while both streams are paused with frames held: both calls fail, and no buffer is left behind. */
+    @Test
+    void closingWhilePausedFailsTheCallsAndReleasesWhatTheStreamsHold() throws Exception {
+        CountDownLatch paused = new CountDownLatch(2);
+        GetBlobsClient[] holder = new GetBlobsClient[1];
+        List<CompletableFuture<BlobsOutcome>> outcomes = new ArrayList<>();
+        try (CannedHttp2Server server = new CannedHttp2Server(this::json, FRAME, 2, new Http2Settings());
+                GetBlobsClient client = GetBlobsClient.builder(url(server))
+                        .tokens(new JwtSigner(SECRET))
+                        .http2(true)
+                        .paced(true)
+                        .build()) {
+            holder[0] = client;
+            for (int i = 0; i < 2; i++) {
+                CollectedEntries entries = new CollectedEntries();
+                outcomes.add(client.call(call(BlobsMethod.V2, 2, null), new BlobsListener() {
+                    @Override
+                    public void blob(int index, BlobAndProofs entry) {
+                        entries.blob(index, entry);
+                        holder[0].pause();
+                        paused.countDown();
+                    }
+                }));
+            }
+            assertTrue(paused.await(30, TimeUnit.SECONDS));
+        }
+        for (CompletableFuture<BlobsOutcome> outcome : outcomes) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> outcome.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(IOException.class, e.getCause());
+        }
+    }
+
     @Test
     void overIpcWithoutTokens(@TempDir Path dir) throws Exception {
         Path socket = dir.resolve("engine.ipc");
