@@ -38,10 +38,12 @@ import java.util.concurrent.CompletableFuture;
  * ({@link #goingAway()}: the exchanges still waiting fail, the streams open go on).
  *
  * <p>Settings sent ({@link #initializer}): {@code INITIAL_WINDOW_SIZE} {@value GetBlobsClient#HTTP2_WINDOW_SIZE} (the
- * codec opens the connection's window to match with a {@code WINDOW_UPDATE} on stream 0), {@code MAX_HEADER_LIST_SIZE}
- * {@value GetBlobsClient#MAX_HEADER_LIST_SIZE} (as HTTP/1.1's header limit), {@code ENABLE_PUSH} 0;
- * {@code MAX_FRAME_SIZE} at its default. A stream's window is handed back as its reader takes its frames, so a paced
- * stream that is {@link #pause()}d holds at most its window.
+ * codec opens the connection's window to at least as much with a {@code WINDOW_UPDATE} on stream 0),
+ * {@code MAX_HEADER_LIST_SIZE} {@value GetBlobsClient#MAX_HEADER_LIST_SIZE} (as HTTP/1.1's header limit),
+ * {@code ENABLE_PUSH} 0; {@code MAX_FRAME_SIZE} at its default. A stream's window is handed back as its reader takes
+ * its frames, so a paced stream that is {@link #pause()}d holds at most its window; if the connection ends meanwhile,
+ * the stream is closed here (its call fails, its frames are released), as it would otherwise hear of it only once
+ * resumed.
  *
  * <p>Ownership: a waiting exchange's request is released here if its connection ends first; once its stream is open it
  * is the stream's, as on HTTP/1.1. Frames of the connection (SETTINGS, PING, GOAWAY) are released here. Runs on the
