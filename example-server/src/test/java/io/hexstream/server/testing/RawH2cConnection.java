@@ -181,6 +181,11 @@ public final class RawH2cConnection implements AutoCloseable {
         channel.eventLoop().submit(() -> channel.config().setAutoRead(false)).sync();
     }
 
+    /** DATA bytes read so far, on every stream (no WINDOW_UPDATE is ever sent for them). */
+    public long dataBytes() {
+        return frames.dataBytes.get();
+    }
+
     /** Completes with the PING acknowledgement of {@code data} once it is read. */
     public CompletableFuture<Void> pingAck(long data) {
         return frames.pingAcks.computeIfAbsent(data, d -> new CompletableFuture<>());
@@ -228,11 +233,13 @@ public final class RawH2cConnection implements AutoCloseable {
         final Map<Integer, CompletableFuture<Long>> resets = new ConcurrentHashMap<>();
         final Map<Integer, CompletableFuture<String>> statuses = new ConcurrentHashMap<>();
         final CompletableFuture<GoAway> goAway = new CompletableFuture<>();
+        final AtomicLong dataBytes = new AtomicLong();
         volatile ChannelHandlerContext ctx;
 
         private final Http2FrameAdapter listener = new Http2FrameAdapter() {
             @Override
             public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean end) {
+                dataBytes.addAndGet(data.readableBytes());
                 return data.readableBytes() + padding;
             }
 
