@@ -253,6 +253,7 @@ public final class H2cConnection implements AutoCloseable {
         private volatile Http2StreamChannel stream;
         private volatile long received;
         private volatile long resetAfter = -1;
+        private volatile long pauseAfter = -1;
         private Http2Headers headers;
 
         /** The whole response; fails if the stream was reset or closed before its end. */
@@ -283,6 +284,11 @@ public final class H2cConnection implements AutoCloseable {
         /** Resets the stream (RST_STREAM CANCEL) once {@code bytes} of DATA have been read, on the client's thread. */
         public void resetAfter(long bytes) {
             resetAfter = bytes;
+        }
+
+        /** Stops reading the stream once {@code bytes} of DATA have been read, on the client's thread. */
+        public void stopReadingAfter(long bytes) {
+            pauseAfter = bytes;
         }
 
         /** Resets the stream now (RST_STREAM CANCEL). */
@@ -343,6 +349,9 @@ public final class H2cConnection implements AutoCloseable {
                     ctx.close(); // RST_STREAM CANCEL
                 } else if (frame.isEndStream()) {
                     finish();
+                } else if (pauseAfter >= 0 && received >= pauseAfter) {
+                    pauseAfter = -1;
+                    ctx.channel().config().setAutoRead(false);
                 }
             }
 

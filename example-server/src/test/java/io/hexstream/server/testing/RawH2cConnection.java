@@ -48,6 +48,8 @@ public final class RawH2cConnection implements AutoCloseable {
     private static final EventLoopGroup GROUP = new MultiThreadIoEventLoopGroup(
             1, new DefaultThreadFactory("h2c-raw-test-client", true), NioIoHandler.newFactory());
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** How long a socket that stays full counts as stalled by a server that no longer reads it. */
+    private static final Duration STALLED = Duration.ofSeconds(1);
     /** Frames written per task on the I/O thread while flooding. */
     private static final int BATCH = 256;
 
@@ -146,10 +148,10 @@ public final class RawH2cConnection implements AutoCloseable {
 
     /**
      * Writes what {@code frame} writes (without flushing) over and over, flushing every {@value #BATCH}, while the
-     * connection is open, at most {@code max} times; while the socket is full it waits if {@code waitWhenFull}, else it
-     * stops. Returns how many it wrote.
+     * connection is open, at most {@code max} times. While the socket is full it waits for it to drain; if
+     * {@code untilStalled}, a socket that stays full for {@link #STALLED} ends the flood. Returns how many it wrote.
      */
-    public long flood(Consumer<RawH2cConnection> frame, long max, boolean waitWhenFull) throws InterruptedException {
+    public long flood(Consumer<RawH2cConnection> frame, long max, boolean untilStalled) throws InterruptedException {
         AtomicLong written = new AtomicLong();
         while (written.get() < max && channel.isActive()) {
             channel.eventLoop()
@@ -161,11 +163,8 @@ public final class RawH2cConnection implements AutoCloseable {
                         frames.ctx.flush();
                     })
                     .sync();
-            if (!channel.isWritable()) {
-                if (!waitWhenFull) {
-                    break;
-                }
-                Poll.within(() -> channel.isWritable() || !channel.isActive(), TIMEOUT);
+            if (!Poll.within(() -> channel.isWritable() || !channel.isActive(), untilStalled ? STALLED : TIMEOUT)) {
+                break;
             }
         }
         return written.get();
