@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hexstream.client.VersionedHash;
 import io.hexstream.server.engine.Fork;
@@ -130,6 +131,32 @@ class Http2ClientTest {
                 .filter(line -> line.regionMatches(true, 0, name + ":", 0, name.length() + 1))
                 .map(line -> line.substring(name.length() + 1).trim())
                 .findFirst();
+    }
+
+    @Test
+    void concurrentStreamsGetDataFramesAsLargeAsAStreamAlone() throws Exception {
+        List<VersionedHash> hashes = server.cycledHashes(128);
+        String json = request(1, "engine_getBlobsV2", hashParams(hashes));
+        PoolBodies.Expected pool =
+                PoolBodies.getBlobsV2(1, PoolBodies.entries(server.server().pool(), hashes));
+        try (H2cConnection connection = H2cConnection.open(server.port())) {
+            H2cConnection.Exchange alone = connection.postJson(server.token(), json);
+            assertEquals(pool.length(), alone.response().length());
+            // 16 KiB frames, and a shorter one at the end of each of the body's chunks
+            long minimum = (pool.length() + 16 * 1024 - 1) / (16 * 1024);
+            assertTrue(alone.dataFrames() >= minimum, alone.dataFrames() + " DATA frames");
+            List<H2cConnection.Exchange> together = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                together.add(connection.postJson(server.token(), json));
+            }
+            for (H2cConnection.Exchange stream : together) {
+                assertArrayEquals(pool.sha256(), stream.response().sha256(), "the pool's bytes");
+                // Netty's default allocation quantum of 1 KiB cut them into some 26,000 frames each
+                assertTrue(
+                        stream.dataFrames() < 2 * alone.dataFrames(),
+                        stream.dataFrames() + " DATA frames, " + alone.dataFrames() + " alone");
+            }
+        }
     }
 
     @Test

@@ -255,6 +255,7 @@ public final class H2cConnection implements AutoCloseable {
         private volatile long resetAfter = -1;
         private volatile long pauseAfter = -1;
         private Http2Headers headers;
+        private volatile long frames;
 
         /** The whole response; fails if the stream was reset or closed before its end. */
         public Response response() throws InterruptedException, ExecutionException, TimeoutException {
@@ -274,6 +275,11 @@ public final class H2cConnection implements AutoCloseable {
         /** DATA bytes read so far. */
         public long received() {
             return received;
+        }
+
+        /** DATA frames read so far. */
+        public long dataFrames() {
+            return frames;
         }
 
         /** The stream's id, once its HEADERS are written. */
@@ -342,6 +348,7 @@ public final class H2cConnection implements AutoCloseable {
                     kept.writeBytes(ByteBufUtil.getBytes(content));
                 }
                 received += length;
+                frames++;
                 if (length > 0) {
                     firstData.complete(null);
                 }
