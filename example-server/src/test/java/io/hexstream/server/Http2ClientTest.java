@@ -78,6 +78,16 @@ class Http2ClientTest {
             H2cConnection.Response fromPort = port.postJson(server.token(), v2).response();
             assertEquals(pool.length(), fromPort.length());
             assertArrayEquals(pool.sha256(), fromPort.sha256(), "the pool's bytes");
+            byte[] ssz = SszBlobs.request(hashes);
+            HttpResponse<byte[]> http11 = SszBlobs.post(server, "/engine/v1/blobs/v2", ssz);
+            PoolBodies.Expected sszPool =
+                    PoolBodies.sszBlobsV2(PoolBodies.entries(server.server().pool(), hashes));
+            assertArrayEquals(sszPool.sha256(), HttpConnection.sha256().digest(http11.body()), "the pool's bytes");
+            assertSameAsHttp11(
+                    http11,
+                    port.post("/engine/v1/blobs/v2", server.token(), SSZ, ssz).response());
+            assertSameAsHttp11(
+                    http11, ipc.post("/engine/v1/blobs/v2", null, SSZ, ssz).response());
         }
     }
 
@@ -207,6 +217,13 @@ class Http2ClientTest {
                     .response();
             assertEquals(200, after.status());
             assertArrayEquals(HttpConnection.sha256().digest(served.body()), after.sha256());
+            assertFalse(connection.closed().isDone(), "the connection goes on");
+            Http2Headers unsized = H2cConnection.post("/engine/v1/blobs/v2", server.token(), SSZ, 0);
+            unsized.remove("content-length");
+            H2cConnection.Response grown = connection
+                    .send(unsized, new byte[(int) tooLong], true, true)
+                    .response();
+            assertEquals(413, grown.status(), "a body without content-length past the route's limit");
             assertFalse(connection.closed().isDone(), "the connection goes on");
         }
     }
