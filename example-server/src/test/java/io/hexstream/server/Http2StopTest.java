@@ -13,9 +13,11 @@ import io.hexstream.server.testing.EngineServerFixture;
 import io.hexstream.server.testing.H2cConnection;
 import io.hexstream.server.testing.PoolBodies;
 import io.netty.handler.codec.http2.Http2Error;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +32,10 @@ class Http2StopTest {
     void stopSendsGoAwayAndTheReplyInFlightFinishes() throws Exception {
         EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA);
         CompletableFuture<Void> stopped = null;
-        try (H2cConnection connection = H2cConnection.open(server.port())) {
+        // Windows as large as the JDK client's (16 MiB a stream, 32 MiB the connection): the reply is bounded by the
+        // server's drain timeout, not by the client's WINDOW_UPDATEs.
+        try (H2cConnection connection =
+                H2cConnection.open(new InetSocketAddress("127.0.0.1", server.port()), 1 << 24, 1 << 25)) {
             List<VersionedHash> hashes = server.cycledHashes(128);
             String json = request(1, "engine_getBlobsV2", hashParams(hashes));
             PoolBodies.Expected expected =
@@ -49,8 +54,17 @@ class Http2StopTest {
             assertEquals(inFlight.id(), goAway.lastStreamId());
             assertTrue(inFlight.received() < expected.length(), inFlight.received() + " bytes read before GOAWAY");
             assertFalse(stopped.isDone(), "the server waits for the reply in flight");
+            long resumed = System.nanoTime();
             inFlight.resumeReading();
-            H2cConnection.Response response = inFlight.response();
+            H2cConnection.Response response;
+            try {
+                response = inFlight.response();
+            } catch (ExecutionException e) {
+                throw new AssertionError(
+                        "the reply in flight ended after " + inFlight.received() + " bytes, "
+                                + (System.nanoTime() - resumed) / 1_000_000 + " ms after the client read again",
+                        e);
+            }
             assertEquals(200, response.status());
             assertEquals(expected.length(), response.length());
             assertArrayEquals(expected.sha256(), response.sha256(), "the pool's bytes");
