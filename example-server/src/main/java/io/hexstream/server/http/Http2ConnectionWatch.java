@@ -2,6 +2,7 @@ package io.hexstream.server.http;
 
 import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.text.PeerText;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -90,6 +91,16 @@ final class Http2ConnectionWatch extends ChannelInboundHandlerAdapter {
             return;
         }
         super.userEventTriggered(ctx, event);
+    }
+
+    /**
+     * A connection error the frame codec has already answered (GOAWAY, then the close: a bound passed, a malformed
+     * frame): the client's doing, logged at debug only, so that no client decides what the server logs.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("HTTP/2 connection {}: {}", ctx.channel().remoteAddress(), PeerText.escape(String.valueOf(cause)));
+        ctx.close();
     }
 
     private void schedule(ChannelHandlerContext ctx, long delayNanos) {

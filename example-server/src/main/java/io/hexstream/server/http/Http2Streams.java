@@ -26,7 +26,7 @@ import io.netty.handler.codec.http2.WeightedFairQueueByteDistributor;
  * <p>The connection's settings and bounds (RFC 9113 6.5.2; CVE-2023-44487, CVE-2024-27316, CVE-2019-9512/9515/9518,
  * CVE-2025-55163) are {@link #frameCodec}'s.
  */
-final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
+public final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
     /**
      * {@code SETTINGS_INITIAL_WINDOW_SIZE} sent, in bytes: what a client may send on a stream before we read it, and
      * (doubled) the connection's receive window, opened at once. #793 asks for at least 1 MiB.
