@@ -94,13 +94,13 @@ final class Http2ConnectionWatch extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A connection error the frame codec has already answered (GOAWAY, then the close: a bound passed, a malformed
-     * frame): the client's doing, logged at debug only, so that no client decides what the server logs.
+     * A connection error the frame codec shows the pipeline before it answers it itself (GOAWAY with the error's code,
+     * then the close: a bound passed, a malformed frame): the client's doing, logged at debug only, so that no client
+     * decides what the server logs.
      */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         LOG.debug("HTTP/2 connection {}: {}", ctx.channel().remoteAddress(), PeerText.escape(String.valueOf(cause)));
-        ctx.close();
     }
 
     private void schedule(ChannelHandlerContext ctx, long delayNanos) {
