@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A getBlobs client of one endpoint, whatever its transport: calls answered in the order made, each result's entries
- * handed to the call's {@link BlobsListener} as they are decoded. Thread-safe; {@link #pause()} and {@link #resume()}
- * may be called from a listener. Calls must not be made from the client's own event loop (connecting waits).
+ * A getBlobs client of one endpoint, whatever its transport: calls answered in the order made (over HTTP/2 each on a
+ * stream of its own, in whatever order the streams end), each result's entries handed to the call's
+ * {@link BlobsListener} as they are decoded. Thread-safe; {@link #pause()} and {@link #resume()} may be called from a
+ * listener. Calls must not be made from the client's own event loop (connecting waits).
  */
 public interface BlobsClient extends AutoCloseable {
 

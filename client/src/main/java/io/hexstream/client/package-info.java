@@ -15,8 +15,10 @@
  *
  * <p>On Netty: a {@link io.hexstream.client.BlobsClient} hands each result entry to a
  * {@link io.hexstream.client.BlobsListener} as soon as its last byte is decoded, into pooled direct buffers. It is one
- * of: {@link io.hexstream.client.GetBlobsClient}, one HTTP/1.1 connection, a fresh JWT per request
- * ({@link io.hexstream.client.JwtSigner}), calls pipelined, each response read through the codec's
+ * of: {@link io.hexstream.client.GetBlobsClient}, one connection (TCP or a Unix domain socket), a fresh JWT per request
+ * ({@link io.hexstream.client.JwtSigner}), HTTP/1.1 with calls pipelined or h2c with prior knowledge with each call a
+ * stream of its own ({@code Http2StreamsHandler}, a reset told by {@code StreamResetHandler}; the stream's frames
+ * turned into the HTTP objects the same readers take), each response read through the codec's
  * {@link io.hexstream.codec.http.HttpResponseReader}: by JSON-RPC (a {@code JsonBlobsResponse} and its
  * {@code JsonBlobsReader}) or by the REST routes of execution-apis #793 ({@code SszGetBlobs}; an
  * {@code SszBlobsResponse} and its {@code SszBlobsReader}), a refusal's status and reason read by a
@@ -27,7 +29,7 @@
  *
  * <p>The value types a server shares: {@link io.hexstream.client.VersionedHash},
  * {@link io.hexstream.client.CellIndices} and {@link io.hexstream.client.BlobSizes}, the one place the EIP-4844 and
- * EIP-7594 sizes are written down. Depends on the codec, Netty (buffers, channels, HTTP) and jackson-core's streaming
- * parser (problem documents), nothing else.
+ * EIP-7594 sizes are written down. Depends on the codec, Netty (buffers, channels, HTTP/1.1, HTTP/2) and jackson-core's
+ * streaming parser (problem documents), nothing else.
  */
 package io.hexstream.client;

@@ -9,9 +9,8 @@ import io.hexstream.client.testing.CannedHttpServer;
 import io.hexstream.client.testing.CollectedEntries;
 import io.hexstream.client.testing.Responses;
 import io.hexstream.client.testing.Responses.Blob;
+import io.hexstream.client.testing.SszBodies;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.Test;
  * the byte.
  */
 class GetBlobsClientSszTest {
-    private static final int OFFSET = 4;
 
     private final Random random = new Random(793);
     private final List<Blob> blobs = List.of(Responses.blob(random, 128), Responses.blob(random, 128));
@@ -104,68 +102,18 @@ class GetBlobsClientSszTest {
                 fault(ok(v4Body(new int[] {0, 3}, new int[] {0, 3})), BlobsMethod.V4, bitarray()));
     }
 
-    // ---------------------------------------------------------------- bodies, by hand from refactor-ssz.md
+    // ---------------------------------------------------------------- bodies, by hand from refactor-ssz.md (SszBodies)
 
-    /** {@code BlobV2Entry{available, BlobAndProofV2{blob, proofs}}}: 1 ‖ 5 ‖ blob ‖ 131,076 ‖ 128 proofs. */
     private static int entrySize() {
-        return 1 + OFFSET + BlobSizes.BLOB_SIZE + OFFSET + 128 * BlobSizes.PROOF_SIZE;
+        return SszBodies.v2EntrySize();
     }
 
-    /** {@code BlobsV2Response} of the two entries: 4 ‖ two offsets ‖ both entries. */
     private byte[] v2Body() {
-        ByteBuffer body = ByteBuffer.allocate(4 + 8 + 2 * entrySize()).order(ByteOrder.LITTLE_ENDIAN);
-        body.putInt(4).putInt(8).putInt(8 + entrySize());
-        for (Blob blob : blobs) {
-            body.put((byte) 1)
-                    .putInt(5)
-                    .put(blob.blob())
-                    .putInt(BlobSizes.BLOB_SIZE + 4)
-                    .put(concat(blob.proofs()));
-        }
-        return body.array();
+        return SszBodies.v2(blobs);
     }
 
-    /**
-     * {@code BlobsV4Response} of entry 0 available, its cells in {@code cellSlots} and proofs in {@code proofSlots},
-     * and entry 1 unavailable: each {@code BlobV4Entry} 1 ‖ 5 ‖ {@code BlobCellsAndProofs} (8 ‖ cells' end ‖ 128 slot
-     * offsets ‖ cells ‖ 128 slot offsets ‖ proofs).
-     */
     private byte[] v4Body(int[] cellSlots, int[] proofSlots) {
-        byte[] first = cellsAndProofs(cellSlots, proofSlots);
-        byte[] second = cellsAndProofs(new int[0], new int[0]);
-        ByteBuffer body = ByteBuffer.allocate(4 + 8 + 2 * 5 + first.length + second.length)
-                .order(ByteOrder.LITTLE_ENDIAN);
-        body.putInt(4).putInt(8).putInt(8 + 5 + first.length);
-        body.put((byte) 1).putInt(5).put(first);
-        body.put((byte) 0).putInt(5).put(second);
-        return body.array();
-    }
-
-    private byte[] cellsAndProofs(int[] cellSlots, int[] proofSlots) {
-        int cellsBytes = 512 + cellSlots.length * BlobSizes.CELL_SIZE;
-        ByteBuffer out = ByteBuffer.allocate(8 + cellsBytes + 512 + proofSlots.length * BlobSizes.PROOF_SIZE)
-                .order(ByteOrder.LITTLE_ENDIAN);
-        out.putInt(8).putInt(8 + cellsBytes);
-        slots(out, cellSlots, BlobSizes.CELL_SIZE);
-        for (int cell : cellSlots) {
-            out.put(cells, cell * BlobSizes.CELL_SIZE, BlobSizes.CELL_SIZE);
-        }
-        slots(out, proofSlots, BlobSizes.PROOF_SIZE);
-        for (int cell : proofSlots) {
-            out.put(cellProofs, cell * BlobSizes.PROOF_SIZE, BlobSizes.PROOF_SIZE);
-        }
-        return out.array();
-    }
-
-    /** The 128 offsets of a {@code List[Optional[T], 128]} whose slots {@code filled} (ascending) hold one element. */
-    private static void slots(ByteBuffer out, int[] filled, int size) {
-        int before = 0;
-        for (int slot = 0; slot < 128; slot++) {
-            out.putInt(512 + before * size);
-            if (before < filled.length && filled[before] == slot) {
-                before++;
-            }
-        }
+        return SszBodies.v4(cells, cellProofs, cellSlots, proofSlots);
     }
 
     /** {@code indices_bitarray} of cells 0, 5 and 100. */

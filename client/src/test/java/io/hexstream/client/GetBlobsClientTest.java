@@ -4,8 +4,10 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
@@ -16,6 +18,7 @@ import io.hexstream.client.testing.Responses.Blob;
 import io.hexstream.client.testing.Responses.Cells;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.ClosedChannelException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,6 +29,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link GetBlobsClient} against a hand-written HTTP server: a result written as the JSON and HTTP specs allow, not as
@@ -104,6 +108,32 @@ class GetBlobsClientTest {
                 assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
                 assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
             }
+        }
+    }
+
+    /** HTTP/1.1 over a Unix domain socket ({@code ipcPath}), without tokens: no {@code Authorization}. */
+    @Test
+    void overIpcWithoutTokens(@TempDir Path dir) throws Exception {
+        Random random = new Random(35);
+        List<Blob> blobs = List.of(Responses.blob(random, 128));
+        byte[] body = Responses.response(1, Responses.blobEntries(blobs, false));
+        Path socket = dir.resolve("engine.ipc");
+        try (CannedHttpServer server = new CannedHttpServer(
+                        socket, n -> CannedHttpServer.contentLength(200, "application/json", body));
+                GetBlobsClient client = GetBlobsClient.builder(EndpointUrl.parse("http://localhost/"))
+                        .ipcPath(socket)
+                        .build()) {
+            CollectedEntries got = new CollectedEntries();
+
+            BlobsOutcome outcome = client.call(call(1), got).get(30, TimeUnit.SECONDS);
+
+            assertEquals(1, outcome.available());
+            assertArrayEquals(blobs.get(0).blob(), got.blobs.get(0));
+            assertArrayEquals(concat(blobs.get(0).proofs()), got.proofs.get(0));
+            String head = server.heads().get(0);
+            assertTrue(head.startsWith("POST / HTTP/1.1\r\n"), head);
+            assertTrue(head.toLowerCase(Locale.ROOT).contains("\r\nhost: localhost\r\n"), head);
+            assertFalse(head.toLowerCase(Locale.ROOT).contains("authorization"), head);
         }
     }
 

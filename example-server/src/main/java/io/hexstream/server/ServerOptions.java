@@ -169,6 +169,20 @@ public final class ServerOptions {
     int maxPipelined;
 
     @Option(
+            names = "--max-concurrent-streams",
+            paramLabel = "N",
+            converter = AtLeastOne.class,
+            description = "Per HTTP/2 connection on the Engine API's port and the IPC socket, streams open at once"
+                    + " (SETTINGS_MAX_CONCURRENT_STREAMS; more are refused with REFUSED_STREAM)"
+                    + " (default: as --max-pipelined).")
+    Integer maxConcurrentStreams;
+
+    /** {@code --max-concurrent-streams}, or {@code --max-pipelined}'s value without it. */
+    int concurrentStreams() {
+        return maxConcurrentStreams != null ? maxConcurrentStreams : maxPipelined;
+    }
+
+    @Option(
             names = "--max-connections",
             paramLabel = "N",
             defaultValue = "64",

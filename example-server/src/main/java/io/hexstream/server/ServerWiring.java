@@ -111,12 +111,13 @@ record ServerWiring(
                 config.host,
                 config.port,
                 new EngineApiInitializer(
-                        engineRoutes,
-                        new JwtAuthenticator(secret.bytes(), clock),
-                        limits,
-                        largeRequests,
-                        refusals,
-                        metrics),
+                                engineRoutes,
+                                new JwtAuthenticator(secret.bytes(), clock),
+                                limits,
+                                largeRequests,
+                                refusals,
+                                metrics)
+                        .withH2c(config.concurrentStreams()),
                 engineApi);
         EngineServer.Port rpc = null;
         if (config.rpcPort != null) {
@@ -151,24 +152,34 @@ record ServerWiring(
                     : StartupErrors.notBound(failure, failed == rpc ? "--rpc-port" : "port", "--host");
         }
         try {
-            return new ListeningPorts(http, engine, rpc, scrape, ipc(jsonRpc, limits, refusals, metrics));
+            return new ListeningPorts(http, engine, rpc, scrape, ipc(jsonRpc, engineRoutes, limits, refusals, metrics));
         } catch (StartupException | InterruptedException | RuntimeException e) {
             http.close();
             throw e;
         }
     }
 
-    /** The IPC socket ({@code --ipc-path}), serving {@code jsonRpc} without JWT; {@code null} without the option. */
+    /**
+     * The IPC socket ({@code --ipc-path}), serving {@code jsonRpc} (newline-delimited) and {@code routes} (HTTP/1.1 and
+     * h2c) without JWT; {@code null} without the option.
+     */
     private IpcServer ipc(
-            JsonRpcRoute jsonRpc, EngineApiInitializer.Limits limits, RefusalLog refusals, ServerMetrics metrics)
+            JsonRpcRoute jsonRpc,
+            RouteTable routes,
+            EngineApiInitializer.Limits limits,
+            RefusalLog refusals,
+            ServerMetrics metrics)
             throws StartupException, InterruptedException {
         if (config.ipcPath == null) {
             return null;
         }
+        EngineApiInitializer http = new EngineApiInitializer(
+                        routes, Authenticator.NONE, limits, largeRequests, refusals, metrics)
+                .withH2c(config.concurrentStreams());
         try {
             return IpcServer.start(
                     config.ipcPath,
-                    new IpcPipeline(jsonRpc, limits, largeRequests, metrics),
+                    new IpcPipeline(jsonRpc, http, limits, largeRequests, metrics),
                     new ConnectionLimit(IpcServer.MAX_CONNECTIONS, "IPC connections", refusals, metrics));
         } catch (IOException e) {
             throw new StartupException("--ipc-path " + config.ipcPath + ": " + e.getMessage(), e);

@@ -10,11 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hexstream.codec.testing.LeakDetectionExtension;
 import io.hexstream.server.engine.Fork;
 import io.hexstream.server.testing.EngineServerFixture;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,6 +136,30 @@ class HttpFramingTest {
         assertEquals(capabilities, body(chunked));
     }
 
+    /**
+     * The HTTP/2 connection preface (RFC 9113 3.4) is answered with the server's SETTINGS frame (type 4, stream 0),
+     * read by hand: SETTINGS_MAX_CONCURRENT_STREAMS (3) of --max-pipelined's 16, SETTINGS_INITIAL_WINDOW_SIZE (4) of 1
+     * MiB (#793), SETTINGS_MAX_HEADER_LIST_SIZE (6) of 8192.
+     */
+    private static void assertHttp2Settings(int port) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}); // an empty SETTINGS frame
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            int length = in.readUnsignedShort() << 8 | in.readUnsignedByte();
+            assertEquals(4, in.readUnsignedByte(), "a SETTINGS frame");
+            assertEquals(0, in.readUnsignedByte(), "no flags");
+            assertEquals(0, in.readInt(), "stream 0");
+            Map<Integer, Long> settings = new TreeMap<>();
+            for (int i = 0; i < length / 6; i++) {
+                settings.put(in.readUnsignedShort(), in.readInt() & 0xFFFFFFFFL);
+            }
+            assertEquals(16L, settings.get(3));
+            assertEquals(1L << 20, settings.get(4));
+            assertEquals(8192L, settings.get(6));
+        }
+    }
+
     @Test
     void aMajorVersionOtherThanOneIs505AndALater1xIsServedAs11() throws IOException {
         for (String version : List.of("HTTP/3.0", "HTTP/2.0", "HTTP/0.9")) {
@@ -140,10 +168,7 @@ class HttpFramingTest {
                     statusLine(exchange(post("POST / " + version, "Host: 127.0.0.1\r\n"))),
                     version);
         }
-        assertEquals(
-                "HTTP/1.1 505 HTTP Version Not Supported",
-                statusLine(exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")),
-                "the HTTP/2 preface");
+        assertHttp2Settings(server.port()); // the HTTP/2 preface opens HTTP/2 (h2c with prior knowledge)
         String later = exchange(post("POST / HTTP/1.2", "Host: 127.0.0.1\r\n"));
         assertEquals("HTTP/1.1 200 OK", statusLine(later));
         assertEquals(capabilities, body(later));

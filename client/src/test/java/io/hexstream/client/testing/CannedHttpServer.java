@@ -7,9 +7,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -17,22 +23,34 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntFunction;
 
 /**
- * An HTTP/1.1 server on a loopback port answering the {@code n}th request (from 0) with the bytes {@code responses}
- * gives, as they are, then closing the connection if they are cut short or say so; it checks nothing of the request but
- * reads its head (kept, {@link #heads()}) and its {@code Content-Length} body.
+ * An HTTP/1.1 server on a loopback port (or a Unix domain socket) answering the {@code n}th request (from 0) with the
+ * bytes {@code responses} gives, as they are, then closing the connection if they are cut short or say so; it checks
+ * nothing of the request but reads its head (kept, {@link #heads()}) and its {@code Content-Length} body.
  */
 public final class CannedHttpServer implements AutoCloseable {
-    private final ServerSocket socket = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+    private final ServerSocketChannel socket;
     private final Thread thread;
     private final List<String> heads = new CopyOnWriteArrayList<>();
 
     public CannedHttpServer(IntFunction<byte[]> responses) throws IOException {
+        this(ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8), responses);
+    }
+
+    /** The same server on the Unix domain socket {@code path} (a file that does not exist yet). */
+    public CannedHttpServer(Path path, IntFunction<byte[]> responses) throws IOException {
+        this(
+                ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(path), 8),
+                responses);
+    }
+
+    private CannedHttpServer(ServerSocketChannel socket, IntFunction<byte[]> responses) {
+        this.socket = socket;
         thread = new Thread(() -> {
             int n = 0;
-            while (!socket.isClosed()) {
-                try (Socket connection = socket.accept()) {
-                    InputStream in = connection.getInputStream();
-                    OutputStream out = connection.getOutputStream();
+            while (socket.isOpen()) {
+                try (SocketChannel connection = socket.accept()) {
+                    InputStream in = Channels.newInputStream(connection);
+                    OutputStream out = Channels.newOutputStream(connection);
                     for (int length; (length = readHead(in, heads)) >= 0; ) {
                         in.readNBytes(length);
                         byte[] response = responses.apply(n++);
@@ -52,8 +70,13 @@ public final class CannedHttpServer implements AutoCloseable {
         thread.start();
     }
 
+    /** The loopback port (a TCP server only). */
     public int port() {
-        return socket.getLocalPort();
+        try {
+            return ((InetSocketAddress) socket.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

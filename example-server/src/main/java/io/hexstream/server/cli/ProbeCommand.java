@@ -31,6 +31,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,7 +57,9 @@ import picocli.CommandLine.TypeConversionException;
  * line ({@code no response within the run's 60 s (--timeout)}) and exit 1. A usage error is one line and exit 2, as for
  * the server. With {@code --transport ssz} the calls go to the REST routes of execution-apis #793 instead, with the
  * same lines, checks and files. With {@code --capabilities} a line saying where the endpoint's capabilities document
- * is, and what it lists, comes first ({@link CapabilitiesLookup}).
+ * is, and what it lists, comes first ({@link CapabilitiesLookup}). With {@code --http2} the client speaks h2c with
+ * prior knowledge to the {@code http} URL or the IPC socket, each request a stream of its own; {@code --concurrency N}
+ * keeps N requests in flight on the one connection (N streams, else pipelined), their lines numbered in the order sent.
  */
 @Command(
         name = "probe",
@@ -75,6 +78,11 @@ public final class ProbeCommand implements Callable<Integer> {
      * the read under way then may still finish a few small V4 entries.
      */
     static final int WORK_QUEUE = 1024;
+    /**
+     * The most requests {@code --concurrency} keeps in flight: each may have {@value EntryWork#MAX_PENDING} entries
+     * waiting for the worker before it pauses the socket, and all of them fit {@link #WORK_QUEUE}.
+     */
+    static final int MAX_CONCURRENCY = 32;
 
     @Spec
     CommandSpec spec;
@@ -89,8 +97,24 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(
             names = "--ipc-path",
             paramLabel = "FILE",
-            description = "The endpoint's Unix domain socket instead of --url: newline-delimited JSON-RPC, no JWT.")
+            description = "The endpoint's Unix domain socket instead of --url: newline-delimited JSON-RPC, no JWT"
+                    + " (with --http2: h2c, JSON-RPC or --transport ssz, the JWT of --jwt-secret if given).")
     Path ipcPath;
+
+    @Option(
+            names = "--http2",
+            description = "Speak h2c with prior knowledge (RFC 9113, section 3.3) to the http:// URL or --ipc-path:"
+                    + " each request a stream of its own on one connection, each with its own JWT.")
+    boolean http2;
+
+    @Option(
+            names = "--concurrency",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = "Keep N requests in flight at once on the one connection (with --http2, N streams; else"
+                    + " pipelined), 1 to " + MAX_CONCURRENCY + "; --repeat counts rounds of N"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int concurrency;
 
     @Option(
             names = "--jwt-secret",
@@ -129,8 +153,8 @@ public final class ProbeCommand implements Callable<Integer> {
             names = "--repeat",
             paramLabel = "N",
             defaultValue = "1",
-            description = "Send the request N times, one after the other on one connection, then print the p50 and"
-                    + " p99 (default: ${DEFAULT-VALUE}).")
+            description = "Send the request N times (rounds of --concurrency requests), one after the other on one"
+                    + " connection, then print the p50 and p99 (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(
@@ -217,8 +241,8 @@ public final class ProbeCommand implements Callable<Integer> {
         try (BlobsClient client = client(secret, work)) {
             // Closing the client at the deadline ends a connect or a handshake under way too.
             watch.schedule(client::close, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            for (int r = 1; r <= repeat; r++) {
-                String fault = probe(client, call, worker, r, outcomes, deadline);
+            for (int r = 0; r < repeat; r++) {
+                String fault = round(client, call, worker, r * concurrency, outcomes, deadline);
                 if (fault != null) {
                     err.println(method.methodName() + ": " + PeerText.escape(fault, MAX_FAULT_CHARS));
                     return 1;
@@ -257,6 +281,16 @@ public final class ProbeCommand implements Callable<Integer> {
 
     /** The client of the endpoint the options name. */
     private BlobsClient client(byte[] secret, boolean paced) throws IOException {
+        if (http2) {
+            GetBlobsClient.Builder builder = GetBlobsClient.builder(
+                            ipcPath != null ? EndpointUrl.parse("http://localhost/") : EndpointUrl.parse(url))
+                    .http2(true)
+                    .maxConcurrentStreams(concurrency)
+                    .paced(paced)
+                    .ssz(transport.equalsIgnoreCase("ssz"))
+                    .ipcPath(ipcPath);
+            return (secret != null ? builder.tokens(new JwtSigner(secret)) : builder).build();
+        }
         if (ipcPath != null) {
             return MessageClient.ipc(ipcPath, paced);
         }
@@ -271,46 +305,141 @@ public final class ProbeCommand implements Callable<Integer> {
                 .build();
     }
 
+    /** A request sent: its outcome to come, and its entries' work and files if any. */
+    private record Sent(CompletableFuture<BlobsOutcome> outcome, EntryWork work, ResponseFiles files, String fault) {}
+
     /**
-     * One request: its line printed, its files moved into place; or its fault, leaving none of its files. Past the
-     * {@code deadline} ({@link System#nanoTime()}), whatever failed, the fault is the deadline's.
+     * One round: {@code --concurrency} requests sent at once, then each finished in turn ({@link #finish}), numbered
+     * from {@code done + 1}; the first fault, the client then closed and the rest left without their files.
      */
-    private String probe(
+    private String round(
             BlobsClient client,
             GetBlobsCall call,
             ExecutorService worker,
-            int r,
+            int done,
             List<BlobsOutcome> outcomes,
             long deadline)
             throws InterruptedException {
-        ResponseFiles files = out != null ? new ResponseFiles(out) : null;
-        EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, client) : null;
-        String late = "no response within the run's " + timeout + " s (--timeout)";
-        BlobsOutcome outcome = null;
+        List<Sent> sent = new ArrayList<>();
+        SharedPause pause = new SharedPause(client);
+        for (int i = 0; i < concurrency; i++) {
+            sent.add(send(client, pause.vote(), call, worker, deadline));
+        }
         String fault = null;
+        for (int i = 0; i < sent.size(); i++) {
+            String failed = finish(client, sent.get(i), done + i + 1, fault == null ? outcomes : null, deadline);
+            if (fault == null && failed != null) {
+                fault = failed;
+                client.close(); // no more entries are handed over to the requests left
+            }
+        }
+        return fault;
+    }
+
+    /**
+     * Sends one request, its entries' work pausing the client through {@code pause}; past the {@code deadline}
+     * ({@link System#nanoTime()}) or failing to, its fault.
+     */
+    private Sent send(BlobsClient client, BlobsClient pause, GetBlobsCall call, ExecutorService worker, long deadline)
+            throws InterruptedException {
+        ResponseFiles files = out != null ? new ResponseFiles(out) : null;
+        EntryWork work = worker != null ? new EntryWork(call.hashes(), files, verify, worker, pause) : null;
         try {
             if (System.nanoTime() - deadline >= 0) {
-                throw new TimeoutException(); // the client is closed, or is being
+                return new Sent(null, work, files, late()); // the client is closed, or is being
             }
-            outcome = client.call(call, work != null ? work : new BlobsListener() {})
-                    .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            return new Sent(client.call(call, work != null ? work : new BlobsListener() {}), work, files, null);
+        } catch (IOException e) {
+            return new Sent(null, work, files, e.getMessage());
+        }
+    }
+
+    /**
+     * The client's pausing, shared by the requests of a round: it reads while none of their {@link EntryWork}s asks it
+     * to pause, so that each holds at most {@value EntryWork#MAX_PENDING} entries (and a read's worth) whatever the
+     * others do. Each request pauses and resumes through its own {@link #vote()}; nothing else of it is used.
+     */
+    private static final class SharedPause {
+        private final BlobsClient client;
+        private int pausing;
+
+        SharedPause(BlobsClient client) {
+            this.client = client;
+        }
+
+        BlobsClient vote() {
+            return new BlobsClient() {
+                private boolean paused;
+
+                @Override
+                public CompletableFuture<BlobsOutcome> call(GetBlobsCall call, BlobsListener listener) {
+                    throw new UnsupportedOperationException("a vote on pausing, not a client");
+                }
+
+                @Override
+                public void pause() {
+                    synchronized (SharedPause.this) {
+                        if (!paused) {
+                            paused = true;
+                            if (pausing++ == 0) {
+                                client.pause();
+                            }
+                        }
+                    }
+                }
+
+                @Override
+                public void resume() {
+                    synchronized (SharedPause.this) {
+                        if (paused) {
+                            paused = false;
+                            if (--pausing == 0) {
+                                client.resume();
+                            }
+                        }
+                    }
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+
+    private String late() {
+        return "no response within the run's " + timeout + " s (--timeout)";
+    }
+
+    /**
+     * One request finished: its line printed and its files moved into place; or its fault, leaving none of its files
+     * (nor does a request finished after another's fault, {@code outcomes} null). Past the {@code deadline}
+     * ({@link System#nanoTime()}), whatever failed, the fault is the deadline's.
+     */
+    private String finish(BlobsClient client, Sent sent, int r, List<BlobsOutcome> outcomes, long deadline)
+            throws InterruptedException {
+        EntryWork work = sent.work();
+        ResponseFiles files = sent.files();
+        BlobsOutcome outcome = null;
+        String fault = sent.fault();
+        try {
+            if (fault == null) {
+                outcome = sent.outcome().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (ExecutionException e) {
             fault = describe(e.getCause());
         } catch (TimeoutException e) {
             client.close(); // no more entries are handed over
-            fault = late;
-        } catch (IOException e) {
-            fault = e.getMessage();
+            fault = late();
         }
         if (fault != null && System.nanoTime() - deadline >= 0) {
-            fault = late;
+            fault = late();
         }
         if (work != null) {
             String wrong = work.await();
             fault = fault != null ? fault : wrong;
         }
         if (files != null) {
-            if (fault != null) {
+            if (fault != null || outcomes == null) {
                 files.abort();
             } else {
                 try {
@@ -321,7 +450,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 }
             }
         }
-        if (fault != null) {
+        if (fault != null || outcomes == null) {
             return fault;
         }
         outcomes.add(outcome);
@@ -398,8 +527,16 @@ public final class ProbeCommand implements Callable<Integer> {
                 throw usage("Missing required option: '--jwt-secret=FILE' (with --url)");
             }
         }
-        if (transport.equalsIgnoreCase("ssz") && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
-            throw usage("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path");
+        boolean webSocket = url != null && url.regionMatches(true, 0, "ws:", 0, 3);
+        if (http2 && webSocket) {
+            throw usage("--http2 is h2c: with an http:// URL or --ipc-path, not a ws:// URL");
+        }
+        if (transport.equalsIgnoreCase("ssz") && !http2 && (ipcPath != null || webSocket)) {
+            throw usage("--transport ssz is over HTTP: not with a ws:// URL, nor --ipc-path without --http2");
+        }
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw usage(
+                    "Invalid value for option '--concurrency': '" + concurrency + "' is not 1 to " + MAX_CONCURRENCY);
         }
         if (capabilities && (ipcPath != null || url.regionMatches(true, 0, "ws:", 0, 3))) {
             throw usage("--capabilities is over HTTP: not with a ws:// URL or --ipc-path");

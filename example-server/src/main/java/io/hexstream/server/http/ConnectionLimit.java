@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AttributeKey;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -106,10 +107,12 @@ public final class ConnectionLimit extends ChannelInboundHandlerAdapter {
 
     /**
      * {@code connection} has passed the JWT (or needs none, as an IPC connection, whose socket file is the gate): it
-     * keeps its place until it closes.
+     * keeps its place until it closes. An HTTP/2 stream proves its connection.
      */
     public static void proven(Channel connection) {
-        Place place = connection.attr(PLACE).get();
+        Place place = (connection instanceof Http2StreamChannel stream ? stream.parent() : connection)
+                .attr(PLACE)
+                .get();
         if (place != null && !place.passed) {
             place.passed = true;
             place.limit.prove(place);

@@ -81,8 +81,9 @@ final class EngineApiHandler extends InOrderExchange {
     /** The route {@link RequestHeadCheck} passed for the request whose whole body comes next. */
     private Route route;
 
-    EngineApiHandler(int maxPipelined, Executor largeRequests, ServerMetrics metrics) {
-        super(maxPipelined, largeRequests, metrics, ServerMetrics.HTTP);
+    /** @param transport the label of its responses in the metrics, e.g. {@link ServerMetrics#HTTP} */
+    EngineApiHandler(int maxPipelined, Executor largeRequests, ServerMetrics metrics, String transport) {
+        super(maxPipelined, largeRequests, metrics, transport);
     }
 
     @Override

@@ -23,6 +23,11 @@ import org.slf4j.LoggerFactory;
  * own (the body's chunks have none). One instance per connection, nearer the socket than every handler that writes
  * responses; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler} times each write from
  * when it was queued, so it would cut off a reader making steady progress behind a few queued chunks.
+ *
+ * <p>On an HTTP/2 stream, which has no outbound buffer of its own, what is queued is what keeps the stream unwritable
+ * (its flow-control window shut, or its bytes held past its high water mark): a write through here is progress (the
+ * encoder writes only while the stream is writable), and so is fewer bytes held; a stream that stays unwritable without
+ * either for {@code timeout} is closed ({@code RST_STREAM}), its connection and other streams left as they are.
  */
 public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
@@ -52,8 +57,17 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
-        if (timeoutNanos == 0 || queued == null) {
+        if (timeoutNanos == 0) {
             ctx.write(msg, promise);
+            return;
+        }
+        if (queued == null) { // an HTTP/2 stream
+            ctx.write(msg, promise);
+            progressAt = System.nanoTime();
+            seenPending = streamHeld(ctx);
+            if (check == null) {
+                schedule(ctx, period());
+            }
             return;
         }
         long before = queued.totalPendingWriteBytes();
@@ -64,6 +78,11 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
             see(queued);
             schedule(ctx, period());
         }
+    }
+
+    /** What holds an HTTP/2 stream unwritable (at least 1 while it is: its window may be shut with little held). */
+    private static long streamHeld(ChannelHandlerContext ctx) {
+        return ctx.channel().isWritable() ? 0 : Math.max(1, ctx.channel().bytesBeforeWritable());
     }
 
     private long period() {
@@ -90,13 +109,19 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private void expire(ChannelHandlerContext ctx) {
         check = null;
         ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
-        if (queued == null || !ctx.channel().isOpen() || queued.totalPendingWriteBytes() == 0) {
+        long held = queued != null ? queued.totalPendingWriteBytes() : streamHeld(ctx);
+        if (!ctx.channel().isOpen() || held == 0) {
             return; // nothing being written: the next write watches again
         }
         long now = System.nanoTime();
-        if (moved(queued)) {
+        if (queued != null ? moved(queued) : held < seenPending) {
             progressAt = now;
-            see(queued);
+            if (queued != null) {
+                see(queued);
+            }
+        }
+        if (queued == null) {
+            seenPending = held;
         }
         long left = timeoutNanos - (now - progressAt);
         if (left > 0) {

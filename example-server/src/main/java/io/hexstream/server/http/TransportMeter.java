@@ -1,6 +1,7 @@
 package io.hexstream.server.http;
 
 import io.hexstream.server.metrics.ServerMetrics;
+import io.hexstream.server.metrics.StreamEvent;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.ChannelDuplexHandler;
@@ -13,18 +14,33 @@ import java.util.concurrent.TimeUnit;
 /**
  * Next to the socket, per connection, only when metrics are on: counts the bytes handed to the socket and tells when
  * the connection has been unwritable (the reader not draining its responses) for more than {@link #STALL_MILLIS}, and
- * when it no longer is. Touches nothing it is given.
+ * when it no longer is. On an HTTP/2 stream ({@link #stream}) it counts only the stall, as a
+ * {@link StreamEvent#STALLED} (the stream's flow-control window, the connection's, or the socket shut): its bytes are
+ * its connection's. Touches nothing it is given.
  */
 final class TransportMeter extends ChannelDuplexHandler {
     /** How long a connection stays unwritable before it counts as stalled. */
     static final long STALL_MILLIS = 1000;
 
     private final ServerMetrics metrics;
+    /** On an HTTP/2 stream, not a connection. */
+    private final boolean stream;
+
     private ScheduledFuture<?> check;
     private boolean stalled;
 
     TransportMeter(ServerMetrics metrics) {
+        this(metrics, false);
+    }
+
+    private TransportMeter(ServerMetrics metrics, boolean stream) {
         this.metrics = metrics;
+        this.stream = stream;
+    }
+
+    /** The meter of an HTTP/2 stream. */
+    static TransportMeter stream(ServerMetrics metrics) {
+        return new TransportMeter(metrics, true);
     }
 
     @Override
@@ -34,7 +50,7 @@ final class TransportMeter extends ChannelDuplexHandler {
                 : msg instanceof ByteBufHolder holder
                         ? holder.content().readableBytes()
                         : msg instanceof FileRegion region ? region.count() - region.transferred() : 0;
-        if (bytes > 0) {
+        if (bytes > 0 && !stream) {
             metrics.bytesWritten(bytes);
         }
         ctx.write(msg, promise);
@@ -51,7 +67,11 @@ final class TransportMeter extends ChannelDuplexHandler {
                                     if (!ctx.channel().isWritable()
                                             && ctx.channel().isActive()) {
                                         stalled = true;
-                                        metrics.stalled(true);
+                                        if (stream) {
+                                            metrics.http2Stream(StreamEvent.STALLED);
+                                        } else {
+                                            metrics.stalled(true);
+                                        }
                                     }
                                 },
                                 STALL_MILLIS,
@@ -76,7 +96,9 @@ final class TransportMeter extends ChannelDuplexHandler {
         }
         if (stalled) {
             stalled = false;
-            metrics.stalled(false);
+            if (!stream) {
+                metrics.stalled(false);
+            }
         }
     }
 }

@@ -138,4 +138,9 @@ public final class AccessLog implements ServerMetrics {
     public void fsynced(long nanos) {
         metrics.fsynced(nanos);
     }
+
+    @Override
+    public void http2Stream(StreamEvent event) {
+        metrics.http2Stream(event);
+    }
 }

@@ -15,6 +15,9 @@ final class NoMetrics implements ServerMetrics {
     public void blobsLookedUp(String method, int requested, int available) {}
 
     @Override
+    public void http2Stream(StreamEvent event) {}
+
+    @Override
     public void connectionOpened() {}
 
     @Override

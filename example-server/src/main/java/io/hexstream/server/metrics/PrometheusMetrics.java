@@ -60,8 +60,10 @@ public final class PrometheusMetrics implements ServerMetrics {
             .register(registry);
     private final Counter transports = Counter.builder()
             .name("hexstream_transport_responses_total")
-            .help("Responses written to their last byte or abandoned, by transport: http (HTTP responses), ws and"
-                    + " ipc (replies over WebSocket and IPC, also counted by method with the HTTP responses)")
+            .help("Responses written to their last byte or abandoned, by transport: http and h2 (HTTP/1.1 and"
+                    + " HTTP/2 responses on TCP), ipc-http and ipc-h2 (the same on the IPC socket), ws and ipc"
+                    + " (replies over WebSocket and newline-delimited IPC, also counted by method with the HTTP"
+                    + " responses)")
             .labelNames("transport")
             .register(registry);
     private final Counter hashesRequested = Counter.builder()
@@ -95,6 +97,12 @@ public final class PrometheusMetrics implements ServerMetrics {
     private final Gauge stalled = Gauge.builder()
             .name("hexstream_http_connections_stalled")
             .help("Connections whose responses have waited for the reader (not writable) for more than 1 s")
+            .register(registry);
+    private final Counter streams = Counter.builder()
+            .name("hexstream_http2_streams_total")
+            .help("HTTP/2 streams by event: opened, reset_by_client, refused (over SETTINGS_MAX_CONCURRENT_STREAMS),"
+                    + " stalled (a reply waiting on flow control for more than 1 s)")
+            .labelNames("event")
             .register(registry);
     private final Counter written = Counter.builder()
             .name("hexstream_http_written_bytes_total")
@@ -239,6 +247,11 @@ public final class PrometheusMetrics implements ServerMetrics {
     @Override
     public void responseDone() {
         inFlight.dec();
+    }
+
+    @Override
+    public void http2Stream(StreamEvent event) {
+        streams.labelValues(event.label()).inc();
     }
 
     @Override

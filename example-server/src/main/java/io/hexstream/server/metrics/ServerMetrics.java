@@ -54,14 +54,20 @@ public interface ServerMetrics {
     /** One JSON-RPC reply sent for {@code method}: {@code error} is {@code null} for a result. */
     void replied(String method, ReplyError error);
 
-    /** The {@code transport} label of HTTP responses. */
+    /** The {@code transport} label of HTTP/1.1 responses on a TCP port. */
     String HTTP = "http";
+    /** The {@code transport} label of HTTP/2 responses (h2c) on a TCP port. */
+    String H2 = "h2";
+    /** The {@code transport} label of HTTP/1.1 responses on the IPC socket. */
+    String IPC_HTTP = "ipc-http";
+    /** The {@code transport} label of HTTP/2 responses (h2c) on the IPC socket. */
+    String IPC_H2 = "ipc-h2";
 
     /**
      * One response to JSON-RPC requests is written to its last byte ({@code completed}) or was abandoned (the
      * connection closed first): its summary and how long it took from the whole request to the last byte handed to the
-     * socket. {@code transport}: {@link #HTTP}, or a reply over WebSocket ({@code ws}) or IPC ({@code ipc}), timed from
-     * its whole message.
+     * socket. {@code transport}: {@link #HTTP}, {@link #H2}, {@link #IPC_HTTP}, {@link #IPC_H2}, or a reply over
+     * WebSocket ({@code ws}) or newline-delimited IPC ({@code ipc}), timed from its whole message.
      */
     void responded(String transport, ResponseSummary summary, long bodyBytes, long nanosToLastByte, boolean completed);
 
@@ -82,6 +88,9 @@ public interface ServerMetrics {
 
     /** Bytes handed to a socket. */
     void bytesWritten(long bytes);
+
+    /** Something happened to an HTTP/2 stream. */
+    void http2Stream(StreamEvent event);
 
     /** A request refused for its JWT. */
     void jwtRefused(Refusal.Reason reason);

@@ -112,7 +112,9 @@ class ProbeMessageTransportsTest {
         Run run = ProbeRuns.probe(webSocketUrl(), dir, server.hashes(), "--transport", "ssz");
         assertEquals(2, run.exitCode());
         assertTrue(
-                run.stderr().startsWith("--transport ssz is over HTTP: not with a ws:// URL or --ipc-path\n"),
+                run.stderr()
+                        .startsWith(
+                                "--transport ssz is over HTTP: not with a ws:// URL, nor --ipc-path without --http2\n"),
                 run.stderr());
     }
 

@@ -58,6 +58,36 @@ class ProbeTest {
         }
     }
 
+    /** Three requests pipelined on HTTP/1.1, twice: six lines, each verified, the files the pool's. */
+    @Test
+    void concurrencyPipelinesRequestsAndVerifiesEach(@TempDir Path dir) throws Exception {
+        try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
+            List<VersionedHash> hashes = server.hashes();
+            Run run = probe(
+                    server,
+                    dir,
+                    hashes,
+                    "--concurrency",
+                    "3",
+                    "--repeat",
+                    "2",
+                    "--verify",
+                    "--out",
+                    dir.resolve("out").toString());
+            assertEquals(0, run.exitCode(), run.stderr());
+            assertEquals("", run.stderr());
+            String[] lines = run.stdout().split("\n");
+            assertEquals(8, lines.length, run.stdout()); // six requests, then the p50 and the p99
+            long length = bodyLength(server, "engine_getBlobsV2", hashes);
+            for (int i = 0; i < 6; i++) {
+                Matcher line = assertLine(lines[i] + "\n", "engine_getBlobsV2", 6, 6, length);
+                assertEquals(Integer.toString(i + 1), line.group(2));
+            }
+            assertTrue(lines[6].startsWith("engine_getBlobsV2 p50 of 6: "), lines[6]);
+            assertBlobFiles(server, dir.resolve("out"), hashes, false);
+        }
+    }
+
     @Test
     void v1WritesEachBlobAndItsBlobProofAndVerifies(@TempDir Path dir) throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.PRAGUE)) {

@@ -21,7 +21,10 @@ import java.util.List;
 public class EngineClient {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final HttpClient client = HttpClient.newHttpClient();
+    /** HTTP/1.1 only: the JDK's default would upgrade to h2c, which tests of HTTP/2 ask for by name. */
+    private final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
     private final JwtAuthenticator tokens;
     private final URI uri;
 

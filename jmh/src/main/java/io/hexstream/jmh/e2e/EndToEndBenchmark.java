@@ -43,18 +43,22 @@ import java.util.concurrent.Future;
  * region: {@link SendfileRenderer}) and {@code besuWholeBody} (the same values serialised whole). Clients read whole
  * responses on keep-alive connections or on a fresh connection per request (the connect counted); the product's JSON
  * servers ({@code hexstream-*}) are also asked over a WebSocket ({@code ws}, {@link WebSocketLoopbackClient}) and over
- * IPC ({@code ipc}, {@link IpcLoopbackClient}), one connection per client, their replies checked to be HTTP's bytes.
- * Before timing, one 128-blob response of each server is parsed and checked against the pool, and all servers must
- * answer the same bytes. Per cell: time to last byte, throughput, heap allocated by the server's threads per request,
- * CPU time of the server's threads per request, the server's peak direct memory, and the p50 as a multiple of
- * {@code prerendered}'s and as a speed-up over {@code besuStreaming}'s. Writes {@code e2e.md}, {@code e2e-p50.png} and
- * {@code e2e-heap.png}.
+ * IPC ({@code ipc}, {@link IpcLoopbackClient}), one connection per client, their replies checked to be HTTP's bytes;
+ * the product's servers, JSON and SSZ ({@code hexstream-*}), also over HTTP/2 with prior knowledge
+ * ({@link H2cLoopbackClient}): {@code h2c}, one connection per client, one stream at a time, and {@code h2c-shared},
+ * every client's streams on one connection, the replies checked to be HTTP/1.1's bytes. Before timing, one 128-blob
+ * response of each server is parsed and checked against the pool, and all servers must answer the same bytes. Per cell:
+ * time to last byte, throughput, heap allocated by the server's threads per request, CPU time of the server's threads
+ * per request, the server's peak direct memory, and the p50 as a multiple of {@code prerendered}'s and as a speed-up
+ * over {@code besuStreaming}'s; for the WebSocket, IPC and HTTP/2 cells, their p50 and heap per request as multiples of
+ * keep-alive HTTP/1.1's, and for HTTP/2 the DATA frames per request and the heap per frame ({@link Report#transports}).
+ * Writes {@code e2e.md}, {@code e2e-p50.png} and {@code e2e-heap.png}.
  *
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.EndToEndBenchmark
  *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3]
- *     [--connections per-request,keep-alive,ws,ipc]
+ *     [--connections per-request,keep-alive,ws,ipc,h2c,h2c-shared]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
  *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
  *     (also: sendfile, besuWholeBody)
@@ -71,9 +75,14 @@ public final class EndToEndBenchmark {
 
     static final int[] BLOBS = {1, 9, 21, 72, 128};
     static final int[] CLIENTS = {1, 4, 16};
-    static final List<String> CONNECTIONS = List.of("per-request", "keep-alive", "ws", "ipc");
+    static final List<String> CONNECTIONS = List.of("per-request", "keep-alive", "ws", "ipc", "h2c", "h2c-shared");
     /** The connection kinds over which only the product's JSON servers are asked: WebSocket and IPC. */
     static final List<String> MESSAGE_KINDS = List.of("ws", "ipc");
+    /**
+     * The HTTP/2 connection kinds ({@link H2cLoopbackClient}), over which the product's servers are asked, JSON and
+     * SSZ: a connection per client, or every client's streams on one connection.
+     */
+    static final List<String> H2_KINDS = List.of("h2c", "h2c-shared");
 
     static final String FLOOR = "prerendered";
     static final String PEER = "besuStreaming";
@@ -116,7 +125,8 @@ public final class EndToEndBenchmark {
             long heapPerRequest,
             long peakDirect,
             String shape,
-            long cpuNanosPerRequest) {}
+            long cpuNanosPerRequest,
+            double dataFramesPerRequest) {}
 
     private EndToEndBenchmark() {}
 
@@ -201,8 +211,7 @@ public final class EndToEndBenchmark {
 
     /**
      * Starts each server asked for (in {@link #SERVERS}' order) on its own copy of the pool, into {@code jvms} as it
-     * starts, and verifies one response of each shape it serves, its body's SHA-256 into {@code digests} (the SSZ
-     * server's is checked on its own).
+     * starts, and verifies one response of each shape it serves.
      */
     private static void startAndVerify(
             Options options, E2ePool pool, Map<Server, ServerJvm> jvms, Map<String, byte[]> digests) throws Exception {
@@ -217,27 +226,60 @@ public final class EndToEndBenchmark {
                     server.mode(), server.vector(), copy, copy.toAbsolutePath().resolve("server.log"));
             jvms.put(server, jvm);
             for (RequestShape shape : options.shapes()) {
-                if (!serves(server, shape)) {
-                    continue;
+                if (serves(server, shape)) {
+                    verify(options, pool, server, jvm, shape, digests);
                 }
-                if (sszShape(server.name()) != null) {
-                    SszMode.verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape);
-                } else {
-                    digests.put(
-                            server.name() + " " + shape.name(),
-                            verify(jvm, pool.tokens(), pool.hashes(), dataDir, shape));
-                    for (String kind : options.connections()) {
-                        if (MESSAGE_KINDS.contains(kind) && serves(server, kind)) {
-                            try (EngineConnection connection = connect(kind, jvm, pool.tokens())) {
-                                byte[] reply =
-                                        connection.fetch(request(kind, pool.tokens(), shape.body(pool.hashes())));
-                                digests.put(
-                                        server.name() + " " + kind + " " + shape.name(),
-                                        MessageDigest.getInstance("SHA-256").digest(reply));
-                            }
-                        }
+            }
+        }
+    }
+
+    /**
+     * Verifies {@code server}'s response of {@code shape}, its body's SHA-256 into {@code digests} with those of the
+     * message kinds asked for (the SSZ server's is checked on its own); with an HTTP/2 kind asked for, its h2c reply is
+     * checked to be its HTTP/1.1 reply.
+     */
+    private static void verify(
+            Options options,
+            E2ePool pool,
+            Server server,
+            ServerJvm jvm,
+            RequestShape shape,
+            Map<String, byte[]> digests)
+            throws Exception {
+        if (sszShape(server.name()) != null) {
+            SszMode.verify(jvm, pool.tokens(), pool.hashes(), options.dataDir(), shape);
+        } else {
+            digests.put(
+                    server.name() + " " + shape.name(),
+                    verify(jvm, pool.tokens(), pool.hashes(), options.dataDir(), shape));
+            for (String kind : options.connections()) {
+                if (MESSAGE_KINDS.contains(kind) && serves(server, kind)) {
+                    try (EngineConnection connection = connect(kind, jvm, pool.tokens())) {
+                        byte[] reply = connection.fetch(request(kind, pool.tokens(), shape.body(pool.hashes())));
+                        digests.put(
+                                server.name() + " " + kind + " " + shape.name(),
+                                MessageDigest.getInstance("SHA-256").digest(reply));
                     }
                 }
+            }
+        }
+        if (options.connections().stream().anyMatch(H2_KINDS::contains) && serves(server, H2_KINDS.get(0))) {
+            checkH2cReply(server.name(), jvm, pool.tokens(), pool.hashes(), shape);
+        }
+    }
+
+    /**
+     * Throws unless {@code server} answers the request of {@code hashes} over h2c with the bytes it answers over
+     * HTTP/1.1.
+     */
+    private static void checkH2cReply(
+            String server, ServerJvm jvm, JwtAuthenticator tokens, List<VersionedHash> hashes, RequestShape shape)
+            throws Exception {
+        byte[] request = request(server, "keep-alive", tokens, hashes, shape);
+        try (LoopbackClient http = new LoopbackClient(jvm.address(), false);
+                H2cLoopbackClient h2 = H2cLoopbackClient.connect(jvm.address())) {
+            if (!Arrays.equals(h2.fetch(request), http.fetch(request))) {
+                throw new IllegalStateException(server + " answered " + shape.name() + " over h2c with other bytes");
             }
         }
     }
@@ -332,11 +374,43 @@ public final class EndToEndBenchmark {
     }
 
     /**
-     * Whether {@code server} is asked over {@code connection}: WebSocket and IPC for the product's JSON servers only.
+     * Whether {@code server} is asked over {@code connection}: WebSocket and IPC for the product's JSON servers only,
+     * HTTP/2 for the product's servers, JSON and SSZ.
      */
     private static boolean serves(Server server, String connection) {
+        if (H2_KINDS.contains(connection)) {
+            return server.name().startsWith("hexstream");
+        }
         return !MESSAGE_KINDS.contains(connection)
                 || (server.mode().startsWith("hexstream") && sszShape(server.name()) == null);
+    }
+
+    /** Whether {@code connection} is HTTP/1.1: per request or keep-alive. */
+    static boolean http1(String connection) {
+        return connection.equals("per-request") || connection.equals("keep-alive");
+    }
+
+    /**
+     * {@code clients} connections of {@code kind} to {@code server}; for {@code h2c-shared}, {@code clients} streams'
+     * clients on one HTTP/2 connection.
+     */
+    static List<EngineConnection> open(String kind, ServerJvm server, JwtAuthenticator tokens, int clients)
+            throws IOException {
+        if (H2_KINDS.contains(kind)) {
+            return H2cLoopbackClient.open(server.address(), clients, kind.equals("h2c-shared"));
+        }
+        List<EngineConnection> opened = new ArrayList<>(clients);
+        try {
+            for (int c = 0; c < clients; c++) {
+                opened.add(connect(kind, server, tokens));
+            }
+            return opened;
+        } catch (IOException | RuntimeException e) {
+            for (EngineConnection connection : opened) {
+                connection.close();
+            }
+            throw e;
+        }
     }
 
     /** A connection of {@code kind} to {@code server}: HTTP per request or keep-alive, {@code ws} or {@code ipc}. */
@@ -349,7 +423,10 @@ public final class EndToEndBenchmark {
         };
     }
 
-    /** The bytes {@code kind} sends for the JSON-RPC {@code json}: an HTTP request, a WebSocket frame or a line. */
+    /**
+     * The bytes {@code kind} sends for the JSON-RPC {@code json}: an HTTP request (HTTP/2 is given the HTTP/1.1 one), a
+     * WebSocket frame or a line.
+     */
     static byte[] request(String kind, JwtAuthenticator tokens, String json) {
         return switch (kind) {
             case "ws" -> WebSocketLoopbackClient.frame(json);
@@ -435,24 +512,22 @@ public final class EndToEndBenchmark {
             double seconds,
             RequestShape shape)
             throws Exception {
-        byte[] request = sszShape(name) != null
-                ? SszMode.request(tokens.token(), hashes, shape, connection.equals("per-request"))
-                : request(connection, tokens, shape.body(hashes));
+        byte[] request = request(name, connection, tokens, hashes, shape);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<EngineConnection> connections = new ArrayList<>();
         try {
-            for (int c = 0; c < clients; c++) {
-                connections.add(connect(connection, server, tokens));
-            }
+            connections.addAll(open(connection, server, tokens, clients));
             drive(pool, connections, request, Math.max(0.5, seconds / 3)); // warm-up
             server.ask("reset");
             long heapBefore = server.ask("heap");
             long cpuBefore = server.ask("cpu");
+            long framesBefore = dataFrames(connections);
             long start = System.nanoTime();
             List<Samples> perClient = drive(pool, connections, request, seconds);
             double wall = (System.nanoTime() - start) / 1e9;
             long cpu = server.ask("cpu") - cpuBefore;
             long heap = server.ask("heap") - heapBefore;
+            long frames = dataFrames(connections) - framesBefore;
             long[] latencies = perClient.stream()
                     .flatMapToLong(s -> Arrays.stream(s.latencies()))
                     .sorted()
@@ -471,13 +546,27 @@ public final class EndToEndBenchmark {
                     heap / latencies.length,
                     server.ask("peak"),
                     shape.name(),
-                    cpu / latencies.length);
+                    cpu / latencies.length,
+                    (double) frames / latencies.length);
         } finally {
             for (EngineConnection open : connections) {
                 open.close();
             }
             pool.shutdownNow();
         }
+    }
+
+    /** The request {@code server} is sent over {@code connection} for {@code hashes} in {@code shape}. */
+    private static byte[] request(
+            String server, String connection, JwtAuthenticator tokens, List<VersionedHash> hashes, RequestShape shape) {
+        return sszShape(server) != null
+                ? SszMode.request(tokens.token(), hashes, shape, connection.equals("per-request"))
+                : request(connection, tokens, shape.body(hashes));
+    }
+
+    /** The HTTP/2 DATA frames {@code connections} have read so far. */
+    private static long dataFrames(List<EngineConnection> connections) {
+        return connections.stream().mapToLong(EngineConnection::dataFrames).sum();
     }
 
     /** One client's times to last byte (ns) and body bytes read. */

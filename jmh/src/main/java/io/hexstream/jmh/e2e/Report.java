@@ -101,13 +101,16 @@ final class Report {
     }
 
     /**
-     * The WebSocket and IPC cells against keep-alive HTTP's of the same server, shape, blobs and clients: p50 and heap
-     * per request as multiples of HTTP's (empty without such cells).
+     * The WebSocket, IPC and HTTP/2 cells against keep-alive HTTP/1.1's of the same server, shape, blobs and clients:
+     * p50 and heap per request as multiples of HTTP/1.1's (for {@code h2c-shared} of N clients: against N keep-alive
+     * connections); for HTTP/2 also the DATA frames per request, the heap per DATA frame (heap per request ÷ frames per
+     * request) and what each frame costs over HTTP/1.1 (the heap per request less HTTP/1.1's, ÷ frames per request).
+     * Empty without such cells.
      */
     static String transports(List<EndToEndBenchmark.Cell> cells) {
         StringBuilder md = new StringBuilder();
         for (EndToEndBenchmark.Cell c : cells) {
-            if (!EndToEndBenchmark.MESSAGE_KINDS.contains(c.connections())) {
+            if (EndToEndBenchmark.http1(c.connections())) {
                 continue;
             }
             Optional<EndToEndBenchmark.Cell> http = cells.stream()
@@ -118,9 +121,11 @@ final class Report {
                             && h.clients() == c.clients())
                     .findFirst();
             if (md.isEmpty()) {
-                md.append("\n### WebSocket and IPC against keep-alive HTTP\n\n")
-                        .append("| server | connections | request | blobs | clients | p50 ms | p50 ÷ HTTP's")
-                        .append(" | heap / request | heap ÷ HTTP's |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+                md.append("\n### WebSocket, IPC and HTTP/2 against keep-alive HTTP/1.1\n\n")
+                        .append("| server | connections | request | blobs | clients | p50 ms | p50 ÷ HTTP/1.1's")
+                        .append(" | heap / request | heap ÷ HTTP/1.1's | DATA frames / request | heap / DATA frame")
+                        .append(" | heap over HTTP/1.1's / DATA frame |\n")
+                        .append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             }
             md.append("| `")
                     .append(c.server())
@@ -140,9 +145,23 @@ final class Report {
                     .append(bytes(c.heapPerRequest()))
                     .append(" | ")
                     .append(ratio(http.map(h -> (double) c.heapPerRequest() / h.heapPerRequest())))
+                    .append(frames(c, http))
                     .append(" |\n");
         }
         return md.toString();
+    }
+
+    /** The DATA frame cells of {@link #transports} for {@code c}: dashes for a kind without frames. */
+    private static String frames(EndToEndBenchmark.Cell c, Optional<EndToEndBenchmark.Cell> http) {
+        double frames = c.dataFramesPerRequest();
+        if (frames == 0) {
+            return " | – | – | –";
+        }
+        return " | " + format(frames)
+                + " | " + bytes(Math.round(c.heapPerRequest() / frames))
+                + " | "
+                + http.map(h -> signedBytes(Math.round((c.heapPerRequest() - h.heapPerRequest()) / frames)))
+                        .orElse("–");
     }
 
     /** The cell of {@code server} with the same connections, request shape, blobs and clients as {@code cell}. */
@@ -254,6 +273,11 @@ final class Report {
     /** CPU time in µs below a millisecond, else in ms. */
     static String cpu(long nanos) {
         return nanos >= 1_000_000 ? format(nanos / 1e6) + " ms" : format(nanos / 1e3) + " µs";
+    }
+
+    /** {@link #bytes}, with a minus sign below zero. */
+    static String signedBytes(long bytes) {
+        return bytes < 0 ? "−" + bytes(-bytes) : bytes(bytes);
     }
 
     static String bytes(long bytes) {

@@ -158,8 +158,8 @@ public final class VertxEndToEndBenchmark {
         List<VersionedHash> hashes = pool.hashes();
         List<EndToEndBenchmark.Cell> cells = new ArrayList<>();
         for (String connection : options.connections()) {
-            if (EndToEndBenchmark.MESSAGE_KINDS.contains(connection)) {
-                continue; // the Vert.x fronts serve HTTP only
+            if (!EndToEndBenchmark.http1(connection)) {
+                continue; // the Vert.x fronts serve HTTP/1.1 only
             }
             for (int blobs : options.blobCounts()) {
                 for (int clients : options.clientCounts()) {
