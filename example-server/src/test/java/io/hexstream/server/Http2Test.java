@@ -135,48 +135,24 @@ class Http2Test {
         byte[] expected = osaka.post(json).body();
         Path body = Files.writeString(socket.resolveSibling("request.json"), json);
         Path out = socket.resolveSibling("reply");
-        assertEquals(
-                "2 200",
-                curl(
-                        "--http2-prior-knowledge",
-                        "-H",
-                        "Authorization: Bearer " + osaka.token(),
-                        "-H",
-                        "Content-Type: application/json",
-                        "--data-binary",
-                        "@" + body,
-                        "-o",
-                        out.toString(),
-                        "http://127.0.0.1:" + osaka.port() + "/"));
+        String port = "http://127.0.0.1:" + osaka.port() + "/";
+        String bearer = "Authorization: Bearer " + osaka.token();
+        assertEquals("2 200", curlPost(body, out, "--http2-prior-knowledge", "-H", bearer, port));
         assertArrayEquals(expected, Files.readAllBytes(out));
+        String ipc = socket.toString();
         assertEquals(
-                "2 200",
-                curl(
-                        "--http2-prior-knowledge",
-                        "--unix-socket",
-                        socket.toString(),
-                        "-H",
-                        "Content-Type: application/json",
-                        "--data-binary",
-                        "@" + body,
-                        "-o",
-                        out.toString(),
-                        "http://localhost/"));
+                "2 200", curlPost(body, out, "--http2-prior-knowledge", "--unix-socket", ipc, "http://localhost/"));
         assertArrayEquals(expected, Files.readAllBytes(out));
-        assertEquals(
-                "1.1 200",
-                curl(
-                        "--http1.1",
-                        "--unix-socket",
-                        socket.toString(),
-                        "-H",
-                        "Content-Type: application/json",
-                        "--data-binary",
-                        "@" + body,
-                        "-o",
-                        out.toString(),
-                        "http://localhost/"));
+        assertEquals("1.1 200", curlPost(body, out, "--http1.1", "--unix-socket", ipc, "http://localhost/"));
         assertArrayEquals(expected, Files.readAllBytes(out));
+    }
+
+    /** curl's {@code http_version http_code} for a JSON POST of {@code body}, the reply to {@code out}. */
+    private static String curlPost(Path body, Path out, String... arguments) throws Exception {
+        List<String> all = new ArrayList<>(
+                List.of("-H", "Content-Type: application/json", "--data-binary", "@" + body, "-o", out.toString()));
+        all.addAll(List.of(arguments));
+        return curl(all.toArray(String[]::new));
     }
 
     private static void assertSameOverH2c(EngineServerFixture server, String path, byte[] request) throws Exception {

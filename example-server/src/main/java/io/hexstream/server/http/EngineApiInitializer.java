@@ -97,13 +97,7 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
             Executor largeRequests,
             RefusalLog refusals,
             ServerMetrics metrics) {
-        this.routes = routes;
-        this.authenticator = authenticator;
-        this.limits = limits;
-        this.largeRequests = largeRequests;
-        this.refusals = refusals;
-        this.metrics = metrics;
-        this.maxConcurrentStreams = 0;
+        this(routes, authenticator, limits, largeRequests, refusals, metrics, 0);
     }
 
     private EngineApiInitializer(

@@ -19,12 +19,12 @@ import java.util.ArrayDeque;
  * The DATA frames of a server's streams, written under Netty's flow control as Netty's encoder writes them, for less
  * per frame: a 35 MB reply is about 2,150 frames at the client's default {@code SETTINGS_MAX_FRAME_SIZE} of 16 KiB, and
  * Netty's frame writer spends, per frame, a header buffer, two promises and an aggregator's bookkeeping. Here, each
- * time the flow controller lets a stream write ({@link Http2RemoteFlowController.FlowControlled#write}), the headers of
- * all the frames it writes are made in one buffer, and each frame goes out as two slices (its 9-byte header, a slice of
- * the body's chunk: no copy), all with the channel's void promise but the last, which carries the write's promise. The
- * frames are those of RFC 9113 6.1 (no padding: a frame with padding is written by Netty's own writer), cut at the
- * client's current {@code SETTINGS_MAX_FRAME_SIZE}; everything else (stream states, the flow controller's accounting,
- * END_STREAM and the stream's close, errors) is as Netty's {@code DefaultHttp2ConnectionEncoder} does it.
+ * time the flow controller lets a stream write ({@link Http2RemoteFlowController.FlowControlled#write}), each frame
+ * goes out as two buffers (its 9-byte header, from the channel's allocator, and a slice of the body's chunk: no copy),
+ * all with the channel's void promise but the last, which carries the write's promise. The frames are those of RFC 9113
+ * 6.1 (no padding: a frame with padding is written by Netty's own writer), cut at the client's current
+ * {@code SETTINGS_MAX_FRAME_SIZE}; everything else (stream states, the flow controller's accounting, END_STREAM and the
+ * stream's close, errors) is as Netty's {@code DefaultHttp2ConnectionEncoder} does it.
  *
  * <p>A failed write of one of these frames fails the connection (the void promise reports it to the pipeline, and the
  * last frame's promise fails the stream's data): a socket that fails a write takes no more.
@@ -147,21 +147,20 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
         private void writeFrames(ChannelHandlerContext ctx, ByteBuf body, boolean end, ChannelPromise written) {
             int maxFrame = configuration().frameSizePolicy().maxFrameSize();
             int frames = Math.max(1, (body.readableBytes() + maxFrame - 1) / maxFrame);
-            // from the body's allocator: a pooled one slices without a new object
-            ByteBuf headers = body.alloc().directBuffer(frames * Http2CodecUtil.FRAME_HEADER_LENGTH);
             try {
                 for (int i = 0; i < frames; i++) {
                     int length = Math.min(body.readableBytes(), maxFrame);
                     boolean last = i == frames - 1;
-                    headers.writeMedium(length);
-                    headers.writeByte(Http2FrameTypes.DATA);
-                    headers.writeByte(last && end ? 0x1 : 0); // END_STREAM (RFC 9113 6.1)
-                    headers.writeInt(stream.id());
-                    ctx.write(headers.readRetainedSlice(Http2CodecUtil.FRAME_HEADER_LENGTH), ctx.voidPromise());
+                    // the channel's allocator: on its event loop, a small buffer whose object is recycled
+                    ByteBuf header = ctx.alloc().ioBuffer(Http2CodecUtil.FRAME_HEADER_LENGTH);
+                    header.writeMedium(length);
+                    header.writeByte(Http2FrameTypes.DATA);
+                    header.writeByte(last && end ? 0x1 : 0); // END_STREAM (RFC 9113 6.1)
+                    header.writeInt(stream.id());
+                    ctx.write(header, ctx.voidPromise());
                     ctx.write(body.readRetainedSlice(length), last ? written : ctx.voidPromise());
                 }
             } finally {
-                headers.release();
                 body.release();
             }
         }
