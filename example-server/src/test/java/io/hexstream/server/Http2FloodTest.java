@@ -38,8 +38,11 @@ import org.junit.jupiter.api.Test;
  */
 class Http2FloodTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    /** {@link PingFloodTest}'s bound on the server's direct memory. */
-    private static final long DIRECT_LIMIT = 32L << 20;
+    /**
+     * What a PING flood may add to the server's direct memory, in bytes: a reply in flight on the good connection and
+     * the allocator's slack, where the flood's unread acknowledgements, were they queued, would be gigabytes.
+     */
+    private static final long FLOOD_GROWTH_LIMIT = 8L << 20;
 
     private static EngineServerFixture server;
     private static String json;
@@ -181,7 +184,9 @@ class Http2FloodTest {
             }
             Measurements.report(
                     "h2 PING flood: %d PINGs written; direct memory %d bytes before, peak %d%n", pings, before, peak);
-            assertTrue(peak < DIRECT_LIMIT, "direct memory peaked at " + peak + " bytes");
+            // What the flood makes the server hold, whatever earlier tests in this JVM left in the allocator: the good
+            // connection's replies in flight (a high water mark and a chunk) and the allocator's slack, not the acks.
+            assertTrue(peak - before < FLOOD_GROWTH_LIMIT, "direct memory grew by " + (peak - before) + " bytes");
             assertEquals(1, ServerSockets.awaitAtMost(server.port(), 1, TIMEOUT));
             assertEquals(List.of(), LeakDetectionExtension.collectReports());
         }
