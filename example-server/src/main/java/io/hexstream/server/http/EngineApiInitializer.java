@@ -172,6 +172,19 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     }
 
     /**
+     * Takes out the handlers of HTTP/1.1's requests ({@link #addHttp1}: from the head check to
+     * {@link EngineApiHandler}) when a connection leaves HTTP/1.1 for another protocol; the socket-side handlers, the
+     * HTTP codec, the {@code ChunkedWriteHandler}, {@link ProtocolSwitch} and {@link H2cUpgrade} stay, for the caller.
+     */
+    static void removeRequestHandlers(ChannelPipeline pipeline) {
+        pipeline.remove(RequestHeadCheck.class);
+        pipeline.remove(RequestSizeLimit.class);
+        pipeline.remove(StreamedResponseEncoder.class);
+        pipeline.remove(IdleTimeoutHandler.class);
+        pipeline.remove(EngineApiHandler.class);
+    }
+
+    /**
      * Adds the HTTP/2 handlers of a connection at {@code pipeline}'s end, for a connection whose next bytes are the
      * client's connection preface; its responses counted as {@code transport}.
      */

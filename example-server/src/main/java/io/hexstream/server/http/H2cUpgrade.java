@@ -1,6 +1,5 @@
 package io.hexstream.server.http;
 
-import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -85,14 +84,10 @@ final class H2cUpgrade extends HttpServerUpgradeHandler {
         public void upgradeTo(ChannelHandlerContext ctx, FullHttpRequest upgradeRequest) {
             // The HTTP codec is gone already and the upgrade handler goes next; the socket-side handlers stay.
             ChannelPipeline pipeline = ctx.pipeline();
+            EngineApiInitializer.removeRequestHandlers(pipeline);
             pipeline.remove(LingeringClose.class);
-            pipeline.remove(RequestHeadCheck.class);
-            pipeline.remove(RequestSizeLimit.class);
-            pipeline.remove(StreamedResponseEncoder.class);
             pipeline.remove(ChunkedWriteHandler.class);
-            pipeline.remove(IdleTimeoutHandler.class);
             pipeline.remove(ProtocolSwitch.class);
-            pipeline.remove(EngineApiHandler.class);
             http2.upgradeTo(ctx, upgradeRequest);
         }
     }

@@ -1,6 +1,5 @@
 package io.hexstream.server.http;
 
-import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -86,11 +85,10 @@ final class ProtocolSwitch extends ChannelDuplexHandler {
             pipeline.addAfter(at, null, handler);
             at = pipeline.context(handler).name();
         }
-        pipeline.remove(RequestHeadCheck.class);
-        pipeline.remove(RequestSizeLimit.class);
-        pipeline.remove(StreamedResponseEncoder.class);
-        pipeline.remove(IdleTimeoutHandler.class);
-        pipeline.remove(EngineApiHandler.class);
+        EngineApiInitializer.removeRequestHandlers(pipeline);
+        if (pipeline.get(H2cUpgrade.class) != null) {
+            pipeline.remove(H2cUpgrade.class);
+        }
         pipeline.remove(this);
         for (ChannelHandler handler : next.handlers()) {
             pipeline.addLast(handler);
