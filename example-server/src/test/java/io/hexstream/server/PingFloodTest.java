@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * getBlobsV2 of 128 blobs is answered throughout, byte for byte the pool's; and since no byte leaves for the flooder,
  * the stalled-write timeout ends its connection. The 60 s run is in {@code -Pfull}.
  */
+@Tag("own-jvm") // bounds the direct memory of the whole JVM
 class PingFloodTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** {@link WebSocketStalledReadersTest}'s bound. */

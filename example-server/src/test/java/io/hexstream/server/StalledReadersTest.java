@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * resumes reading gets its whole response, and once the others hang up every connection is closed and no buffer is left
  * unreleased.
  */
+@Tag("own-jvm") // bounds the direct memory of the whole JVM
 @Tag("full") // the reliability suite: -Pfull
 class StalledReadersTest {
     private static final int STALLED = 32;

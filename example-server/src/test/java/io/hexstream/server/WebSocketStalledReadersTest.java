@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * healthy client is served meanwhile, a stalled one that resumes gets its reply whole, and once the others hang up
  * every connection is closed and no buffer is left unreleased.
  */
+@Tag("own-jvm") // bounds the direct memory of the whole JVM
 @Tag("full") // the reliability suite: -Pfull
 class WebSocketStalledReadersTest {
     private static final int STALLED = 32;
