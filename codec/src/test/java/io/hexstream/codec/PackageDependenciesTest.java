@@ -2,9 +2,9 @@ package io.hexstream.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.hexstream.codec.testing.ClassFileNames;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,28 +15,25 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The codec's packages reach only the libraries they are meant to: the core ({@code io.hexstream.codec}, {@code .json},
- * {@code .http}) Netty alone, each integration package its one optional library (the Jackson module also names tuweni's
- * {@code Bytes}, loaded only when present). Read from the compiled classes' constant pools, where every class a class
- * refers to is named.
+ * The codec's packages reach only the libraries and the codec packages they are meant to: the core
+ * ({@code io.hexstream.codec}, {@code .body}, {@code .json}, {@code .http}) Netty alone, {@code .body} (the
+ * transport-neutral streamed body) no other codec package, and each integration package its one optional library (the
+ * Jackson module also names tuweni's {@code Bytes}, loaded only when present). Read from the compiled classes' constant
+ * pools ({@link ClassFileNames}), where every class a class refers to is named.
  */
 class PackageDependenciesTest {
-    private static final List<String> OPTIONAL = List.of(
-            "com/fasterxml/jackson/",
-            "io/vertx/",
-            "org/apache/tuweni/",
-            "io/hexstream/codec/jackson/",
-            "io/hexstream/codec/vertx/",
-            "io/hexstream/codec/tuweni/");
+    private static final String CODEC = "io/hexstream/codec/";
+    private static final List<String> OPTIONAL = List.of("com/fasterxml/jackson/", "io/vertx/", "org/apache/tuweni/");
 
+    /** Each package: the optional libraries and the other codec packages it reaches; each listed reach is in use. */
     private static final Map<String, List<String>> ALLOWED = Map.of(
             "io/hexstream/codec", List.of(),
-            "io/hexstream/codec/json", List.of(),
-            "io/hexstream/codec/http", List.of(),
-            "io/hexstream/codec/tuweni", List.of("org/apache/tuweni/", "io/hexstream/codec/tuweni/"),
-            "io/hexstream/codec/jackson",
-                    List.of("com/fasterxml/jackson/", "org/apache/tuweni/", "io/hexstream/codec/jackson/"),
-            "io/hexstream/codec/vertx", List.of("io/vertx/", "io/hexstream/codec/vertx/"));
+            "io/hexstream/codec/body", List.of(),
+            "io/hexstream/codec/json", List.of("io/hexstream/codec", "io/hexstream/codec/body"),
+            "io/hexstream/codec/http", List.of("io/hexstream/codec/body", "io/hexstream/codec/json"),
+            "io/hexstream/codec/tuweni", List.of("org/apache/tuweni/", "io/hexstream/codec"),
+            "io/hexstream/codec/jackson", List.of("com/fasterxml/jackson/", "org/apache/tuweni/", "io/hexstream/codec"),
+            "io/hexstream/codec/vertx", List.of("io/vertx/", "io/hexstream/codec/json"));
 
     @Test
     void eachPackageReachesOnlyItsOwnLibrary() throws IOException, URISyntaxException {
@@ -46,12 +43,13 @@ class PackageDependenciesTest {
         try (Stream<Path> files = Files.walk(classes)) {
             for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".class"))::iterator) {
                 String pkg = classes.relativize(file.getParent()).toString().replace('\\', '/');
-                String pool = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
                 TreeSet<String> reached = found.computeIfAbsent(pkg, p -> new TreeSet<>());
-                for (String prefix : OPTIONAL) {
-                    if (pool.contains(prefix)) {
-                        reached.add(prefix);
+                for (String named : ClassFileNames.named(file)) {
+                    String other = named.substring(0, Math.max(0, named.lastIndexOf('/')));
+                    if (named.startsWith(CODEC) && !other.equals(pkg)) {
+                        reached.add(other);
                     }
+                    OPTIONAL.stream().filter(named::startsWith).forEach(reached::add);
                 }
             }
         }

@@ -26,15 +26,19 @@ import org.junit.jupiter.api.Test;
  * do the message transports ({@code message}, {@code ws}, {@code ipc}); {@code rpc} is JSON-RPC 2.0 alone and knows no
  * method; {@code metrics} is told by the request path and tells none of it; {@code text} (peer text escaped for logs
  * and terminals) and {@code exec} (bounded executors) know none of the others; nothing reaches {@code cli}, the command
- * line, and no two packages reach each other, through any path. Read from the compiled classes' constant pools
- * ({@link ClassFileNames}), where every class a class refers to is named, so an import, a fully qualified name and a
- * lambda's target all count.
+ * line, and no two packages reach each other, through any path. Of the codec, the two packages that tell a transport
+ * are listed too: {@code codec.body} (the transport-neutral streamed body every reply seam passes) and
+ * {@code codec.http} (HTTP/1.1's response encoder), which the seam and the routes never reach. Read from the compiled
+ * classes' constant pools ({@link ClassFileNames}), where every class a class refers to is named, so an import, a fully
+ * qualified name and a lambda's target all count.
  */
 class PackageDependenciesTest {
     private static final String SERVER = "io/hexstream/server/";
     private static final String ROOT = "";
+    /** The codec packages listed beside the server's, each as {@code codec.} and its name. */
+    private static final List<String> CODEC = List.of("io/hexstream/codec/body/", "io/hexstream/codec/http/");
 
-    /** Each server package and the other server packages it may reach; each listed reach is in use. */
+    /** Each server package and the other server packages (and listed codec packages) it may reach, each in use. */
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
             entry(
                     ROOT,
@@ -59,16 +63,16 @@ class PackageDependenciesTest {
             entry("cache", Set.of("blob", "pool")),
             entry("cli", Set.of(ROOT, "auth", "exec", "kzg", "text")),
             entry("engine", Set.of("blob", "cache", "metrics", "pool", "rpc", "tx")),
-            entry("exchange", Set.of("metrics")),
+            entry("exchange", Set.of("codec.body", "metrics")),
             entry("exec", Set.of()),
-            entry("http", Set.of("auth", "exchange", "metrics", "text")),
+            entry("http", Set.of("auth", "codec.body", "codec.http", "exchange", "metrics", "text")),
             entry("ipc", Set.of("exchange", "http", "message", "metrics")),
             entry("kzg", Set.of("blob")),
-            entry("message", Set.of("exchange", "http", "metrics")),
+            entry("message", Set.of("codec.body", "codec.http", "exchange", "http", "metrics")),
             entry("metrics", Set.of("auth", "text")),
             entry("pool", Set.of("blob", "metrics")),
-            entry("rpc", Set.of("exchange", "http", "metrics")),
-            entry("ssz", Set.of("blob", "engine", "exchange", "http", "metrics", "rpc", "text")),
+            entry("rpc", Set.of("codec.body", "exchange", "http", "metrics")),
+            entry("ssz", Set.of("blob", "codec.body", "engine", "exchange", "http", "metrics", "rpc", "text")),
             entry("text", Set.of()),
             entry("tx", Set.of("blob", "kzg", "metrics", "pool")),
             entry("ws", Set.of("exchange", "http", "message", "metrics")));
@@ -80,13 +84,25 @@ class PackageDependenciesTest {
     private static final Map<String, Set<String>> NEVER = Map.of(
             "exchange",
                     Set.of(
-                            "http", "message", "ws", "ipc", "rpc", "engine", "ssz", "blob", "cache", "pool", "tx",
-                            "kzg", "cli"),
+                            "http",
+                            "message",
+                            "ws",
+                            "ipc",
+                            "rpc",
+                            "engine",
+                            "ssz",
+                            "blob",
+                            "cache",
+                            "pool",
+                            "tx",
+                            "kzg",
+                            "cli",
+                            "codec.http"),
             "http", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "message", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "ws", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
             "ipc", Set.of("rpc", "engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
-            "rpc", Set.of("engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli"),
+            "rpc", Set.of("engine", "ssz", "blob", "cache", "pool", "tx", "kzg", "cli", "codec.http"),
             "metrics", Set.of("rpc", "http", "exchange", "engine", "ssz", "pool", "tx", "blob", "kzg", "cache", "cli"));
 
     @Test
@@ -165,9 +181,10 @@ class PackageDependenciesTest {
                 String pkg = pkg(self);
                 Map<String, Set<String>> byPackage = reaches.computeIfAbsent(pkg, p -> new TreeMap<>());
                 for (String named : ClassFileNames.named(file)) {
-                    if (named.startsWith(SERVER) && !pkg(named).equals(pkg)) {
+                    String other = named.startsWith(SERVER) ? pkg(named) : codecPkg(named);
+                    if (other != null && !other.equals(pkg)) {
                         byPackage
-                                .computeIfAbsent(pkg(named), p -> new TreeSet<>())
+                                .computeIfAbsent(other, p -> new TreeSet<>())
                                 .add(simple(self) + " -> " + simple(named));
                     }
                 }
@@ -183,11 +200,24 @@ class PackageDependenciesTest {
         return slash < 0 ? ROOT : rest.substring(0, slash);
     }
 
+    /** {@code codec.body} or {@code codec.http} for a class of that codec package, else {@code null}. */
+    private static String codecPkg(String internalName) {
+        for (String prefix : CODEC) {
+            if (internalName.startsWith(prefix) && internalName.indexOf('/', prefix.length()) < 0) {
+                return "codec." + prefix.substring("io/hexstream/codec/".length(), prefix.length() - 1);
+            }
+        }
+        return null;
+    }
+
     private static String simple(String internalName) {
         return internalName.substring(internalName.lastIndexOf('/') + 1).replace(".class", "");
     }
 
     private static String name(String pkg) {
+        if (pkg.startsWith("codec.")) {
+            return "io.hexstream." + pkg;
+        }
         return pkg.isEmpty() ? "io.hexstream.server" : "io.hexstream.server." + pkg;
     }
 

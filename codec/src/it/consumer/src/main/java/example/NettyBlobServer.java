@@ -1,6 +1,7 @@
 package example;
 
-import io.hexstream.codec.http.JsonResponse;
+import io.hexstream.codec.body.StreamedBody;
+import io.hexstream.codec.http.StreamedResponse;
 import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.hexstream.codec.json.JsonBody;
 import io.netty.bootstrap.ServerBootstrap;
@@ -47,7 +48,7 @@ public final class NettyBlobServer extends ChannelInitializer<SocketChannel> {
                         new SimpleChannelInboundHandler<FullHttpRequest>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-                                JsonBody body = JsonBody.builder()
+                                StreamedBody body = JsonBody.builder() // application/json, exact length
                                         .beginObject()
                                         .name("jsonrpc")
                                         .string("2.0")
@@ -64,8 +65,8 @@ public final class NettyBlobServer extends ChannelInitializer<SocketChannel> {
                                         .endArray()
                                         .endObject()
                                         .build();
-                                ctx.writeAndFlush(
-                                        JsonResponse.of(request, HttpResponseStatus.OK, body)); // exact Content-Length
+                                ctx.writeAndFlush(StreamedResponse.of(
+                                        request, HttpResponseStatus.OK, body)); // exact Content-Length
                             }
                         });
     }

@@ -1,42 +1,72 @@
 package io.hexstream.codec.http;
 
-import io.netty.buffer.ByteBuf;
+import io.hexstream.codec.body.StreamedBody;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.stream.ChunkedInput;
 import io.netty.util.ReferenceCounted;
 
 /**
- * An HTTP response whose body has an exact length known before its first byte, written to a channel with a
- * {@link StreamedResponseEncoder}: the head says {@code Content-Length}, and the body is produced chunk by chunk as the
- * socket drains. {@link JsonResponse} is one (a JSON body); a binary container streamed from a typed
- * {@link ChunkedInput} is another.
+ * An HTTP/1.1 response whose content is a {@link StreamedBody}, written to a channel with a
+ * {@link StreamedResponseEncoder}: the head says the body's {@code Content-Type} and exact {@code Content-Length}, and
+ * the body is produced chunk by chunk as the socket drains.
  *
- * <p>Ownership: reference-counted like any message; whoever drops it unwritten releases it (Netty does so for messages
- * it discards). {@link #bodyInput(int)} hands the reference on to the input it returns.
+ * <p>Ownership: reference-counted through its body. Writing it hands the body on; whoever drops it unwritten releases
+ * it (Netty does so for messages it discards).
+ *
+ * @param version the request's protocol version
+ * @param status the response status
+ * @param keepAlive whether the connection stays open after this response; if not, it is closed after the last byte
+ * @param body the content
  */
-public interface StreamedResponse extends ReferenceCounted {
-
-    /** The request's protocol version. */
-    HttpVersion version();
-
-    HttpResponseStatus status();
-
-    /** Whether the connection stays open after this response; if not, it is closed after the last byte. */
-    boolean keepAlive();
-
-    /** The {@code Content-Type} header's value. */
-    CharSequence contentType();
-
-    /** The body's exact length in bytes: the {@code Content-Length}, and the sum of the input's chunks. */
-    long contentLength();
+public record StreamedResponse(HttpVersion version, HttpResponseStatus status, boolean keepAlive, StreamedBody body)
+        implements ReferenceCounted {
 
     /**
-     * The body as chunks of at most {@code chunkSize} bytes ({@link #contentLength()} in all), each a buffer the caller
-     * releases. Takes this response's reference: closing the input releases what it holds, and the caller releases
-     * nothing else, also when this method throws.
-     *
-     * @param chunkSize at least {@link StreamedResponseEncoder#MIN_CHUNK_SIZE}
+     * The response to {@code request}: same version, keep-alive as the request asks; takes {@code body}'s reference.
      */
-    ChunkedInput<ByteBuf> bodyInput(int chunkSize);
+    public static StreamedResponse of(HttpRequest request, HttpResponseStatus status, StreamedBody body) {
+        return new StreamedResponse(request.protocolVersion(), status, HttpUtil.isKeepAlive(request), body);
+    }
+
+    @Override
+    public int refCnt() {
+        return body.refCnt();
+    }
+
+    @Override
+    public StreamedResponse retain() {
+        body.retain();
+        return this;
+    }
+
+    @Override
+    public StreamedResponse retain(int increment) {
+        body.retain(increment);
+        return this;
+    }
+
+    @Override
+    public StreamedResponse touch() {
+        body.touch();
+        return this;
+    }
+
+    /** Records {@code hint} on the body, which may pass it on to the buffers it retains. */
+    @Override
+    public StreamedResponse touch(Object hint) {
+        body.touch(hint);
+        return this;
+    }
+
+    @Override
+    public boolean release() {
+        return body.release();
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        return body.release(decrement);
+    }
 }

@@ -1,5 +1,6 @@
 package io.hexstream.codec.http;
 
+import io.hexstream.codec.body.StreamedBody;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
@@ -23,10 +24,10 @@ import java.util.ArrayDeque;
 import java.util.Map;
 
 /**
- * Sends each {@link StreamedResponse} written through it as an HTTP response: status, its {@code Content-Type}, exact
- * {@code Content-Length}, keep-alive as the response says (the connection is closed after the last byte otherwise), and
- * the body streamed in chunks as the socket drains. Other messages pass through untouched, in order: one written while
- * a body is being sent waits behind it.
+ * Sends each {@link StreamedResponse} written through it as an HTTP response: status, its body's {@code Content-Type},
+ * exact {@code Content-Length}, keep-alive as the response says (the connection is closed after the last byte
+ * otherwise), and the body streamed in chunks as the socket drains. Other messages pass through untouched, in order:
+ * one written while a body is being sent waits behind it.
  *
  * <p>On the wire side of it, per response: the head ({@code HttpResponse}), then the body's chunks as bare
  * {@code ByteBuf}s (content of a message whose head gave its length; no {@code HttpContent} wrapper per chunk), then
@@ -53,7 +54,7 @@ import java.util.Map;
  * pipeline.addLast(new SimpleChannelInboundHandler&lt;FullHttpRequest&gt;() {
  *     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
  *         JsonBody body = JsonBody.builder().beginArray().hex(blob).endArray().build();
- *         ctx.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, body));
+ *         ctx.writeAndFlush(StreamedResponse.of(request, HttpResponseStatus.OK, body));
  *     }
  * });
  * </pre>
@@ -70,8 +71,6 @@ import java.util.Map;
 public final class StreamedResponseEncoder extends ChannelDuplexHandler {
     /** Default chunk size: 256 KiB, within what Netty 4.2's allocators pool (≤ 1 MiB). */
     public static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
-    /** The smallest chunk size any {@link StreamedResponse} accepts. */
-    public static final int MIN_CHUNK_SIZE = 1024;
 
     private static final InternalLogger LOG = InternalLoggerFactory.getInstance(StreamedResponseEncoder.class);
 
@@ -92,10 +91,10 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
         this(DEFAULT_CHUNK_SIZE);
     }
 
-    /** An encoder producing chunks of at most {@code chunkSize} bytes, at least {@link #MIN_CHUNK_SIZE}. */
+    /** An encoder producing chunks of at most {@code chunkSize} bytes, at least {@link StreamedBody#MIN_CHUNK_SIZE}. */
     public StreamedResponseEncoder(int chunkSize) {
-        if (chunkSize < MIN_CHUNK_SIZE) {
-            throw new IllegalArgumentException("chunk size " + chunkSize + " < " + MIN_CHUNK_SIZE);
+        if (chunkSize < StreamedBody.MIN_CHUNK_SIZE) {
+            throw new IllegalArgumentException("chunk size " + chunkSize + " < " + StreamedBody.MIN_CHUNK_SIZE);
         }
         this.chunkSize = chunkSize;
     }
@@ -184,8 +183,11 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
             promise.tryFailure(new ClosedChannelException());
             return;
         }
+        StreamedBody content = response.body();
+        CharSequence contentType = content.contentType();
+        long contentLength = content.contentLength(); // read while the response still holds the body
         try {
-            body = response.bodyInput(chunkSize);
+            body = content.bodyInput(chunkSize);
         } catch (RuntimeException e) {
             promise.tryFailure(e);
             ctx.close(); // no response was written: a later one on this connection would answer the wrong request
@@ -194,8 +196,8 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
         bodyPromise = promise;
         bodyKeepAlive = response.keepAlive();
         HttpResponse head = new DefaultHttpResponse(response.version(), response.status());
-        head.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
-        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, response.contentLength());
+        head.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
         HttpUtil.setKeepAlive(head, bodyKeepAlive);
         ctx.write(head, ctx.voidPromise());
     }

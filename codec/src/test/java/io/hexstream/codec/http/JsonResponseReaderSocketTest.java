@@ -88,7 +88,7 @@ class JsonResponseReaderSocketTest {
     /** The getBlobsV2 body; for {@code /leave}, its head and first 100,000 bytes, then the connection closes. */
     private static void respond(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (!request.uri().equals("/leave")) {
-            ctx.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(1L, ENTRIES)));
+            ctx.writeAndFlush(StreamedResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(1L, ENTRIES)));
             return;
         }
         byte[] body = BlobFixtures.jackson(1L, ENTRIES);

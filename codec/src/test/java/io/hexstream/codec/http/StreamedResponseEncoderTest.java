@@ -75,7 +75,7 @@ class StreamedResponseEncoderTest {
         byte[] expected = BlobFixtures.jackson(7L, entries);
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
-        channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(7L, entries)));
+        channel.writeAndFlush(StreamedResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(7L, entries)));
         request.release();
 
         byte[] response = written(channel);
@@ -94,7 +94,7 @@ class StreamedResponseEncoderTest {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         JsonBody body = BlobFixtures.body("a", List.of());
         ChannelFuture done = channel.writeAndFlush(
-                new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_REQUEST, false, body));
+                new StreamedResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_REQUEST, false, body));
         byte[] response = written(channel);
         assertTrue(done.isSuccess());
         assertEquals(
@@ -111,7 +111,7 @@ class StreamedResponseEncoderTest {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_0, HttpMethod.POST, "/");
         request.headers().set("connection", "keep-alive");
-        channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(null, List.of())));
+        channel.writeAndFlush(StreamedResponse.of(request, HttpResponseStatus.OK, BlobFixtures.body(null, List.of())));
         request.release();
         String response = new String(written(channel), US_ASCII);
         assertTrue(response.startsWith("HTTP/1.0 200 OK\r\n"), response);
@@ -142,7 +142,7 @@ class StreamedResponseEncoderTest {
                 new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK), new ChunkedWriteHandler());
         List<Entry> entries = BlobFixtures.randomEntries(new Random(5), 2, 0.0);
         byte[] expected = BlobFixtures.jackson(5L, entries);
-        assertTrue(channel.writeAndFlush(new JsonResponse(
+        assertTrue(channel.writeAndFlush(new StreamedResponse(
                         HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(5L, entries)))
                 .isSuccess());
         byte[] response = written(channel);
@@ -156,7 +156,7 @@ class StreamedResponseEncoderTest {
         channel.close();
         JsonBody body = BlobFixtures.body(1L, BlobFixtures.randomEntries(new Random(1), 1, 0));
         ChannelFuture done =
-                channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
+                channel.writeAndFlush(new StreamedResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
         assertFalse(done.isSuccess());
         assertEquals(0, body.refCnt());
         assertFalse(channel.finishAndReleaseAll());
@@ -191,7 +191,7 @@ class StreamedResponseEncoderTest {
                 new StreamedResponseEncoder(CHUNK));
         List<Entry> entries = BlobFixtures.randomEntries(new Random(3), 2, 0.0);
         byte[] expected = BlobFixtures.jackson(1L, entries);
-        assertTrue(channel.writeAndFlush(new JsonResponse(
+        assertTrue(channel.writeAndFlush(new StreamedResponse(
                         HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(1L, entries)))
                 .isSuccess());
         assertInstanceOf(HttpResponse.class, seen.get(0));
@@ -213,7 +213,7 @@ class StreamedResponseEncoderTest {
         byte[] body = BlobFixtures.jackson(2L, entries);
         for (int i = 0; i < 2; i++) {
             JsonBody json = BlobFixtures.body(2L, entries);
-            assertTrue(channel.writeAndFlush(JsonResponse.of(request, HttpResponseStatus.OK, json))
+            assertTrue(channel.writeAndFlush(StreamedResponse.of(request, HttpResponseStatus.OK, json))
                     .isSuccess());
         }
         request.release();
@@ -242,8 +242,8 @@ class StreamedResponseEncoderTest {
                 },
                 new StreamedResponseEncoder(CHUNK));
         List<Entry> entries = BlobFixtures.randomEntries(new Random(6), 2, 0.0);
-        ChannelFuture done = channel.writeAndFlush(
-                new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(6L, entries)));
+        ChannelFuture done = channel.writeAndFlush(new StreamedResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(6L, entries)));
         assertTrue(done.isSuccess());
         int chunks = (BlobFixtures.jackson(6L, entries).length + CHUNK - 1) / CHUNK;
         List<Boolean> expected = new ArrayList<>();
@@ -288,7 +288,7 @@ class StreamedResponseEncoderTest {
                 });
         JsonBody body = BlobFixtures.body(8L, BlobFixtures.randomEntries(new Random(8), 2, 0.0));
         ChannelFuture done =
-                channel.writeAndFlush(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
+                channel.writeAndFlush(new StreamedResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
         channel.runPendingTasks();
         assertFalse(channel.isOpen());
         assertEquals(List.of(broken), caught);
@@ -304,8 +304,8 @@ class StreamedResponseEncoderTest {
         EmbeddedChannel channel = new EmbeddedChannel(new HttpResponseEncoder(), new StreamedResponseEncoder(CHUNK));
         List<Entry> entries = BlobFixtures.randomEntries(new Random(7), 1, 0.0);
         byte[] body = BlobFixtures.jackson(3L, entries);
-        ChannelFuture first = channel.write(
-                new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(3L, entries)));
+        ChannelFuture first = channel.write(new StreamedResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(3L, entries)));
         FullHttpResponse after = new DefaultFullHttpResponse(
                 HttpVersion.HTTP_1_1, HttpResponseStatus.ACCEPTED, Unpooled.copiedBuffer("next", US_ASCII));
         after.headers().set("content-length", 4);
@@ -333,7 +333,8 @@ class StreamedResponseEncoderTest {
                     }
                 });
         JsonBody body = BlobFixtures.body(4L, BlobFixtures.randomEntries(new Random(2), 2, 0.0));
-        ChannelFuture first = channel.write(new JsonResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
+        ChannelFuture first =
+                channel.write(new StreamedResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, body));
         ByteBuf waiting = Unpooled.copiedBuffer("waits", US_ASCII);
         ChannelFuture second = channel.write(waiting);
         channel.close();
@@ -369,7 +370,7 @@ class StreamedResponseEncoderTest {
         channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(1, 2));
         List<Entry> entries = BlobFixtures.randomEntries(new Random(10), 2, 0.0);
         byte[] expected = BlobFixtures.jackson(10L, entries);
-        assertTrue(channel.writeAndFlush(new JsonResponse(
+        assertTrue(channel.writeAndFlush(new StreamedResponse(
                         HttpVersion.HTTP_1_1, HttpResponseStatus.OK, true, BlobFixtures.body(10L, entries)))
                 .isSuccess());
         assertTrue(expected.length / 1024 > 500, "hundreds of flushes");

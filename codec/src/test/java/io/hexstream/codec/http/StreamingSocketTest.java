@@ -80,7 +80,7 @@ class StreamingSocketTest {
                                                 JsonBody body = BlobFixtures.body(1L, ENTRIES);
                                                 bodies.add(body);
                                                 ctx.writeAndFlush(
-                                                        JsonResponse.of(request, HttpResponseStatus.OK, body));
+                                                        StreamedResponse.of(request, HttpResponseStatus.OK, body));
                                             }
 
                                             @Override

@@ -1,5 +1,6 @@
 package io.hexstream.server.exchange;
 
+import io.hexstream.codec.body.StreamedBody;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.hexstream.server.metrics.ServerMetrics;
 import io.netty.buffer.ByteBuf;
@@ -77,7 +78,7 @@ public abstract class InOrderExchange extends ChannelInboundHandlerAdapter {
         }
 
         @Override
-        public final void respond(HttpResponseStatus status, ReplyBody body, ResponseSummary summary) {
+        public final void respond(HttpResponseStatus status, StreamedBody body, ResponseSummary summary) {
             reply(new Reply.Streamed(status, body), body.contentLength(), summary);
         }
 

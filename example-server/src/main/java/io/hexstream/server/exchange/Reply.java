@@ -1,5 +1,6 @@
 package io.hexstream.server.exchange;
 
+import io.hexstream.codec.body.StreamedBody;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -15,7 +16,7 @@ public sealed interface Reply {
     void release();
 
     /** An exact-length body streamed as the transport drains. */
-    record Streamed(HttpResponseStatus status, ReplyBody body) implements Reply {
+    record Streamed(HttpResponseStatus status, StreamedBody body) implements Reply {
         @Override
         public void release() {
             body.release();

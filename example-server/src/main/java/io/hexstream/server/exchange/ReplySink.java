@@ -1,5 +1,6 @@
 package io.hexstream.server.exchange;
 
+import io.hexstream.codec.body.StreamedBody;
 import io.hexstream.server.metrics.ResponseSummary;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -37,7 +38,7 @@ public interface ReplySink {
      * A reply whose body, of exact length, is produced chunk by chunk as the transport drains; {@code body} is owned
      * from here on.
      */
-    void respond(HttpResponseStatus status, ReplyBody body, ResponseSummary summary);
+    void respond(HttpResponseStatus status, StreamedBody body, ResponseSummary summary);
 
     /**
      * A reply whose small body is given whole: {@code content}, owned from here on. {@code headers} are the route's

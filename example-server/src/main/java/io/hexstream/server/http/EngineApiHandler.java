@@ -1,5 +1,6 @@
 package io.hexstream.server.http;
 
+import io.hexstream.codec.http.StreamedResponse;
 import io.hexstream.server.exchange.InOrderExchange;
 import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.exchange.Reply;
@@ -153,7 +154,7 @@ final class EngineApiHandler extends InOrderExchange {
     protected Object encode(Place place, Reply reply) {
         Slot slot = (Slot) place;
         if (reply instanceof Reply.Streamed streamed) {
-            return new ExactLengthResponse(slot.version, streamed.status(), slot.keepAlive, streamed.body());
+            return new StreamedResponse(slot.version, streamed.status(), slot.keepAlive, streamed.body());
         }
         if (reply instanceof Reply.Whole whole) {
             return response(slot.version, whole.status(), whole.headers(), whole.content(), slot.keepAlive);

@@ -1,10 +1,10 @@
 package io.hexstream.server.message;
 
+import io.hexstream.codec.body.StreamedBody;
 import io.hexstream.codec.http.StreamedResponseEncoder;
 import io.hexstream.server.exchange.InOrderExchange;
 import io.hexstream.server.exchange.ReadThrottle;
 import io.hexstream.server.exchange.Reply;
-import io.hexstream.server.exchange.ReplyBody;
 import io.hexstream.server.http.IdleTimeoutHandler;
 import io.hexstream.server.http.Route;
 import io.hexstream.server.metrics.ServerMetrics;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * {@code ByteBuf}, the transport's decoders made it) is handed to the JSON-RPC route as a request body would be, and
  * its reply written once it and every reply before it are ready, framed by the transport ({@link ReplyFraming}),
  * produced chunk by chunk ({@link StreamedResponseEncoder#DEFAULT_CHUNK_SIZE} at most, from the reply's
- * {@link ReplyBody#bodyInput}) by the pipeline's {@code ChunkedWriteHandler} as the socket drains: no reply is built
+ * {@link StreamedBody#bodyInput}) by the pipeline's {@code ChunkedWriteHandler} as the socket drains: no reply is built
  * whole. A message over {@link InOrderExchange#LARGE_REQUEST_BYTES} is handled on the large-request executor, never on
  * the loop: when that is full the connection closes (the message cannot be answered without its id).
  *

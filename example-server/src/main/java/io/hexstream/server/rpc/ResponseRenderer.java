@@ -6,10 +6,10 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 /**
  * Turns the replies to one request into the reply handed to the request's {@link ReplySink}, whatever the transport,
  * and makes those replies ({@link #reply}). The server's own is {@link #streaming}: each reply written into its own
- * body when its method returns, the {@link ResponseWriter}'s body of them as a {@link JsonReplyBody}, streamed by the
- * transport as it drains; the benchmarks plug in their String-based and pre-rendered peers here. {@link #render} is
- * called on the channel's event loop; the bytes must be the same whichever renders them (the response cap is counted on
- * the replies {@link #reply} makes).
+ * body when its method returns, the {@link ResponseWriter}'s body of them (a {@code JsonBody}, a {@code StreamedBody}
+ * of {@code application/json}), streamed by the transport as it drains; the benchmarks plug in their String-based and
+ * pre-rendered peers here. {@link #render} is called on the channel's event loop; the bytes must be the same whichever
+ * renders them (the response cap is counted on the replies {@link #reply} makes).
  */
 @FunctionalInterface
 public interface ResponseRenderer {
@@ -31,9 +31,8 @@ public interface ResponseRenderer {
         return RpcReply.success(id, result);
     }
 
-    /** The server's renderer: {@code writer}'s body as a {@link JsonReplyBody}. */
+    /** The server's renderer: {@code writer}'s body, streamed as it is. */
     static ResponseRenderer streaming(ResponseWriter writer) {
-        return (replies, sink) ->
-                sink.respond(HttpResponseStatus.OK, new JsonReplyBody(writer.body(replies)), replies.summary());
+        return (replies, sink) -> sink.respond(HttpResponseStatus.OK, writer.body(replies), replies.summary());
     }
 }

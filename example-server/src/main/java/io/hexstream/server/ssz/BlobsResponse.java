@@ -1,9 +1,9 @@
 package io.hexstream.server.ssz;
 
 import io.hexstream.client.CellIndices;
+import io.hexstream.codec.body.StreamedBody;
 import io.hexstream.server.blob.BlobEntry;
 import io.hexstream.server.engine.GetBlobs;
-import io.hexstream.server.exchange.ReplyBody;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.stream.ChunkedInput;
@@ -15,7 +15,7 @@ import io.netty.util.AbstractReferenceCounted;
  * pool's arrays (never modified once in an entry) and holds no buffer: it is reference-counted only to travel the line
  * of replies as every reply does.
  */
-public final class BlobsResponse extends AbstractReferenceCounted implements ReplyBody {
+public final class BlobsResponse extends AbstractReferenceCounted implements StreamedBody {
     private final BlobsLayout layout;
     private final BlobEntry[] entries;
     private final long length;

@@ -9,14 +9,14 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** {@link JsonResponse#touch(Object)} passes the hint on, through the body, to the buffers it retains. */
-class JsonResponseTouchTest {
+/** {@link StreamedResponse#touch(Object)} passes the hint on, through the body, to the buffers it retains. */
+class StreamedResponseTouchTest {
 
     @Test
     void aHintReachesTheBodysBuffers() {
         TouchRecordingBuf src = new TouchRecordingBuf(new byte[] {(byte) 0xab});
         try {
-            JsonResponse response = new JsonResponse(
+            StreamedResponse response = new StreamedResponse(
                     HttpVersion.HTTP_1_1,
                     HttpResponseStatus.OK,
                     true,
