@@ -1,11 +1,11 @@
 package io.hexstream.server.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.CoalescingBufferQueue;
 import io.netty.handler.codec.http2.DecoratingHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
@@ -20,16 +20,23 @@ import java.util.ArrayDeque;
  * per frame: a 35 MB reply is about 2,150 frames at the client's default {@code SETTINGS_MAX_FRAME_SIZE} of 16 KiB, and
  * Netty's frame writer spends, per frame, a header buffer, two promises and an aggregator's bookkeeping. Here, each
  * time the flow controller lets a stream write ({@link Http2RemoteFlowController.FlowControlled#write}), each frame
- * goes out as two buffers (its 9-byte header, from the channel's allocator, and a slice of the body's chunk: no copy),
- * all with the channel's void promise but the last, which carries the write's promise. The frames are those of RFC 9113
- * 6.1 (no padding: a frame with padding is written by Netty's own writer), cut at the client's current
- * {@code SETTINGS_MAX_FRAME_SIZE}; everything else (stream states, the flow controller's accounting, END_STREAM and the
- * stream's close, errors) is as Netty's {@code DefaultHttp2ConnectionEncoder} does it.
+ * goes out as two buffers (its 9-byte header, a slice of one pooled buffer holding the headers of all the frames
+ * written then, and a slice of the body's chunk: no copy), all with the channel's void promise but the last frame of
+ * each chunk, which carries the promise its writer gave. The frames are those of RFC 9113 6.1 (no padding: a frame with
+ * padding is written by Netty's own writer), cut at the client's current {@code SETTINGS_MAX_FRAME_SIZE}; everything
+ * else (stream states, the flow controller's accounting, END_STREAM and the stream's close, errors) is as Netty's
+ * {@code DefaultHttp2ConnectionEncoder} does it.
  *
  * <p>A failed write of one of these frames fails the connection (the void promise reports it to the pipeline, and the
  * last frame's promise fails the stream's data): a socket that fails a write takes no more.
  */
 final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
+    /**
+     * Where the frames' headers come from: a pooled allocator, whose slices are recycled objects (the adaptive
+     * allocator's are new ones, one per frame), so a header costs neither an allocation of its own nor an object.
+     */
+    private static final ByteBufAllocator HEADERS = PooledByteBufAllocator.DEFAULT;
+
     private Http2LifecycleManager lifecycle;
 
     Http2DataFrames(Http2ConnectionEncoder delegate) {
@@ -66,31 +73,31 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
     }
 
     /**
-     * One stream's data waiting for its window, merged with what the stream writes next while it waits. The buffers are
-     * written one at a time (their lengths kept in {@link #lengths}), never joined: a frame is then a slice of one
-     * chunk, which a pooled chunk makes without a new object, where a frame across two chunks would need a composite
-     * buffer and its NIO views.
+     * One stream's data waiting for its window, merged with what the stream writes next while it waits: the buffers in
+     * order, each with the promise its writer gave, which completes with the write of its last byte. The buffers are
+     * written one at a time, never joined: a frame is then a slice of one chunk (no composite buffer and its NIO
+     * views), and the last frame of a buffer is the buffer itself. Only a queued {@code Data} that something was merged
+     * into holds more than one buffer.
      */
-    private final class Data implements Http2RemoteFlowController.FlowControlled, ChannelFutureListener {
+    private final class Data implements Http2RemoteFlowController.FlowControlled {
         private final Http2Stream stream;
-        private final ChannelPromise promise;
-        private final CoalescingBufferQueue queue;
-        /** The unwritten bytes of each non-empty buffer in {@link #queue}, in order. */
-        private final ArrayDeque<Integer> lengths = new ArrayDeque<>(4);
+        /** The buffer being written and its promise; {@code null} once all is written or failed. */
+        private ByteBuf buffer;
 
-        private boolean endOfStream;
+        private ChannelPromise promise;
+        /** The buffers after {@link #buffer}, each followed by its promise; made on the first merge. */
+        private ArrayDeque<Object> more;
+        /** The promise of the buffer that ends the stream, once one has come. */
+        private ChannelPromise endPromise;
+
         private int size;
 
         Data(Http2Stream stream, ByteBuf data, boolean endOfStream, ChannelPromise promise) {
             this.stream = stream;
+            this.buffer = data;
             this.promise = promise;
-            this.endOfStream = endOfStream;
-            this.queue = new CoalescingBufferQueue(promise.channel());
-            if (data.isReadable()) {
-                lengths.add(data.readableBytes());
-            }
-            queue.add(data, promise);
-            this.size = queue.readableBytes();
+            this.endPromise = endOfStream ? promise : null;
+            this.size = data.readableBytes();
         }
 
         @Override
@@ -100,88 +107,118 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
 
         @Override
         public void error(ChannelHandlerContext ctx, Throwable cause) {
-            queue.releaseAndFailAll(cause); // size stays: the flow controller gives back what it counted
-            lengths.clear();
+            // size stays: the flow controller gives back what it counted
+            for (; buffer != null; next()) {
+                buffer.release();
+                promise.tryFailure(cause);
+            }
             lifecycle.onError(ctx, true, cause);
         }
 
         @Override
         public void writeComplete() {
-            if (endOfStream) {
-                lifecycle.closeStreamLocal(stream, promise);
+            if (endPromise != null) {
+                lifecycle.closeStreamLocal(stream, endPromise);
             }
         }
 
         @Override
         public void write(ChannelHandlerContext ctx, int allowedBytes) {
-            if (queue.isEmpty()) {
+            if (buffer == null) {
                 size = 0; // cleared by an error: all consumed
                 return;
             }
             int allowed = allowedBytes;
-            do {
-                int first = lengths.isEmpty() ? 0 : lengths.peekFirst();
-                int bytes = Math.min(first, allowed);
-                if (first > 0 && bytes == 0) {
+            while (buffer != null) {
+                int readable = buffer.readableBytes();
+                boolean last = more == null || more.isEmpty();
+                if (readable == 0 && !(last && endPromise != null)) {
+                    ctx.write(buffer, promise); // no frame: its promise completes in order
+                    next();
+                    continue;
+                }
+                int bytes = Math.min(readable, allowed);
+                if (readable > 0 && bytes == 0) {
                     return; // the window is shut
                 }
-                ChannelPromise written = ctx.newPromise().addListener(this);
-                if (first == 0 && !endOfStream) { // only empty buffers, before the end: no frame, their promises kept
-                    ctx.write(queue.remove(0, written), written);
+                boolean whole = bytes == readable;
+                writeFrames(ctx, bytes, whole && last && endPromise != null, whole);
+                size -= bytes;
+                allowed -= bytes;
+                if (!whole) {
                     return;
                 }
-                ByteBuf body = queue.remove(bytes, written); // empty buffers right after it go with it
-                if (first > 0) {
-                    lengths.removeFirst();
-                    if (bytes < first) {
-                        lengths.addFirst(first - bytes);
-                    }
-                }
-                allowed -= bytes;
-                size = queue.readableBytes();
-                writeFrames(ctx, body, endOfStream && size == 0, written);
-            } while (allowed > 0 && !lengths.isEmpty());
+                next();
+            }
         }
 
-        /** {@code body} as DATA frames of at most the peer's frame size, the last one carrying {@code written}. */
-        private void writeFrames(ChannelHandlerContext ctx, ByteBuf body, boolean end, ChannelPromise written) {
-            int maxFrame = configuration().frameSizePolicy().maxFrameSize();
-            int frames = Math.max(1, (body.readableBytes() + maxFrame - 1) / maxFrame);
-            try {
-                for (int i = 0; i < frames; i++) {
-                    int length = Math.min(body.readableBytes(), maxFrame);
-                    boolean last = i == frames - 1;
-                    // the channel's allocator: on its event loop, a small buffer whose object is recycled
-                    ByteBuf header = ctx.alloc().ioBuffer(Http2CodecUtil.FRAME_HEADER_LENGTH);
-                    header.writeMedium(length);
-                    header.writeByte(Http2FrameTypes.DATA);
-                    header.writeByte(last && end ? 0x1 : 0); // END_STREAM (RFC 9113 6.1)
-                    header.writeInt(stream.id());
-                    ctx.write(header, ctx.voidPromise());
-                    ctx.write(body.readRetainedSlice(length), last ? written : ctx.voidPromise());
-                }
-            } finally {
-                body.release();
+        /** Moves to the next buffer and its promise, if any. */
+        private void next() {
+            if (more == null || more.isEmpty()) {
+                buffer = null;
+                promise = null;
+            } else {
+                buffer = (ByteBuf) more.poll();
+                promise = (ChannelPromise) more.poll();
             }
+        }
+
+        /**
+         * {@code bytes} of {@link #buffer} as DATA frames of at most the peer's frame size, their headers in one
+         * buffer. If {@code whole}, the last frame is the rest of the buffer itself, carrying its promise; otherwise
+         * every frame is a slice and the buffer stays.
+         */
+        private void writeFrames(ChannelHandlerContext ctx, int bytes, boolean end, boolean whole) {
+            int maxFrame = configuration().frameSizePolicy().maxFrameSize();
+            int frames = Math.max(1, (bytes + maxFrame - 1) / maxFrame);
+            ByteBuf headers = HEADERS.directBuffer(frames * Http2CodecUtil.FRAME_HEADER_LENGTH);
+            int left = bytes;
+            for (int i = 1; i <= frames; i++) {
+                int length = Math.min(left, maxFrame);
+                left -= length;
+                headers.writeMedium(length);
+                headers.writeByte(Http2FrameTypes.DATA);
+                headers.writeByte(i == frames && end ? 0x1 : 0); // END_STREAM (RFC 9113 6.1)
+                headers.writeInt(stream.id());
+                if (i < frames) {
+                    ctx.write(slice(headers, Http2CodecUtil.FRAME_HEADER_LENGTH), ctx.voidPromise());
+                    ctx.write(slice(buffer, length), ctx.voidPromise());
+                } else {
+                    ctx.write(headers, ctx.voidPromise());
+                    ctx.write(whole ? buffer : slice(buffer, length), whole ? promise : ctx.voidPromise());
+                }
+            }
+        }
+
+        /**
+         * The next {@code length} bytes of {@code buffer} as a buffer of their own, holding a reference to it. A buffer
+         * the leak detector tracks is sliced sharing its tracker: a retained slice would start a tracker of its own,
+         * with a stack trace, for every frame. Any other is sliced retained, which a pooled buffer recycles.
+         */
+        private static ByteBuf slice(ByteBuf buffer, int length) {
+            return buffer.getClass().getSimpleName().contains("LeakAware")
+                    ? buffer.readSlice(length).retain()
+                    : buffer.readRetainedSlice(length);
         }
 
         @Override
         public boolean merge(ChannelHandlerContext ctx, Http2RemoteFlowController.FlowControlled next) {
-            if (!(next instanceof Data more) || Integer.MAX_VALUE - more.size() < size()) {
+            if (!(next instanceof Data data) || Integer.MAX_VALUE - data.size() < size()) {
                 return false;
             }
-            more.queue.copyTo(queue);
-            lengths.addAll(more.lengths);
-            size = queue.readableBytes();
-            endOfStream = more.endOfStream;
-            return true;
-        }
-
-        @Override
-        public void operationComplete(ChannelFuture future) {
-            if (!future.isSuccess()) {
-                error(flowController().channelHandlerContext(), future.cause());
+            if (buffer == null) {
+                buffer = data.buffer;
+                promise = data.promise;
+            } else {
+                if (more == null) {
+                    more = new ArrayDeque<>(8);
+                }
+                more.add(data.buffer);
+                more.add(data.promise);
             }
+            size += data.size;
+            endPromise = data.endPromise;
+            return true;
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.hexstream.jmh.e2e;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -36,9 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@value #INITIAL_WINDOW_SIZE} bytes times the streams the connection carries at once (no stream held back by the
  * connection's window more than by its own). {@code SETTINGS_MAX_FRAME_SIZE} stays at HTTP/2's default,
  * {@value #MAX_FRAME_SIZE} bytes: the server cuts the body into DATA frames of at most that (a 35.2 MB JSON reply is
- * about 2,150 frames), and a larger frame fails the connection. One daemon thread per connection reads frames through a
- * {@value #READ_BUFFER}-byte {@link BufferedInputStream} into a reused {@value #READ_BUFFER}-byte sink and hands each
- * to its stream: the server's SETTINGS acked (RFC 9113 6.5.3), a PING answered with a PING ack of its 8 bytes (6.7),
+ * about 2,150 frames), and a larger frame fails the connection. One daemon thread per connection reads the socket at most
+ * {@value #READ_SIZE} bytes at a time (as {@link LoopbackClient} reads a body) into a reused {@value #READ_BUFFER}-byte
+ * buffer and hands each frame to its stream where it lies, so every byte is copied once, from the socket, as over
+ * HTTP/1.1: the server's SETTINGS acked (RFC 9113 6.5.3), a PING answered with a PING ack of its 8 bytes (6.7),
  * PRIORITY and WINDOW_UPDATE ignored, RST_STREAM (6.4) failing its stream's exchange and GOAWAY (6.8) those of the
  * streams above its last stream id (every stream, with an error code other than {@code NO_ERROR}), each with an
  * {@link IOException} naming the error code. Writes (requests, WINDOW_UPDATEs, acks) are serialised on a lock over a
@@ -57,7 +57,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Reply: the HEADERS block must begin with 0x88, {@code :status 200} as an indexed field (RFC 7541 6.1, static table
  * index 8), as Netty's HPACK encoder writes it; anything else fails the exchange with the block's first bytes. The rest
  * of the block and any CONTINUATION are read and ignored (no dynamic table is kept: nothing else is decoded). DATA
- * frames (PADDED honoured, 6.1) are counted and their payload read into the sink, or copied for {@link #fetch}; every
+ * frames (PADDED honoured, 6.1) are counted and their payload left in the buffer, or copied for {@link #fetch}; every
  * {@value #WINDOW_UPDATE_THRESHOLD} bytes consumed on a stream, and on the connection, a WINDOW_UPDATE returns them (as
  * a client returning credit as it reads would). END_STREAM ends the exchange, the time to last byte with it.
  */
@@ -68,8 +68,13 @@ final class H2cLoopbackClient implements EngineConnection {
     static final int WINDOW_UPDATE_THRESHOLD = 512 << 10;
     /** {@code SETTINGS_MAX_FRAME_SIZE}: HTTP/2's default, left as is; the largest frame payload either way. */
     static final int MAX_FRAME_SIZE = 1 << 14;
-    /** The reader's buffer and sink, in bytes. */
-    static final int READ_BUFFER = 1 << 16;
+    /** The most the reader asks of the socket at once, in bytes: {@link LoopbackClient}'s sink. */
+    static final int READ_SIZE = 1 << 16;
+    /**
+     * The reader's buffer, in bytes: a whole read beside the largest frame, so that a frame cut by a read is moved to
+     * the front at most once per {@value #READ_SIZE}-byte read (on average half a frame).
+     */
+    static final int READ_BUFFER = 1 << 18;
     /** How long a reply may take before the exchange fails. */
     static final int REPLY_TIMEOUT_SECONDS = 120;
 
@@ -278,8 +283,11 @@ final class H2cLoopbackClient implements EngineConnection {
         private final AtomicInteger clients;
         private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
-        private final byte[] head = new byte[9];
-        private final byte[] sink = new byte[READ_BUFFER];
+        /** Bytes read from the socket: those not yet handled are {@code [next, end)}; a frame's payload at {@code at}. */
+        private final byte[] buffer = new byte[READ_BUFFER];
+        private int next;
+        private int end;
+        private int at;
         private final byte[] frameHead = new byte[9];
         private int nextStreamId = 1;
         private int unreturned;
@@ -292,8 +300,8 @@ final class H2cLoopbackClient implements EngineConnection {
             try {
                 socket.setTcpNoDelay(true);
                 socket.connect(server);
-                in = new BufferedInputStream(socket.getInputStream(), READ_BUFFER);
-                out = new BufferedOutputStream(socket.getOutputStream(), READ_BUFFER);
+                in = socket.getInputStream();
+                out = new BufferedOutputStream(socket.getOutputStream(), READ_SIZE);
                 preface(clients);
                 Thread reader = new Thread(this, "h2c-client-" + socket.getLocalPort());
                 reader.setDaemon(true);
@@ -394,13 +402,17 @@ final class H2cLoopbackClient implements EngineConnection {
         public void run() {
             try {
                 while (true) {
-                    readFully(head, head.length);
-                    int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
+                    buffered(9);
+                    int h = next;
+                    int length = ((buffer[h] & 0xff) << 16) | ((buffer[h + 1] & 0xff) << 8) | (buffer[h + 2] & 0xff);
                     if (length > MAX_FRAME_SIZE) {
                         throw new IOException("a frame of " + length + " bytes, more than SETTINGS_MAX_FRAME_SIZE");
                     }
-                    readFully(sink, length);
-                    dispatch(head[3] & 0xff, head[4] & 0xff, getInt(head, 5) & 0x7fffffff, length);
+                    buffered(9 + length);
+                    h = next;
+                    at = h + 9;
+                    next = at + length;
+                    dispatch(buffer[h + 3] & 0xff, buffer[h + 4] & 0xff, getInt(buffer, h + 5) & 0x7fffffff, length);
                 }
             } catch (IOException e) {
                 fail(closing ? new IOException("the connection closed") : e);
@@ -409,7 +421,7 @@ final class H2cLoopbackClient implements EngineConnection {
             }
         }
 
-        /** Handles the frame whose payload is in the sink. */
+        /** Handles the frame whose payload is at {@code at} in the buffer. */
         private void dispatch(int type, int flags, int streamId, int length) throws IOException {
             switch (type) {
                 case DATA -> onData(flags, streamId, length);
@@ -427,8 +439,8 @@ final class H2cLoopbackClient implements EngineConnection {
         }
 
         private void onData(int flags, int streamId, int length) throws IOException {
-            int padding = (flags & PADDED) != 0 ? (sink[0] & 0xff) + 1 : 0;
-            int start = padding > 0 ? 1 : 0;
+            int padding = (flags & PADDED) != 0 ? (buffer[at] & 0xff) + 1 : 0;
+            int start = at + (padding > 0 ? 1 : 0);
             Stream stream = streams.get(streamId);
             unreturned += length; // flow control counts the whole payload, padding too (RFC 9113 6.9.1)
             boolean returnConnection = unreturned >= WINDOW_UPDATE_THRESHOLD;
@@ -438,7 +450,7 @@ final class H2cLoopbackClient implements EngineConnection {
                 stream.bytes += n;
                 stream.frames++;
                 if (stream.keep != null) {
-                    stream.keep.write(sink, start, n);
+                    stream.keep.write(buffer, start, n);
                 }
                 stream.unreturned += length;
                 returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= WINDOW_UPDATE_THRESHOLD;
@@ -474,9 +486,9 @@ final class H2cLoopbackClient implements EngineConnection {
             }
             if (!stream.headed) {
                 int start = ((flags & PADDED) != 0 ? 1 : 0) + ((flags & PRIORITY) != 0 ? 5 : 0);
-                if (start >= length || (sink[start] & 0xff) != STATUS_200) {
+                if (start >= length || (buffer[at + start] & 0xff) != STATUS_200) {
                     IOException e = new IOException("unexpected response: a header block beginning "
-                            + hex(sink, start, Math.min(length, start + 8)) + " (not :status 200 as 0x88)");
+                            + hex(buffer, at + start, at + Math.min(length, start + 8)) + " (not :status 200 as 0x88)");
                     failStream(streamId, e);
                     cancel(streamId);
                     return;
@@ -494,7 +506,7 @@ final class H2cLoopbackClient implements EngineConnection {
                 return;
             }
             synchronized (out) {
-                frame(SETTINGS, ACK, 0, sink, 0, 0);
+                frame(SETTINGS, ACK, 0, buffer, at, 0);
                 out.flush();
             }
             settled.complete(null);
@@ -505,16 +517,16 @@ final class H2cLoopbackClient implements EngineConnection {
                 return;
             }
             synchronized (out) {
-                frame(PING, ACK, 0, sink, 0, length);
+                frame(PING, ACK, 0, buffer, at, length);
                 out.flush();
             }
         }
 
         /** GOAWAY (RFC 9113 6.8): the streams above its last stream id fail, every stream with an error. */
         private void onGoAway(int length) {
-            int last = getInt(sink, 0) & 0x7fffffff;
+            int last = getInt(buffer, at) & 0x7fffffff;
             long code = code(4);
-            String debug = new String(sink, 8, Math.max(0, length - 8), StandardCharsets.UTF_8);
+            String debug = new String(buffer, at + 8, Math.max(0, length - 8), StandardCharsets.UTF_8);
             IOException e = new IOException(
                     "GOAWAY (last stream " + last + "): " + errorCode(code) + (debug.isEmpty() ? "" : " " + debug));
             failure = e;
@@ -542,18 +554,27 @@ final class H2cLoopbackClient implements EngineConnection {
             }
         }
 
-        /** An error code, unsigned, at {@code at} in the sink. */
-        private long code(int at) {
-            return getInt(sink, at) & 0xffffffffL;
+        /** An error code, unsigned, {@code offset} bytes into the frame's payload. */
+        private long code(int offset) {
+            return getInt(buffer, at + offset) & 0xffffffffL;
         }
 
-        private void readFully(byte[] into, int length) throws IOException {
-            for (int at = 0; at < length; ) {
-                int n = in.read(into, at, length - at);
+        /** Reads until {@code length} bytes from {@code next} on are in the buffer, moving them to the front if need be. */
+        private void buffered(int length) throws IOException {
+            if (end - next >= length) {
+                return;
+            }
+            if (buffer.length - next < length + READ_SIZE) {
+                System.arraycopy(buffer, next, buffer, 0, end - next);
+                end -= next;
+                next = 0;
+            }
+            while (end - next < length) {
+                int n = in.read(buffer, end, READ_SIZE);
                 if (n < 0) {
                     throw new EOFException("the server closed the connection");
                 }
-                at += n;
+                end += n;
             }
         }
 
