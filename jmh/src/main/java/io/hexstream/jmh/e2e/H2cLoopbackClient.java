@@ -35,15 +35,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@value #INITIAL_WINDOW_SIZE} bytes times the streams the connection carries at once (no stream held back by the
  * connection's window more than by its own). {@code SETTINGS_MAX_FRAME_SIZE} stays at HTTP/2's default,
  * {@value #MAX_FRAME_SIZE} bytes: the server cuts the body into DATA frames of at most that (a 35.2 MB JSON reply is
- * about 2,150 frames), and a larger frame fails the connection. One daemon thread per connection reads the socket at most
- * {@value #READ_SIZE} bytes at a time (as {@link LoopbackClient} reads a body) into a reused {@value #READ_BUFFER}-byte
- * buffer and hands each frame to its stream where it lies, so every byte is copied once, from the socket, as over
- * HTTP/1.1: the server's SETTINGS acked (RFC 9113 6.5.3), a PING answered with a PING ack of its 8 bytes (6.7),
- * PRIORITY and WINDOW_UPDATE ignored, RST_STREAM (6.4) failing its stream's exchange and GOAWAY (6.8) those of the
- * streams above its last stream id (every stream, with an error code other than {@code NO_ERROR}), each with an
- * {@link IOException} naming the error code. Writes (requests, WINDOW_UPDATEs, acks) are serialised on a lock over a
- * {@link BufferedOutputStream}, flushed per request and per window update. The request bodies (a few KiB) stay within
- * the windows the server opens and returns, so the client keeps no count of its own send windows.
+ * about 2,150 frames), and a larger frame fails the connection. One daemon thread per connection reads the socket at
+ * most {@value #READ_SIZE} bytes at a time (as {@link LoopbackClient} reads a body) into a reused
+ * {@value #READ_BUFFER}-byte buffer and hands each frame to its stream where it lies, so every byte is copied once,
+ * from the socket, as over HTTP/1.1: the server's SETTINGS acked (RFC 9113 6.5.3), a PING answered with a PING ack of
+ * its 8 bytes (6.7), PRIORITY and WINDOW_UPDATE ignored, RST_STREAM (6.4) failing its stream's exchange and GOAWAY
+ * (6.8) those of the streams above its last stream id (every stream, with an error code other than {@code NO_ERROR}),
+ * each with an {@link IOException} naming the error code. Writes (requests, WINDOW_UPDATEs, acks) are serialised on a
+ * lock over a {@link BufferedOutputStream}, flushed per request and per window update. The request bodies (a few KiB)
+ * stay within the windows the server opens and returns, so the client keeps no count of its own send windows.
  *
  * <p>Request (RFC 9113 8.3.1, RFC 7541): the HTTP/1.1 request it is given ({@link LoopbackClient#request},
  * {@link SszMode#request}), translated once per distinct request into a header block of {@code :method},
@@ -283,8 +283,11 @@ final class H2cLoopbackClient implements EngineConnection {
         private final AtomicInteger clients;
         private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
-        /** Bytes read from the socket: those not yet handled are {@code [next, end)}; a frame's payload at {@code at}. */
+        /**
+         * Bytes read from the socket: those not yet handled are {@code [next, end)}; a frame's payload at {@code at}.
+         */
         private final byte[] buffer = new byte[READ_BUFFER];
+
         private int next;
         private int end;
         private int at;
@@ -559,7 +562,9 @@ final class H2cLoopbackClient implements EngineConnection {
             return getInt(buffer, at + offset) & 0xffffffffL;
         }
 
-        /** Reads until {@code length} bytes from {@code next} on are in the buffer, moving them to the front if need be. */
+        /**
+         * Reads until {@code length} bytes from {@code next} on are in the buffer, moving them to the front if need be.
+         */
         private void buffered(int length) throws IOException {
             if (end - next >= length) {
                 return;
