@@ -57,7 +57,7 @@ import java.util.concurrent.Future;
  * <pre>
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.EndToEndBenchmark
- *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3]
+ *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--warmup SECONDS]
  *     [--connections per-request,keep-alive,ws,ipc,h2c,h2c-shared]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
  *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
@@ -135,6 +135,7 @@ public final class EndToEndBenchmark {
             Path out,
             Path dataDir,
             double seconds,
+            double warmup,
             List<String> servers,
             List<String> connections,
             int[] blobCounts,
@@ -145,6 +146,7 @@ public final class EndToEndBenchmark {
             Path out = OUT;
             Path dataDir = DATA_DIR;
             double seconds = 3;
+            double warmup = -1;
             List<String> servers = List.of(
                     "hexstream-portable",
                     "hexstream-vector",
@@ -163,6 +165,7 @@ public final class EndToEndBenchmark {
                     case "--out" -> out = Path.of(args[++i]);
                     case "--data-dir" -> dataDir = Path.of(args[++i]);
                     case "--seconds" -> seconds = Double.parseDouble(args[++i]);
+                    case "--warmup" -> warmup = Double.parseDouble(args[++i]);
                     case "--servers" -> servers = List.of(args[++i].split(","));
                     case "--connections" -> connections = List.of(args[++i].split(","));
                     case "--blobs" -> blobCounts = counts(args[++i]);
@@ -174,7 +177,16 @@ public final class EndToEndBenchmark {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(out, dataDir, seconds, servers, connections, blobCounts, clientCounts, shapes);
+            return new Options(
+                    out,
+                    dataDir,
+                    seconds,
+                    warmup < 0 ? defaultWarmup(seconds) : warmup,
+                    servers,
+                    connections,
+                    blobCounts,
+                    clientCounts,
+                    shapes);
         }
 
         /** A comma-separated list of counts, e.g. {@code 1,4,16}. */
@@ -303,6 +315,7 @@ public final class EndToEndBenchmark {
                                     clients,
                                     connection,
                                     options.seconds(),
+                                    options.warmup(),
                                     shape);
                             System.out.println(cell);
                             cells.add(cell);
@@ -510,6 +523,7 @@ public final class EndToEndBenchmark {
             int clients,
             String connection,
             double seconds,
+            double warmup,
             RequestShape shape)
             throws Exception {
         byte[] request = request(name, connection, tokens, hashes, shape);
@@ -517,7 +531,7 @@ public final class EndToEndBenchmark {
         List<EngineConnection> connections = new ArrayList<>();
         try {
             connections.addAll(open(connection, server, tokens, clients));
-            drive(pool, connections, request, Math.max(0.5, seconds / 3)); // warm-up
+            drive(pool, connections, request, warmup);
             server.ask("reset");
             long heapBefore = server.ask("heap");
             long cpuBefore = server.ask("cpu");
@@ -571,6 +585,16 @@ public final class EndToEndBenchmark {
 
     /** One client's times to last byte (ns) and body bytes read. */
     record Samples(long[] latencies, long bytes) {}
+
+    /**
+     * The warm-up before each cell's measurement unless {@code --warmup} says otherwise: a third of the cell's
+     * {@code seconds}, at least half a second. The servers' JVMs are shared by the cells, each warmed by the cells
+     * before it, but a cell whose path is new to the JVM (the first HTTP/2 cell after the HTTP/1.1 ones) has its code
+     * compiled during its warm-up and, if that is short, during its measurement.
+     */
+    static double defaultWarmup(double seconds) {
+        return Math.max(0.5, seconds / 3);
+    }
 
     /** Every client sends requests back to back for {@code seconds} (at least one each). */
     private static List<Samples> drive(

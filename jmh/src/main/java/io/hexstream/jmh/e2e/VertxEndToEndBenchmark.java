@@ -172,6 +172,7 @@ public final class VertxEndToEndBenchmark {
                                 clients,
                                 connection,
                                 options.seconds(),
+                                EndToEndBenchmark.defaultWarmup(options.seconds()),
                                 RequestShape.V2);
                         System.out.println(cell);
                         cells.add(cell);
