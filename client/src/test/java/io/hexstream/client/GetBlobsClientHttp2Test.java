@@ -23,12 +23,10 @@ import io.hexstream.client.testing.Responses.Blob;
 import io.hexstream.client.testing.Responses.Cells;
 import io.hexstream.client.testing.SszBodies;
 import io.netty.handler.codec.http2.Http2Settings;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -65,14 +63,14 @@ class GetBlobsClientHttp2Test {
     void jsonResultsOfV1V2AndV4GiveTheirBytes() throws Exception {
         try (CannedHttp2Server server = new CannedHttp2Server(this::json, FRAME);
                 GetBlobsClient client = client(server, false, new JwtSigner(SECRET))) {
-            assertBlobs(v1Blobs, client, call(BlobsMethod.V1, 2, null));
-            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
+            assertBlobs(v1Blobs, client, Responses.call(BlobsMethod.V1, 2, null));
+            assertBlobs(v2Blobs, client, Responses.call(BlobsMethod.V2, 2, null));
             CollectedEntries got = new CollectedEntries();
-            client.call(call(BlobsMethod.V4, 2, bitarray(0, 70)), got).get(30, TimeUnit.SECONDS);
+            client.call(Responses.call(BlobsMethod.V4, 2, bitarray(0, 70)), got).get(30, TimeUnit.SECONDS);
 
             assertEquals(List.of("cells 0 [0, 70]", "missing 1"), got.told);
-            assertArrayEquals(concat(cells.get(0).cells()), got.blobs.get(0));
-            assertArrayEquals(concat(cells.get(0).proofs()), got.proofs.get(0));
+            assertArrayEquals(Responses.concat(cells.get(0).cells()), got.blobs.get(0));
+            assertArrayEquals(Responses.concat(cells.get(0).proofs()), got.proofs.get(0));
             assertEquals(1, server.connections());
             assertEquals(3, server.requests().size());
             for (Request request : server.requests()) {
@@ -89,15 +87,19 @@ class GetBlobsClientHttp2Test {
     void sszResultsOfV1V2AndV4GiveTheirBytes() throws Exception {
         try (CannedHttp2Server server = new CannedHttp2Server(this::ssz, FRAME);
                 GetBlobsClient client = client(server, true, new JwtSigner(SECRET))) {
-            assertBlobs(v1Blobs, client, call(BlobsMethod.V1, 2, null));
-            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
+            assertBlobs(v1Blobs, client, Responses.call(BlobsMethod.V1, 2, null));
+            assertBlobs(v2Blobs, client, Responses.call(BlobsMethod.V2, 2, null));
             CollectedEntries got = new CollectedEntries();
-            client.call(call(BlobsMethod.V4, 2, bitarray(0, 5)), got).get(30, TimeUnit.SECONDS);
+            client.call(Responses.call(BlobsMethod.V4, 2, bitarray(0, 5)), got).get(30, TimeUnit.SECONDS);
 
             assertEquals(List.of("cells 0 [0, 5]", "missing 1"), got.told);
-            assertArrayEquals(concat(List.of(cell(allCells, 0, 2048), cell(allCells, 5, 2048))), got.blobs.get(0));
             assertArrayEquals(
-                    concat(List.of(cell(allCellProofs, 0, 48), cell(allCellProofs, 5, 48))), got.proofs.get(0));
+                    Responses.concat(List.of(Responses.cell(allCells, 0, 2048), Responses.cell(allCells, 5, 2048))),
+                    got.blobs.get(0));
+            assertArrayEquals(
+                    Responses.concat(
+                            List.of(Responses.cell(allCellProofs, 0, 48), Responses.cell(allCellProofs, 5, 48))),
+                    got.proofs.get(0));
             assertEquals(
                     List.of("/engine/v1/blobs/v1", "/engine/v1/blobs/v2", "/engine/v1/blobs/v4"),
                     server.requests().stream()
@@ -116,7 +118,7 @@ class GetBlobsClientHttp2Test {
             List<CollectedEntries> got = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 got.add(new CollectedEntries());
-                outcomes.add(client.call(call(BlobsMethod.V2, 2, null), got.get(i)));
+                outcomes.add(client.call(Responses.call(BlobsMethod.V2, 2, null), got.get(i)));
             }
             for (int i = 0; i < 8; i++) {
                 BlobsOutcome outcome = outcomes.get(i).get(30, TimeUnit.SECONDS);
@@ -144,7 +146,7 @@ class GetBlobsClientHttp2Test {
                         .build()) {
             List<CompletableFuture<BlobsOutcome>> outcomes = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                outcomes.add(client.call(call(BlobsMethod.V1, 2, null), new CollectedEntries()));
+                outcomes.add(client.call(Responses.call(BlobsMethod.V1, 2, null), new CollectedEntries()));
             }
             for (CompletableFuture<BlobsOutcome> outcome : outcomes) {
                 assertEquals(2, outcome.get(30, TimeUnit.SECONDS).available());
@@ -161,23 +163,8 @@ class GetBlobsClientHttp2Test {
         try (CannedHttp2Server server = new CannedHttp2Server(
                         request -> authorized(request) ? json(request) : refusal(), FRAME, 4, new Http2Settings());
                 GetBlobsClient client = client(server, false, tokens)) {
-            List<CompletableFuture<BlobsOutcome>> outcomes = new ArrayList<>();
-            List<CollectedEntries> got = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                got.add(new CollectedEntries());
-                outcomes.add(client.call(call(BlobsMethod.V2, 2, null), got.get(i)));
-            }
-
-            ExecutionException refused =
-                    assertThrows(ExecutionException.class, () -> outcomes.get(1).get(30, TimeUnit.SECONDS));
-            assertEquals(
-                    "HTTP 401 Unauthorized: wrong signature",
-                    assertInstanceOf(BadResponseException.class, refused.getCause())
-                            .getMessage());
-            for (int i : new int[] {0, 2, 3}) {
-                assertEquals(2, outcomes.get(i).get(30, TimeUnit.SECONDS).available());
-                assertBlobs(v2Blobs, got.get(i));
-            }
+            assertOnlyTheSecondCallFails(
+                    client, 4, BadResponseException.class, "HTTP 401 Unauthorized: wrong signature");
             assertEquals(1, server.connections());
         }
     }
@@ -196,22 +183,7 @@ class GetBlobsClientHttp2Test {
                         3,
                         new Http2Settings());
                 GetBlobsClient client = client(server, false, new JwtSigner(SECRET))) {
-            List<CompletableFuture<BlobsOutcome>> outcomes = new ArrayList<>();
-            List<CollectedEntries> got = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                got.add(new CollectedEntries());
-                outcomes.add(client.call(call(BlobsMethod.V2, 2, null), got.get(i)));
-            }
-
-            ExecutionException reset =
-                    assertThrows(ExecutionException.class, () -> outcomes.get(1).get(30, TimeUnit.SECONDS));
-            assertEquals(
-                    "stream reset by the server: CANCEL",
-                    assertInstanceOf(IOException.class, reset.getCause()).getMessage());
-            for (int i : new int[] {0, 2}) {
-                assertEquals(2, outcomes.get(i).get(30, TimeUnit.SECONDS).available());
-                assertBlobs(v2Blobs, got.get(i));
-            }
+            assertOnlyTheSecondCallFails(client, 3, IOException.class, "stream reset by the server: CANCEL");
             assertEquals(1, server.connections());
         }
     }
@@ -229,8 +201,8 @@ class GetBlobsClientHttp2Test {
                         },
                         FRAME);
                 GetBlobsClient client = client(server, false, new JwtSigner(SECRET))) {
-            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
-            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
+            assertBlobs(v2Blobs, client, Responses.call(BlobsMethod.V2, 2, null));
+            assertBlobs(v2Blobs, client, Responses.call(BlobsMethod.V2, 2, null));
 
             assertEquals(2, server.connections());
         }
@@ -242,7 +214,7 @@ class GetBlobsClientHttp2Test {
         try (CannedHttp2Server server =
                         new CannedHttp2Server(this::json, FRAME, 1, new Http2Settings().initialWindowSize(16 * 1024));
                 GetBlobsClient client = client(server, false, new JwtSigner(SECRET))) {
-            GetBlobsCall call = call(BlobsMethod.V1, 600, null);
+            GetBlobsCall call = Responses.call(BlobsMethod.V1, 600, null);
             CollectedEntries got = new CollectedEntries();
 
             BlobsOutcome outcome = client.call(call, got).get(30, TimeUnit.SECONDS);
@@ -260,7 +232,7 @@ class GetBlobsClientHttp2Test {
     void theClientAdvertisesAWindowOfAtLeast1MiBAndOpensTheConnectionsToMatch() throws Exception {
         try (CannedHttp2Server server = new CannedHttp2Server(this::json, FRAME);
                 GetBlobsClient client = client(server, false, new JwtSigner(SECRET))) {
-            assertBlobs(v1Blobs, client, call(BlobsMethod.V1, 2, null));
+            assertBlobs(v1Blobs, client, Responses.call(BlobsMethod.V1, 2, null));
 
             Http2Settings settings = server.clientSettings();
             assertTrue(settings.initialWindowSize() >= 1 << 20, settings.toString());
@@ -298,7 +270,7 @@ class GetBlobsClientHttp2Test {
                     }
                 };
                 got.add(entries);
-                outcomes.add(client.call(call(BlobsMethod.V2, 2, null), pausing));
+                outcomes.add(client.call(Responses.call(BlobsMethod.V2, 2, null), pausing));
             }
             assertTrue(paused.await(30, TimeUnit.SECONDS));
             client.resume();
@@ -324,7 +296,7 @@ class GetBlobsClientHttp2Test {
             holder[0] = client;
             for (int i = 0; i < 2; i++) {
                 CollectedEntries entries = new CollectedEntries();
-                outcomes.add(client.call(call(BlobsMethod.V2, 2, null), new BlobsListener() {
+                outcomes.add(client.call(Responses.call(BlobsMethod.V2, 2, null), new BlobsListener() {
                     @Override
                     public void blob(int index, BlobAndProofs entry) {
                         entries.blob(index, entry);
@@ -349,7 +321,7 @@ class GetBlobsClientHttp2Test {
                         .ipcPath(socket)
                         .http2(true)
                         .build()) {
-            assertBlobs(v2Blobs, client, call(BlobsMethod.V2, 2, null));
+            assertBlobs(v2Blobs, client, Responses.call(BlobsMethod.V2, 2, null));
 
             assertNull(server.requests().get(0).headers().get("authorization"));
             assertEquals("localhost", server.requests().get(0).headers().get(":authority"));
@@ -367,7 +339,8 @@ class GetBlobsClientHttp2Test {
                         .http2(true)
                         .build()) {
             IOException e = assertThrows(
-                    IOException.class, () -> client.call(call(BlobsMethod.V2, 2, null), new CollectedEntries()));
+                    IOException.class,
+                    () -> client.call(Responses.call(BlobsMethod.V2, 2, null), new CollectedEntries()));
             assertTrue(
                     e.getMessage().startsWith("no HTTP/2 (h2c) at 127.0.0.1:" + server.port() + ": "), e.getMessage());
             assertFalse(e.getMessage().contains("\n"), e.getMessage());
@@ -463,20 +436,34 @@ class GetBlobsClientHttp2Test {
         assertBlobs(expected, got);
     }
 
-    private static void assertBlobs(List<Blob> expected, CollectedEntries got) {
-        for (int i = 0; i < expected.size(); i++) {
-            assertArrayEquals(expected.get(i).blob(), got.blobs.get(i), "blob " + i);
-            assertArrayEquals(concat(expected.get(i).proofs()), got.proofs.get(i), "proofs of " + i);
+    /**
+     * Makes {@code calls} calls of two blobs (V2) at once: the second fails with a {@code failure} saying
+     * {@code message}, every other gets {@link #v2Blobs}.
+     */
+    private void assertOnlyTheSecondCallFails(
+            GetBlobsClient client, int calls, Class<? extends Throwable> failure, String message) throws Exception {
+        List<CompletableFuture<BlobsOutcome>> outcomes = new ArrayList<>();
+        List<CollectedEntries> got = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            got.add(new CollectedEntries());
+            outcomes.add(client.call(Responses.call(BlobsMethod.V2, 2, null), got.get(i)));
+        }
+        ExecutionException failed =
+                assertThrows(ExecutionException.class, () -> outcomes.get(1).get(30, TimeUnit.SECONDS));
+        assertEquals(message, assertInstanceOf(failure, failed.getCause()).getMessage());
+        for (int i = 0; i < calls; i++) {
+            if (i != 1) {
+                assertEquals(2, outcomes.get(i).get(30, TimeUnit.SECONDS).available());
+                assertBlobs(v2Blobs, got.get(i));
+            }
         }
     }
 
-    private static GetBlobsCall call(BlobsMethod method, int hashes, byte[] cells) {
-        Random random = new Random(hashes);
-        List<VersionedHash> asked = new ArrayList<>();
-        for (int i = 0; i < hashes; i++) {
-            asked.add(VersionedHash.wrap(Responses.bytes(random, BlobSizes.VERSIONED_HASH_SIZE)));
+    private static void assertBlobs(List<Blob> expected, CollectedEntries got) {
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i).blob(), got.blobs.get(i), "blob " + i);
+            assertArrayEquals(Responses.concat(expected.get(i).proofs()), got.proofs.get(i), "proofs of " + i);
         }
-        return new GetBlobsCall(method, asked, cells);
     }
 
     private static byte[] bitarray(int... selected) {
@@ -485,15 +472,5 @@ class GetBlobsClientHttp2Test {
             bits[cell / 8] |= (byte) (1 << (cell % 8));
         }
         return bits;
-    }
-
-    private static byte[] cell(byte[] all, int index, int size) {
-        return Arrays.copyOfRange(all, index * size, (index + 1) * size);
-    }
-
-    private static byte[] concat(List<byte[]> parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        parts.forEach(out::writeBytes);
-        return out.toByteArray();
     }
 }

@@ -10,7 +10,6 @@ import io.hexstream.client.testing.CollectedEntries;
 import io.hexstream.client.testing.Responses;
 import io.hexstream.client.testing.Responses.Blob;
 import io.hexstream.client.testing.SszBodies;
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,7 +46,7 @@ class GetBlobsClientSszTest {
             assertEquals(List.of("blob 0", "blob 1"), got.told);
             for (int i = 0; i < 2; i++) {
                 assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
-                assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
+                assertArrayEquals(Responses.concat(blobs.get(i).proofs()), got.proofs.get(i));
             }
         }
     }
@@ -86,10 +85,13 @@ class GetBlobsClientSszTest {
         assertEquals(1, outcome.available());
         assertEquals(List.of("cells 0 [0, 5]", "missing 1"), got.told);
         assertArrayEquals(
-                concat(List.of(cell(cells, 0, BlobSizes.CELL_SIZE), cell(cells, 5, BlobSizes.CELL_SIZE))),
+                Responses.concat(List.of(
+                        Responses.cell(cells, 0, BlobSizes.CELL_SIZE), Responses.cell(cells, 5, BlobSizes.CELL_SIZE))),
                 got.blobs.get(0));
         assertArrayEquals(
-                concat(List.of(cell(cellProofs, 0, BlobSizes.PROOF_SIZE), cell(cellProofs, 5, BlobSizes.PROOF_SIZE))),
+                Responses.concat(List.of(
+                        Responses.cell(cellProofs, 0, BlobSizes.PROOF_SIZE),
+                        Responses.cell(cellProofs, 5, BlobSizes.PROOF_SIZE))),
                 got.proofs.get(0));
 
         assertEquals(
@@ -133,16 +135,6 @@ class GetBlobsClientSszTest {
 
     private static byte[] ok(byte[] body) {
         return CannedHttpServer.contentLength(200, "application/octet-stream", body);
-    }
-
-    private static byte[] cell(byte[] all, int index, int size) {
-        return Arrays.copyOfRange(all, index * size, (index + 1) * size);
-    }
-
-    private static byte[] concat(List<byte[]> parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        parts.forEach(out::writeBytes);
-        return out.toByteArray();
     }
 
     private static String grouped(long offset) {

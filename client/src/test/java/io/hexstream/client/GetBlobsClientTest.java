@@ -16,7 +16,6 @@ import io.hexstream.client.testing.CollectedEntries;
 import io.hexstream.client.testing.Responses;
 import io.hexstream.client.testing.Responses.Blob;
 import io.hexstream.client.testing.Responses.Cells;
-import java.io.ByteArrayOutputStream;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +65,7 @@ class GetBlobsClientTest {
             assertEquals(body.length, outcome.bodyBytes());
             for (int i = 0; i < blobs.size(); i++) {
                 assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
-                assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
+                assertArrayEquals(Responses.concat(blobs.get(i).proofs()), got.proofs.get(i));
             }
             String token = server.heads()
                     .get(0)
@@ -106,7 +105,7 @@ class GetBlobsClientTest {
             assertEquals(body.length, outcome.bodyBytes());
             for (int i = 0; i < blobs.size(); i++) {
                 assertArrayEquals(blobs.get(i).blob(), got.blobs.get(i));
-                assertArrayEquals(concat(blobs.get(i).proofs()), got.proofs.get(i));
+                assertArrayEquals(Responses.concat(blobs.get(i).proofs()), got.proofs.get(i));
             }
         }
     }
@@ -129,7 +128,7 @@ class GetBlobsClientTest {
 
             assertEquals(1, outcome.available());
             assertArrayEquals(blobs.get(0).blob(), got.blobs.get(0));
-            assertArrayEquals(concat(blobs.get(0).proofs()), got.proofs.get(0));
+            assertArrayEquals(Responses.concat(blobs.get(0).proofs()), got.proofs.get(0));
             String head = server.heads().get(0);
             assertTrue(head.startsWith("POST / HTTP/1.1\r\n"), head);
             assertTrue(head.toLowerCase(Locale.ROOT).contains("\r\nhost: localhost\r\n"), head);
@@ -186,7 +185,7 @@ class GetBlobsClientTest {
             CollectedEntries got = new CollectedEntries();
 
             BlobsOutcome outcome =
-                    client.call(call(BlobsMethod.V1, 3, null), got).get(30, TimeUnit.SECONDS);
+                    client.call(Responses.call(BlobsMethod.V1, 3, null), got).get(30, TimeUnit.SECONDS);
 
             assertEquals(2, outcome.available());
             assertEquals(List.of("blob 0", "missing 1", "blob 2"), got.told);
@@ -213,13 +212,13 @@ class GetBlobsClientTest {
                 GetBlobsClient client = client(server, false)) {
             CollectedEntries got = new CollectedEntries();
 
-            BlobsOutcome outcome =
-                    client.call(call(BlobsMethod.V4, 3, bitarray), got).get(30, TimeUnit.SECONDS);
+            BlobsOutcome outcome = client.call(Responses.call(BlobsMethod.V4, 3, bitarray), got)
+                    .get(30, TimeUnit.SECONDS);
 
             assertEquals(2, outcome.available());
             assertEquals(List.of("missing 0", "cells 1 [0, 70]", "cells 2 [0]"), got.told);
-            assertArrayEquals(concat(cells.get(0).cells()), got.blobs.get(0));
-            assertArrayEquals(concat(cells.get(0).proofs()), got.proofs.get(0));
+            assertArrayEquals(Responses.concat(cells.get(0).cells()), got.blobs.get(0));
+            assertArrayEquals(Responses.concat(cells.get(0).proofs()), got.proofs.get(0));
             assertArrayEquals(cells.get(1).cells().get(0), got.blobs.get(1));
             assertArrayEquals(cells.get(1).proofs().get(0), got.proofs.get(1));
         }
@@ -388,21 +387,6 @@ class GetBlobsClientTest {
     }
 
     private static GetBlobsCall call(int hashes) {
-        return call(BlobsMethod.V2, hashes, null);
-    }
-
-    private static GetBlobsCall call(BlobsMethod method, int hashes, byte[] cells) {
-        Random random = new Random(hashes);
-        List<VersionedHash> asked = new ArrayList<>();
-        for (int i = 0; i < hashes; i++) {
-            asked.add(VersionedHash.wrap(Responses.bytes(random, BlobSizes.VERSIONED_HASH_SIZE)));
-        }
-        return new GetBlobsCall(method, asked, cells);
-    }
-
-    private static byte[] concat(List<byte[]> parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        parts.forEach(out::writeBytes);
-        return out.toByteArray();
+        return Responses.call(BlobsMethod.V2, hashes, null);
     }
 }

@@ -2,7 +2,13 @@ package io.hexstream.client.testing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hexstream.client.BlobSizes;
+import io.hexstream.client.BlobsMethod;
+import io.hexstream.client.GetBlobsCall;
+import io.hexstream.client.VersionedHash;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +17,7 @@ import java.util.Random;
 
 /**
  * getBlobs responses of random content, written by Jackson from {@link HexFormat} strings (the independent writer), and
- * the entries they were made from (the expected values).
+ * the entries they were made from (the expected values), and the calls that ask for them.
  */
 public final class Responses {
     public static final int BLOB_SIZE = 131_072;
@@ -96,6 +102,28 @@ public final class Responses {
             result.add(entry);
         }
         return result;
+    }
+
+    /** A call of {@code hashes} versioned hashes, random from a seed of {@code hashes}; {@code cells} for V4. */
+    public static GetBlobsCall call(BlobsMethod method, int hashes, byte[] cells) {
+        Random random = new Random(hashes);
+        List<VersionedHash> asked = new ArrayList<>();
+        for (int i = 0; i < hashes; i++) {
+            asked.add(VersionedHash.wrap(bytes(random, BlobSizes.VERSIONED_HASH_SIZE)));
+        }
+        return new GetBlobsCall(method, asked, cells);
+    }
+
+    /** The {@code index}th {@code size}-byte piece of {@code all}: one cell, or one cell proof. */
+    public static byte[] cell(byte[] all, int index, int size) {
+        return Arrays.copyOfRange(all, index * size, (index + 1) * size);
+    }
+
+    /** {@code parts} one after another. */
+    public static byte[] concat(List<byte[]> parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        parts.forEach(out::writeBytes);
+        return out.toByteArray();
     }
 
     /** {@code {"jsonrpc":"2.0","id":id,"result":result}}, compact. */
