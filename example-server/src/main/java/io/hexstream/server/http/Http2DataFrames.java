@@ -172,6 +172,8 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
             int maxFrame = configuration().frameSizePolicy().maxFrameSize();
             int frames = Math.max(1, (bytes + maxFrame - 1) / maxFrame);
             ByteBuf headers = HEADERS.directBuffer(frames * Http2CodecUtil.FRAME_HEADER_LENGTH);
+            boolean headersTracked = leakTracked(headers);
+            boolean bufferTracked = leakTracked(buffer);
             int left = bytes;
             for (int i = 1; i <= frames; i++) {
                 int length = Math.min(left, maxFrame);
@@ -181,24 +183,29 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
                 headers.writeByte(i == frames && end ? 0x1 : 0); // END_STREAM (RFC 9113 6.1)
                 headers.writeInt(stream.id());
                 if (i < frames) {
-                    ctx.write(slice(headers, Http2CodecUtil.FRAME_HEADER_LENGTH), ctx.voidPromise());
-                    ctx.write(slice(buffer, length), ctx.voidPromise());
+                    ctx.write(slice(headers, Http2CodecUtil.FRAME_HEADER_LENGTH, headersTracked), ctx.voidPromise());
+                    ctx.write(slice(buffer, length, bufferTracked), ctx.voidPromise());
                 } else {
                     ctx.write(headers, ctx.voidPromise());
-                    ctx.write(whole ? buffer : slice(buffer, length), whole ? promise : ctx.voidPromise());
+                    ctx.write(
+                            whole ? buffer : slice(buffer, length, bufferTracked), whole ? promise : ctx.voidPromise());
                 }
             }
         }
 
         /**
          * The next {@code length} bytes of {@code buffer} as a buffer of their own, holding a reference to it. A buffer
-         * the leak detector tracks is sliced sharing its tracker: a retained slice would start a tracker of its own,
-         * with a stack trace, for every frame. Any other is sliced retained, which a pooled buffer recycles.
+         * the leak detector tracks ({@code tracked}) is sliced sharing its tracker: a retained slice would start a
+         * tracker of its own, with a stack trace, for every frame. Any other is sliced retained, which a pooled buffer
+         * recycles.
          */
-        private static ByteBuf slice(ByteBuf buffer, int length) {
-            return buffer.getClass().getSimpleName().contains("LeakAware")
-                    ? buffer.readSlice(length).retain()
-                    : buffer.readRetainedSlice(length);
+        private static ByteBuf slice(ByteBuf buffer, int length, boolean tracked) {
+            return tracked ? buffer.readSlice(length).retain() : buffer.readRetainedSlice(length);
+        }
+
+        /** Whether the leak detector tracks {@code buffer}: its allocator wrapped it in a leak-aware buffer. */
+        private static boolean leakTracked(ByteBuf buffer) {
+            return buffer.getClass().getSimpleName().contains("LeakAware");
         }
 
         @Override

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ProbeCapabilitiesTest {
     private static final VersionedHash HASH = VersionedHash.decode("0x01" + "ee".repeat(31));
+    /** The capabilities, then one getBlobsV2 call over the SSZ routes. */
+    private static final String[] SSZ_CALL = {"--capabilities", "--transport", "ssz", "--method", "engine_getBlobsV2"};
     /** What a pre-move server lists: refactor.md, "Capabilities format", cut to one fork and one revision. */
     private static final String V2_DOCUMENT = "{\"supported_forks\":[\"osaka\"],\"fork_scoped_endpoints\":[],"
             + "\"independently_versioned\":{\"blobs\":[\"v2\"]},"
@@ -38,20 +40,9 @@ class ProbeCapabilitiesTest {
     @Test
     void theExampleServerServesItAtV1(@TempDir Path dir) throws Exception {
         try (EngineServerFixture server = EngineServerFixture.start(Fork.OSAKA)) {
-            Run run = ProbeRuns.probe(
-                    server,
-                    dir,
-                    List.of(HASH),
-                    "--capabilities",
-                    "--transport",
-                    "ssz",
-                    "--method",
-                    "engine_getBlobsV2");
-            assertEquals(0, run.exitCode(), run.stderr());
-            assertEquals("", run.stderr());
-            String first = "capabilities at /engine/v1/capabilities: forks osaka; blobs v2, v3, v4\n";
-            assertTrue(run.stdout().startsWith(first), run.stdout());
-            ProbeRuns.assertLine(run.stdout().substring(first.length()), "engine_getBlobsV2", 0, 1, 0);
+            Run run = ProbeRuns.probe(server, dir, List.of(HASH), SSZ_CALL);
+            assertCapabilitiesThenTheCall(
+                    run, "capabilities at /engine/v1/capabilities: forks osaka; blobs v2, v3, v4\n");
         }
     }
 
@@ -61,21 +52,12 @@ class ProbeCapabilitiesTest {
         List<String> refused = new CopyOnWriteArrayList<>();
         HttpServer server = server(asked, refused, true);
         try {
-            Run run = ProbeRuns.probe(
-                    "http://127.0.0.1:" + server.getAddress().getPort(),
-                    dir,
-                    List.of(HASH),
-                    "--capabilities",
-                    "--transport",
-                    "ssz",
-                    "--method",
-                    "engine_getBlobsV2");
-            assertEquals(0, run.exitCode(), run.stderr());
-            assertEquals("", run.stderr());
-            String first =
-                    "capabilities at /engine/v2/capabilities (404 at /engine/v1/capabilities): forks osaka; blobs v2\n";
-            assertTrue(run.stdout().startsWith(first), run.stdout());
-            ProbeRuns.assertLine(run.stdout().substring(first.length()), "engine_getBlobsV2", 0, 1, 0);
+            Run run =
+                    ProbeRuns.probe("http://127.0.0.1:" + server.getAddress().getPort(), dir, List.of(HASH), SSZ_CALL);
+            assertCapabilitiesThenTheCall(
+                    run,
+                    "capabilities at /engine/v2/capabilities (404 at /engine/v1/capabilities):"
+                            + " forks osaka; blobs v2\n");
             assertEquals(
                     List.of("GET /engine/v1/capabilities", "GET /engine/v2/capabilities", "POST /engine/v1/blobs/v2"),
                     asked);
@@ -124,6 +106,14 @@ class ProbeCapabilitiesTest {
      * {@code 404} with the problem {@code method-not-found}. Records each request, and each without a JWT the example
      * server's authenticator accepts.
      */
+    /** A run that printed {@code first} (the capabilities line), then the call's line: none of the blobs is known. */
+    private static void assertCapabilitiesThenTheCall(Run run, String first) {
+        assertEquals(0, run.exitCode(), run.stderr());
+        assertEquals("", run.stderr());
+        assertTrue(run.stdout().startsWith(first), run.stdout());
+        ProbeRuns.assertLine(run.stdout().substring(first.length()), "engine_getBlobsV2", 0, 1, 0);
+    }
+
     private static HttpServer server(List<String> asked, List<String> refused, boolean v2) throws IOException {
         JwtAuthenticator jwt =
                 new JwtAuthenticator(HexDecoder.decode(EngineServerFixture.SECRET, 32), Clock.systemUTC());
