@@ -158,13 +158,13 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        discard(new ClosedChannelException());
+        discard();
         ctx.fireChannelInactive();
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        discard(new ClosedChannelException());
+        discard();
     }
 
     /** A chunk's failed write comes here, from the transport: the body's framing is lost, so the connection goes. */
@@ -281,10 +281,14 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
     }
 
     /**
-     * Releases the body being sent and everything waiting behind it, failing their promises with {@code cause} (a void
-     * one is left alone: a closed connection is no news to the pipeline).
+     * Releases the body being sent and everything waiting behind it, failing their promises with a
+     * {@link ClosedChannelException} (a void one is left alone: a closed connection is no news to the pipeline).
      */
-    private void discard(Throwable cause) {
+    private void discard() {
+        if (body == null && waiting.isEmpty()) {
+            return; // the usual end: nothing to fail, and no exception made (a stack trace per HTTP/2 stream)
+        }
+        Throwable cause = new ClosedChannelException();
         if (body != null) {
             ChannelPromise promise = bodyPromise;
             closeBody();

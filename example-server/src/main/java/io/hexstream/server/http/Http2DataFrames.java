@@ -13,7 +13,6 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2LifecycleManager;
 import io.netty.handler.codec.http2.Http2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
-import java.util.ArrayDeque;
 
 /**
  * The DATA frames of a server's streams, written under Netty's flow control as Netty's encoder writes them, for less
@@ -76,8 +75,8 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
      * One stream's data waiting for its window, merged with what the stream writes next while it waits: the buffers in
      * order, each with the promise its writer gave, which completes with the write of its last byte. The buffers are
      * written one at a time, never joined: a frame is then a slice of one chunk (no composite buffer and its NIO
-     * views), and the last frame of a buffer is the buffer itself. Only a queued {@code Data} that something was merged
-     * into holds more than one buffer.
+     * views), and the last frame of a buffer is the buffer itself. A {@code Data} merged into a queued one is linked
+     * behind it as it is (no collection of its own): the queued one then walks the chain.
      */
     private final class Data implements Http2RemoteFlowController.FlowControlled {
         private final Http2Stream stream;
@@ -85,8 +84,10 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
         private ByteBuf buffer;
 
         private ChannelPromise promise;
-        /** The buffers after {@link #buffer}, each followed by its promise; made on the first merge. */
-        private ArrayDeque<Object> more;
+        /** The merged {@code Data} whose buffer comes after {@link #buffer}, and the last of the chain. */
+        private Data next;
+
+        private Data last = this;
         /** The promise of the buffer that ends the stream, once one has come. */
         private ChannelPromise endPromise;
 
@@ -131,7 +132,7 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
             int allowed = allowedBytes;
             while (buffer != null) {
                 int readable = buffer.readableBytes();
-                boolean last = more == null || more.isEmpty();
+                boolean last = next == null;
                 if (readable == 0 && !(last && endPromise != null)) {
                     ctx.write(buffer, promise); // no frame: its promise completes in order
                     next();
@@ -154,12 +155,16 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
 
         /** Moves to the next buffer and its promise, if any. */
         private void next() {
-            if (more == null || more.isEmpty()) {
+            if (next == null) {
                 buffer = null;
                 promise = null;
-            } else {
-                buffer = (ByteBuf) more.poll();
-                promise = (ChannelPromise) more.poll();
+                return;
+            }
+            buffer = next.buffer;
+            promise = next.promise;
+            next = next.next;
+            if (next == null) {
+                last = this;
             }
         }
 
@@ -217,11 +222,8 @@ final class Http2DataFrames extends DecoratingHttp2ConnectionEncoder {
                 buffer = data.buffer;
                 promise = data.promise;
             } else {
-                if (more == null) {
-                    more = new ArrayDeque<>(8);
-                }
-                more.add(data.buffer);
-                more.add(data.promise);
+                last.next = data;
+                last = data;
             }
             size += data.size;
             endPromise = data.endPromise;

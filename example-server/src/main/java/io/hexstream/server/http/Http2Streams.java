@@ -1,6 +1,8 @@
 package io.hexstream.server.http;
 
 import io.hexstream.server.metrics.ServerMetrics;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
@@ -55,6 +57,12 @@ public final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
     /** Empty DATA frames in a row before the connection is closed (CVE-2019-9518). */
     public static final int MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 2;
 
+    /**
+     * Where a stream's chunks come from: a pooled allocator, whose slices (a chunk's DATA frames,
+     * {@link Http2DataFrames}) are recycled objects; the adaptive allocator's are new ones, one per frame.
+     */
+    private static final ByteBufAllocator CHUNKS = PooledByteBufAllocator.DEFAULT;
+
     private final EngineApiInitializer port;
     private final String transport;
 
@@ -67,6 +75,7 @@ public final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
     @Override
     protected void initChannel(Http2StreamChannel stream) {
         stream.config().setWriteBufferWaterMark(EngineServer.WATER_MARK);
+        stream.config().setAllocator(CHUNKS);
         port.addStream(stream.pipeline(), transport);
     }
 
