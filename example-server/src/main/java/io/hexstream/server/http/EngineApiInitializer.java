@@ -190,7 +190,11 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      */
     public void addHttp2(ChannelPipeline pipeline, String transport) {
         Http2FrameCodec frames = Http2Streams.frameCodec(maxConcurrentStreams, metrics);
-        pipeline.addLast(new ReadThrottle(), new StalledWriteTimeout(limits.writeTimeout(), metrics), frames);
+        pipeline.addLast(
+                new LingeringClose(limits.maxRequestBytes()),
+                new ReadThrottle(),
+                new StalledWriteTimeout(limits.writeTimeout(), metrics),
+                frames);
         pipeline.addLast(connectionHandlers(frames, transport));
     }
 

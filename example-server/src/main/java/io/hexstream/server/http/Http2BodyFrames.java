@@ -197,9 +197,21 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
         }
     }
 
-    /** The stream's error, or its reset or close: releases what the body holds (its size stays: it was counted). */
+    /**
+     * The stream's error, or its reset or close, from the flow controller: the body is {@linkplain #discard discarded}
+     * (its size stays: it was counted) and the stream reset, if it is not already.
+     */
     @Override
     public void error(ChannelHandlerContext ctx, Throwable cause) {
+        try {
+            discard(cause);
+        } finally {
+            lifecycle.onError(ctx, true, cause);
+        }
+    }
+
+    /** Releases the chunk and the input, and fails the promise with {@code cause}. */
+    void discard(Throwable cause) {
         if (chunk != null) {
             chunk.release();
             chunk = null;
@@ -208,7 +220,6 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
             closeInput();
         } finally {
             promise.tryFailure(cause);
-            lifecycle.onError(ctx, true, cause);
         }
     }
 

@@ -84,10 +84,15 @@ final class Http2StreamedResponseEncoder extends ChannelDuplexHandler {
             ctx.close(); // no HEADERS were sent: the stream is reset
             return;
         }
-        ctx.write(head, ctx.voidPromise());
         ChannelPromise done = ctx.channel().parent().pipeline().context(frames).newPromise();
         Http2BodyFrames sent = new Http2BodyFrames(
                 stream, frames.encoder().configuration().frameSizePolicy(), frames, input, (int) length, done);
+        ctx.write(head, ctx.voidPromise());
+        if (!sendsData(stream)) { // the HEADERS failed, and took the stream with them
+            sent.discard(new ClosedChannelException());
+            promise.tryFailure(done.cause());
+            return;
+        }
         body = sent;
         done.addListener(future -> {
             if (body == sent) {
