@@ -24,10 +24,10 @@ import io.netty.handler.stream.ChunkedInput;
  * passes the stream's channel.
  *
  * <p>Frames, without padding, are cut at the client's current {@code SETTINGS_MAX_FRAME_SIZE}; each goes out as two
- * buffers: its 9-byte header, a slice of one pooled buffer holding the headers of all the frames written at once, and a
- * slice of the chunk (no copy), a chunk's last frame being the chunk itself. All have the connection's void promise but
- * the body's last frame, with END_STREAM, which carries the body's promise; the stream is then closed as Netty's
- * encoder closes it. A failed write fails the connection (the void promise reports it to the connection's pipeline).
+ * buffers: its 9-byte header, a slice of one pooled buffer holding the headers of the body's frames, and a slice of the
+ * chunk (no copy), a chunk's last frame being the chunk itself. All have the connection's void promise but the body's
+ * last frame, with END_STREAM, which carries the body's promise; the stream is then closed as Netty's encoder closes
+ * it. A failed write fails the connection (the void promise reports it to the connection's pipeline).
  *
  * <p>A body that fails to produce a chunk, or whose chunks come to more or less than its length, is an error of its
  * stream: the flow controller cancels it, which releases the chunk and the input, fails the promise and resets the
@@ -39,6 +39,10 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
      * adaptive allocator's are new ones, one per frame.
      */
     static final ByteBufAllocator ALLOCATOR = PooledByteBufAllocator.DEFAULT;
+    /** Frames foretold beyond the body's length over the frame size: the short frames where chunks end. */
+    private static final int FRAMES_TO_SPARE = 64;
+    /** The most room for frame headers taken at once, in bytes: 7,281 frames, 113 MiB of 16 KiB frames. */
+    private static final int MAX_HEADER_ROOM = 64 * 1024;
 
     private final Http2Stream stream;
     private final Http2FrameSizePolicy frameSize;
@@ -48,6 +52,12 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
     private ChunkedInput<ByteBuf> input;
     /** The chunk being written, when a window cut it. */
     private ByteBuf chunk;
+    /**
+     * Room for the headers of the frames to come, each frame's a slice: one pooled buffer for the body's frames as
+     * {@link #size} foretells them (a buffer per write was a pooled allocation, and a leak detector's sample, per
+     * WINDOW_UPDATE); another when the frames outrun it (chunks that end short of a frame, a smaller frame size).
+     */
+    private ByteBuf headers;
     /** Bytes not yet written. */
     private int size;
 
@@ -121,6 +131,7 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
             chunk = null;
             if (end) {
                 ended = true;
+                releaseHeaders();
                 closeInput();
             }
         }
@@ -155,7 +166,7 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
     private void writeFrames(ChannelHandlerContext ctx, int bytes, boolean end, boolean whole) {
         int maxFrame = frameSize.maxFrameSize();
         int frames = Math.max(1, (bytes + maxFrame - 1) / maxFrame);
-        ByteBuf headers = ALLOCATOR.directBuffer(frames * Http2CodecUtil.FRAME_HEADER_LENGTH);
+        ByteBuf headers = headerRoom(frames, maxFrame);
         boolean headersTracked = leakTracked(headers);
         boolean chunkTracked = leakTracked(chunk);
         int left = bytes;
@@ -166,13 +177,30 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
             headers.writeByte(Http2FrameTypes.DATA);
             headers.writeByte(i == frames && end ? 0x1 : 0); // END_STREAM (RFC 9113 6.1)
             headers.writeInt(stream.id());
+            ctx.write(slice(headers, Http2CodecUtil.FRAME_HEADER_LENGTH, headersTracked), ctx.voidPromise());
             if (i < frames) {
-                ctx.write(slice(headers, Http2CodecUtil.FRAME_HEADER_LENGTH, headersTracked), ctx.voidPromise());
                 ctx.write(slice(chunk, length, chunkTracked), ctx.voidPromise());
             } else {
-                ctx.write(headers, ctx.voidPromise());
                 ctx.write(whole ? chunk : slice(chunk, length, chunkTracked), end ? promise : ctx.voidPromise());
             }
+        }
+    }
+
+    /** {@link #headers}, with room for {@code frames} more headers. */
+    private ByteBuf headerRoom(int frames, int maxFrame) {
+        int bytes = frames * Http2CodecUtil.FRAME_HEADER_LENGTH;
+        if (headers == null || headers.writableBytes() < bytes) {
+            releaseHeaders();
+            long foretold = ((long) size / maxFrame + FRAMES_TO_SPARE) * Http2CodecUtil.FRAME_HEADER_LENGTH;
+            headers = ALLOCATOR.directBuffer((int) Math.max(bytes, Math.min(foretold, MAX_HEADER_ROOM)));
+        }
+        return headers;
+    }
+
+    private void releaseHeaders() {
+        if (headers != null) {
+            headers.release(); // its frames' slices hold it until they are written
+            headers = null;
         }
     }
 
@@ -216,6 +244,7 @@ final class Http2BodyFrames implements Http2RemoteFlowController.FlowControlled 
             chunk.release();
             chunk = null;
         }
+        releaseHeaders();
         try {
             closeInput();
         } finally {
