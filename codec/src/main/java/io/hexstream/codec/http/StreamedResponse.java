@@ -1,7 +1,10 @@
 package io.hexstream.codec.http;
 
 import io.hexstream.codec.body.StreamedBody;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -28,6 +31,19 @@ public record StreamedResponse(HttpVersion version, HttpResponseStatus status, b
      */
     public static StreamedResponse of(HttpRequest request, HttpResponseStatus status, StreamedBody body) {
         return new StreamedResponse(request.protocolVersion(), status, HttpUtil.isKeepAlive(request), body);
+    }
+
+    /**
+     * The response's head, as its encoder writes it: the status, the body's {@code Content-Type}, its exact
+     * {@code Content-Length} and the keep-alive asked for. Reads the body: call it while this response still holds it
+     * (before {@link StreamedBody#bodyInput} takes its reference).
+     */
+    public HttpResponse head() {
+        HttpResponse head = new DefaultHttpResponse(version, status);
+        head.headers().set(HttpHeaderNames.CONTENT_TYPE, body.contentType());
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.contentLength());
+        HttpUtil.setKeepAlive(head, keepAlive);
+        return head;
     }
 
     @Override

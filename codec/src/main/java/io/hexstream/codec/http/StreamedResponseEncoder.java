@@ -8,11 +8,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpContentEncoder;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedInput;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -183,11 +180,9 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
             promise.tryFailure(new ClosedChannelException());
             return;
         }
-        StreamedBody content = response.body();
-        CharSequence contentType = content.contentType();
-        long contentLength = content.contentLength(); // read while the response still holds the body
+        HttpResponse head = response.head(); // read while the response still holds the body
         try {
-            body = content.bodyInput(chunkSize);
+            body = response.body().bodyInput(chunkSize);
         } catch (RuntimeException e) {
             promise.tryFailure(e);
             ctx.close(); // no response was written: a later one on this connection would answer the wrong request
@@ -195,10 +190,6 @@ public final class StreamedResponseEncoder extends ChannelDuplexHandler {
         }
         bodyPromise = promise;
         bodyKeepAlive = response.keepAlive();
-        HttpResponse head = new DefaultHttpResponse(response.version(), response.status());
-        head.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
-        HttpUtil.setKeepAlive(head, bodyKeepAlive);
         ctx.write(head, ctx.voidPromise());
     }
 

@@ -190,7 +190,11 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
      */
     public void addHttp2(ChannelPipeline pipeline, String transport) {
         Http2FrameCodec frames = Http2Streams.frameCodec(maxConcurrentStreams, metrics);
-        pipeline.addLast(new ReadThrottle(), new StalledWriteTimeout(limits.writeTimeout(), metrics), frames);
+        pipeline.addLast(
+                new LingeringClose(limits.maxRequestBytes()),
+                new ReadThrottle(),
+                new StalledWriteTimeout(limits.writeTimeout(), metrics),
+                frames);
         pipeline.addLast(connectionHandlers(frames, transport));
     }
 
@@ -203,26 +207,30 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
     /** What follows the frame codec of an HTTP/2 connection: its streams, then the connection's watch. */
     private ChannelHandler[] connectionHandlers(Http2FrameCodec frames, String transport) {
         return new ChannelHandler[] {
-            new Http2MultiplexHandler(new Http2Streams(this, transport)),
+            new Http2MultiplexHandler(new Http2Streams(this, frames, transport)),
             new Http2ConnectionWatch(frames, limits.idleTimeout(), metrics)
         };
     }
 
-    /** The handlers of one HTTP/2 stream, from the stream frames to the route, its responses counted as given. */
-    void addStream(ChannelPipeline pipeline, String transport) {
+    /**
+     * The handlers of one HTTP/2 stream of the connection {@code frames} codes, from the stream frames to the route,
+     * its responses counted as given.
+     */
+    void addStream(ChannelPipeline pipeline, Http2FrameCodec frames, String transport) {
         ReadThrottle throttle = new ReadThrottle();
         if (metrics != ServerMetrics.NONE) {
             metrics.http2Stream(StreamEvent.OPENED);
             pipeline.addLast(TransportMeter.stream(metrics));
         }
+        Http2StreamedResponseEncoder responses = new Http2StreamedResponseEncoder(frames, metrics);
         pipeline.addLast(
                 throttle,
-                new StalledWriteTimeout(limits.writeTimeout(), metrics),
+                StalledWriteTimeout.forStream(limits.writeTimeout(), metrics, responses::unsent),
                 new Http2StreamFrameToHttpObjectCodec(true),
                 new Http2StreamAdapter(),
                 new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics, largeRequests),
                 new RequestSizeLimit(limits.maxRequestBytes(), metrics),
-                new StreamedResponseEncoder(),
+                responses,
                 new ChunkedWriteHandler(),
                 new IdleTimeoutHandler(limits.idleTimeout(), metrics),
                 new EngineApiHandler(1, largeRequests, metrics, transport));

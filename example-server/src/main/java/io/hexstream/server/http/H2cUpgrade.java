@@ -82,10 +82,10 @@ final class H2cUpgrade extends HttpServerUpgradeHandler {
 
         @Override
         public void upgradeTo(ChannelHandlerContext ctx, FullHttpRequest upgradeRequest) {
-            // The HTTP codec is gone already and the upgrade handler goes next; the socket-side handlers stay.
+            // The HTTP codec is gone already and the upgrade handler goes next; the socket-side handlers stay, the
+            // lingering close with them (HTTP/2's closes linger too, Http2ConnectionWatch).
             ChannelPipeline pipeline = ctx.pipeline();
             EngineApiInitializer.removeRequestHandlers(pipeline);
-            pipeline.remove(LingeringClose.class);
             pipeline.remove(ChunkedWriteHandler.class);
             pipeline.remove(ProtocolSwitch.class);
             http2.upgradeTo(ctx, upgradeRequest);

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *       HTTP/1.1 connection is; a stream open, however slow, keeps it (its own idle timeout bounds it);
  *   <li>when the server stops ({@link IdleTimeoutHandler#CLOSE_WHEN_IDLE}), GOAWAY: no new stream is taken, and the
  *       streams in flight finish within the drain timeout before the connection closes (the frame codec's graceful
- *       close).
+ *       close); once the last of them is written, the close lingers ({@link LingeringClose}): a close while the client
+ *       still sends (its WINDOW_UPDATEs as it reads) would reset the connection, and lose the reply's last bytes.
  * </ul>
  *
  * Every other connection-level frame has been acted upon by the frame codec; it ends here. One instance per connection,
@@ -60,6 +61,11 @@ final class Http2ConnectionWatch extends ChannelInboundHandlerAdapter {
             @Override
             public void onStreamClosed(Http2Stream stream) {
                 idleSince = System.nanoTime();
+                if (frames.connection().goAwaySent() && frames.connection().numActiveStreams() == 0) {
+                    // the last stream of a closing connection: the frame codec closes it next, and the client may
+                    // still be reading that stream's last bytes, and returning its window
+                    ctx.pipeline().fireUserEventTriggered(LingeringClose.START);
+                }
             }
         });
         if (timeoutNanos > 0) {

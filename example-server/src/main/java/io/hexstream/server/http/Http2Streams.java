@@ -1,13 +1,9 @@
 package io.hexstream.server.http;
 
 import io.hexstream.server.metrics.ServerMetrics;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
-import io.netty.handler.codec.http2.Http2ConnectionDecoder;
-import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -18,12 +14,13 @@ import io.netty.handler.codec.http2.WeightedFairQueueByteDistributor;
  * The streams of an HTTP/2 connection (h2c, RFC 9113), each a channel of its own served by the HTTP/1.1 handlers of its
  * port, one request a stream: {@code ReadThrottle → Http2StreamFrameToHttpObjectCodec (HEADERS and DATA as the
  * HttpObjects of HTTP/1.1, :authority as Host) → Http2StreamAdapter → RequestHeadCheck (the route, the JWT of this
- * stream) → RequestSizeLimit → StreamedResponseEncoder → ChunkedWriteHandler → IdleTimeoutHandler → EngineApiHandler}.
- * So a route answers a stream with the status, headers and body it gives HTTP/1.1; a streamed body's chunks become DATA
- * frames as they are (the frame writer cuts each into frames of the client's {@code SETTINGS_MAX_FRAME_SIZE} as slices,
- * not copies), and a stream's writability is its flow-control window's and the connection's: the encoder makes a chunk
- * only while both have room, so a stream holds at most its channel's high water mark plus one chunk whatever window the
- * client advertises, and a stream whose window stays shut holds back no other.
+ * stream) → RequestSizeLimit → Http2StreamedResponseEncoder → ChunkedWriteHandler → IdleTimeoutHandler →
+ * EngineApiHandler}. So a route answers a stream with the status, headers and body it gives HTTP/1.1. A streamed body
+ * goes to the connection's flow controller whole ({@link Http2BodyFrames}), which takes a chunk from it only when the
+ * stream's window, the connection's and the socket let some of it go, and cuts it there into DATA frames of the
+ * client's {@code SETTINGS_MAX_FRAME_SIZE} as slices, not copies: a stream holds at most one chunk whatever window the
+ * client advertises, and a stream whose window stays shut holds back no other. Other bodies (small, whole) are Netty's
+ * DATA frames, under the same flow control.
  *
  * <p>The connection's settings and bounds (RFC 9113 6.5.2; CVE-2023-44487, CVE-2024-27316, CVE-2019-9512/9515/9518,
  * CVE-2025-55163) are {@link #frameCodec}'s.
@@ -57,26 +54,24 @@ public final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
     /** Empty DATA frames in a row before the connection is closed (CVE-2019-9518). */
     public static final int MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 2;
 
-    /**
-     * Where a stream's chunks come from: a pooled allocator, whose slices (a chunk's DATA frames,
-     * {@link Http2DataFrames}) are recycled objects; the adaptive allocator's are new ones, one per frame.
-     */
-    private static final ByteBufAllocator CHUNKS = PooledByteBufAllocator.DEFAULT;
-
     private final EngineApiInitializer port;
+    private final Http2FrameCodec frames;
     private final String transport;
 
-    /** @param transport the label of the streams' responses in the metrics */
-    Http2Streams(EngineApiInitializer port, String transport) {
+    /**
+     * @param frames the connection's frame codec
+     * @param transport the label of the streams' responses in the metrics
+     */
+    Http2Streams(EngineApiInitializer port, Http2FrameCodec frames, String transport) {
         this.port = port;
+        this.frames = frames;
         this.transport = transport;
     }
 
     @Override
     protected void initChannel(Http2StreamChannel stream) {
         stream.config().setWriteBufferWaterMark(EngineServer.WATER_MARK);
-        stream.config().setAllocator(CHUNKS);
-        port.addStream(stream.pipeline(), transport);
+        port.addStream(stream.pipeline(), frames, transport);
     }
 
     /**
@@ -103,9 +98,7 @@ public final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
                 .build();
     }
 
-    /**
-     * Netty's server codec, with every bound it applies, its encoder's DATA frames written by {@link Http2DataFrames}.
-     */
+    /** Netty's server codec, with every bound it applies. */
     private static final class ServerCodecBuilder extends Http2FrameCodecBuilder {
         ServerCodecBuilder() {
             // A server's connection (Netty's builder takes it for its own), its streams taking turns of
@@ -115,12 +108,6 @@ public final class Http2Streams extends ChannelInitializer<Http2StreamChannel> {
             turns.allocationQuantum(ALLOCATION_QUANTUM);
             connection.remote().flowController(new DefaultHttp2RemoteFlowController(connection, turns));
             connection(connection);
-        }
-
-        @Override
-        protected Http2FrameCodec build(
-                Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings) {
-            return super.build(decoder, new Http2DataFrames(encoder), initialSettings);
         }
     }
 }

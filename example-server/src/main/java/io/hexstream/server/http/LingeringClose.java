@@ -2,8 +2,9 @@ package io.hexstream.server.http;
 
 import io.hexstream.server.exchange.ReadThrottle;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
@@ -19,10 +20,14 @@ import java.util.concurrent.TimeUnit;
  * the connection closes. The connection's place under its {@link ConnectionLimit} is then the first to go to a new
  * connection.
  *
+ * <p>A close asked for while it lingers (an HTTP/2 connection's frame codec closes once its last stream is done,
+ * {@link Http2ConnectionWatch}) waits for the lingering to end: the close it was asked for completes with the
+ * connection's.
+ *
  * <p>Next to the socket, before {@link ReadThrottle} (whose pause it reads through); passes everything on until it
  * starts. One instance per connection, used on its event loop.
  */
-public final class LingeringClose extends ChannelInboundHandlerAdapter {
+public final class LingeringClose extends ChannelDuplexHandler {
     /** The longest a connection is read and dropped, its output shut, before it closes. */
     public static final Duration LINGER = Duration.ofSeconds(1);
 
@@ -70,6 +75,15 @@ public final class LingeringClose extends ChannelInboundHandlerAdapter {
             }
         });
         deadline = ctx.executor().schedule(() -> ctx.close(), LINGER.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        if (lingering && ctx.channel().isActive()) {
+            ctx.channel().closeFuture().addListener(closed -> promise.trySuccess());
+        } else {
+            ctx.close(promise);
+        }
     }
 
     @Override

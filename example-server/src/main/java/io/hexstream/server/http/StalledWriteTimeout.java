@@ -8,6 +8,7 @@ import io.netty.channel.ChannelPromise;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,16 +25,19 @@ import org.slf4j.LoggerFactory;
  * responses; {@link Duration#ZERO} never closes anything. Netty's own {@code WriteTimeoutHandler} times each write from
  * when it was queued, so it would cut off a reader making steady progress behind a few queued chunks.
  *
- * <p>On an HTTP/2 stream, which has no outbound buffer of its own, what is queued is what keeps the stream unwritable
- * (its flow-control window shut, or its bytes held past its high water mark): a write through here is progress (the
- * encoder writes only while the stream is writable), and so is fewer bytes held; a stream that stays unwritable without
- * either for {@code timeout} is closed ({@code RST_STREAM}), its connection and other streams left as they are.
+ * <p>On an HTTP/2 stream ({@link #forStream}), which has no outbound buffer of its own, what is queued is what keeps
+ * the stream unwritable (its flow-control window shut, or its bytes held past its high water mark), or the bytes of its
+ * streamed body not yet written ({@link Http2StreamedResponseEncoder#unsent}), whichever is more: a write through here
+ * is progress, and so is fewer bytes held; a stream that holds bytes without either for {@code timeout} is closed
+ * ({@code RST_STREAM}), its connection and other streams left as they are.
  */
 public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(StalledWriteTimeout.class);
 
     private final long timeoutNanos;
     private final ServerMetrics metrics;
+    /** On an HTTP/2 stream, the bytes of its streamed body not yet written. */
+    private final LongSupplier streamBody;
     /** {@link System#nanoTime()} when progress was last seen, or when the first write was queued. */
     private long progressAt;
     /** The outbound buffer as last seen: its first message's identity, that message's progress, the bytes queued. */
@@ -47,11 +51,21 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
     private ScheduledFuture<?> check;
 
     public StalledWriteTimeout(Duration timeout, ServerMetrics metrics) {
+        this(timeout, metrics, () -> 0);
+    }
+
+    private StalledWriteTimeout(Duration timeout, ServerMetrics metrics, LongSupplier streamBody) {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("write timeout " + timeout + " < 0");
         }
         this.timeoutNanos = timeout.toNanos();
         this.metrics = metrics;
+        this.streamBody = streamBody;
+    }
+
+    /** The timeout of an HTTP/2 stream whose streamed body, sent below its channel, has {@code unsent} bytes left. */
+    static StalledWriteTimeout forStream(Duration timeout, ServerMetrics metrics, LongSupplier unsent) {
+        return new StalledWriteTimeout(timeout, metrics, unsent);
     }
 
     @Override
@@ -80,9 +94,14 @@ public final class StalledWriteTimeout extends ChannelOutboundHandlerAdapter {
         }
     }
 
-    /** What holds an HTTP/2 stream unwritable (at least 1 while it is: its window may be shut with little held). */
-    private static long streamHeld(ChannelHandlerContext ctx) {
-        return ctx.channel().isWritable() ? 0 : Math.max(1, ctx.channel().bytesBeforeWritable());
+    /**
+     * What an HTTP/2 stream holds: what keeps it unwritable (at least 1 while it is: its window may be shut with little
+     * held), or its body's bytes not yet written, whichever is more.
+     */
+    private long streamHeld(ChannelHandlerContext ctx) {
+        long unwritable =
+                ctx.channel().isWritable() ? 0 : Math.max(1, ctx.channel().bytesBeforeWritable());
+        return Math.max(unwritable, streamBody.getAsLong());
     }
 
     private long period() {

@@ -14,9 +14,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Next to the socket, per connection, only when metrics are on: counts the bytes handed to the socket and tells when
  * the connection has been unwritable (the reader not draining its responses) for more than {@link #STALL_MILLIS}, and
- * when it no longer is. On an HTTP/2 stream ({@link #stream}) it counts only the stall, as a
- * {@link StreamEvent#STALLED} (the stream's flow-control window, the connection's, or the socket shut): its bytes are
- * its connection's. Touches nothing it is given.
+ * when it no longer is. On an HTTP/2 stream ({@link #stream}) it counts only the stall of what the stream's channel
+ * writes, as a {@link StreamEvent#STALLED} (the stream's flow-control window, the connection's, or the socket shut):
+ * its bytes are its connection's, and a streamed body, sent below the stream's channel, is watched by
+ * {@link Http2StreamedResponseEncoder}. Touches nothing it is given.
  */
 final class TransportMeter extends ChannelDuplexHandler {
     /** How long a connection stays unwritable before it counts as stalled. */

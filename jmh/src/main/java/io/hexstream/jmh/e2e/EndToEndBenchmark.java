@@ -58,6 +58,7 @@ import java.util.concurrent.Future;
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.EndToEndBenchmark
  *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--warmup SECONDS]
+ *     [--h2c-windows STREAM,CONNECTION (bytes; hyper's 2097152,5242880)]
  *     [--connections per-request,keep-alive,ws,ipc,h2c,h2c-shared]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
  *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
@@ -136,6 +137,7 @@ public final class EndToEndBenchmark {
             Path dataDir,
             double seconds,
             double warmup,
+            H2cLoopbackClient.Windows h2Windows,
             List<String> servers,
             List<String> connections,
             int[] blobCounts,
@@ -147,6 +149,7 @@ public final class EndToEndBenchmark {
             Path dataDir = DATA_DIR;
             double seconds = 3;
             double warmup = -1;
+            H2cLoopbackClient.Windows h2Windows = H2cLoopbackClient.Windows.HYPER;
             List<String> servers = List.of(
                     "hexstream-portable",
                     "hexstream-vector",
@@ -166,6 +169,7 @@ public final class EndToEndBenchmark {
                     case "--data-dir" -> dataDir = Path.of(args[++i]);
                     case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                     case "--warmup" -> warmup = Double.parseDouble(args[++i]);
+                    case "--h2c-windows" -> h2Windows = H2cLoopbackClient.Windows.parse(args[++i]);
                     case "--servers" -> servers = List.of(args[++i].split(","));
                     case "--connections" -> connections = List.of(args[++i].split(","));
                     case "--blobs" -> blobCounts = counts(args[++i]);
@@ -182,6 +186,7 @@ public final class EndToEndBenchmark {
                     dataDir,
                     seconds,
                     warmup < 0 ? defaultWarmup(seconds) : warmup,
+                    h2Windows,
                     servers,
                     connections,
                     blobCounts,
@@ -289,7 +294,7 @@ public final class EndToEndBenchmark {
             throws Exception {
         byte[] request = request(server, "keep-alive", tokens, hashes, shape);
         try (LoopbackClient http = new LoopbackClient(jvm.address(), false);
-                H2cLoopbackClient h2 = H2cLoopbackClient.connect(jvm.address())) {
+                H2cLoopbackClient h2 = H2cLoopbackClient.connect(jvm.address(), H2cLoopbackClient.Windows.HYPER)) {
             if (!Arrays.equals(h2.fetch(request), http.fetch(request))) {
                 throw new IllegalStateException(server + " answered " + shape.name() + " over h2c with other bytes");
             }
@@ -316,6 +321,7 @@ public final class EndToEndBenchmark {
                                     connection,
                                     options.seconds(),
                                     options.warmup(),
+                                    options.h2Windows(),
                                     shape);
                             System.out.println(cell);
                             cells.add(cell);
@@ -407,10 +413,11 @@ public final class EndToEndBenchmark {
      * {@code clients} connections of {@code kind} to {@code server}; for {@code h2c-shared}, {@code clients} streams'
      * clients on one HTTP/2 connection.
      */
-    static List<EngineConnection> open(String kind, ServerJvm server, JwtAuthenticator tokens, int clients)
+    static List<EngineConnection> open(
+            String kind, ServerJvm server, JwtAuthenticator tokens, int clients, H2cLoopbackClient.Windows h2Windows)
             throws IOException {
         if (H2_KINDS.contains(kind)) {
-            return H2cLoopbackClient.open(server.address(), clients, kind.equals("h2c-shared"));
+            return H2cLoopbackClient.open(server.address(), clients, kind.equals("h2c-shared"), h2Windows);
         }
         List<EngineConnection> opened = new ArrayList<>(clients);
         try {
@@ -524,13 +531,14 @@ public final class EndToEndBenchmark {
             String connection,
             double seconds,
             double warmup,
+            H2cLoopbackClient.Windows h2Windows,
             RequestShape shape)
             throws Exception {
         byte[] request = request(name, connection, tokens, hashes, shape);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<EngineConnection> connections = new ArrayList<>();
         try {
-            connections.addAll(open(connection, server, tokens, clients));
+            connections.addAll(open(connection, server, tokens, clients, h2Windows));
             drive(pool, connections, request, warmup);
             server.ask("reset");
             long heapBefore = server.ask("heap");

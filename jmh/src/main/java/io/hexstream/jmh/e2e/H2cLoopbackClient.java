@@ -30,20 +30,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * client; {@code h2c-shared}: every client's streams on one connection. One implementation serves both.
  *
  * <p>Connection (RFC 9113 3.4, 6.5, 6.9): the client preface, a SETTINGS frame ({@code SETTINGS_ENABLE_PUSH} 0,
- * {@code SETTINGS_INITIAL_WINDOW_SIZE} {@value #INITIAL_WINDOW_SIZE} bytes: #793's "SHOULD be at least 1 MiB") and a
- * WINDOW_UPDATE on stream 0 opening the connection's window, which starts at 65,535 bytes whatever the settings, to
- * {@value #INITIAL_WINDOW_SIZE} bytes times the streams the connection carries at once (no stream held back by the
- * connection's window more than by its own). {@code SETTINGS_MAX_FRAME_SIZE} stays at HTTP/2's default,
- * {@value #MAX_FRAME_SIZE} bytes: the server cuts the body into DATA frames of at most that (a 35.2 MB JSON reply is
- * about 2,150 frames), and a larger frame fails the connection. One daemon thread per connection reads the socket at
- * most {@value #READ_SIZE} bytes at a time (as {@link LoopbackClient} reads a body) into a reused
- * {@value #READ_BUFFER}-byte buffer and hands each frame to its stream where it lies, so every byte is copied once,
- * from the socket, as over HTTP/1.1: the server's SETTINGS acked (RFC 9113 6.5.3), a PING answered with a PING ack of
- * its 8 bytes (6.7), PRIORITY and WINDOW_UPDATE ignored, RST_STREAM (6.4) failing its stream's exchange and GOAWAY
- * (6.8) those of the streams above its last stream id (every stream, with an error code other than {@code NO_ERROR}),
- * each with an {@link IOException} naming the error code. Writes (requests, WINDOW_UPDATEs, acks) are serialised on a
- * lock over a {@link BufferedOutputStream}, flushed per request and per window update. The request bodies (a few KiB)
- * stay within the windows the server opens and returns, so the client keeps no count of its own send windows.
+ * {@code SETTINGS_INITIAL_WINDOW_SIZE} the stream's window of its {@link Windows}, by default hyper's 2 MiB: #793 asks
+ * for at least 1 MiB) and a WINDOW_UPDATE on stream 0 opening the connection's window, which starts at 65,535 bytes
+ * whatever the settings, to the connection's (hyper's 5 MiB, whatever the streams the connection carries, as hyper
+ * does). {@code SETTINGS_MAX_FRAME_SIZE} stays at HTTP/2's default, {@value #MAX_FRAME_SIZE} bytes: the server cuts the
+ * body into DATA frames of at most that (a 35.2 MB JSON reply is about 2,150 frames), and a larger frame fails the
+ * connection. One daemon thread per connection reads the socket at most {@value #READ_SIZE} bytes at a time (as
+ * {@link LoopbackClient} reads a body) into a reused {@value #READ_BUFFER}-byte buffer and hands each frame to its
+ * stream where it lies, so every byte is copied once, from the socket, as over HTTP/1.1: the server's SETTINGS acked
+ * (RFC 9113 6.5.3), a PING answered with a PING ack of its 8 bytes (6.7), PRIORITY and WINDOW_UPDATE ignored,
+ * RST_STREAM (6.4) failing its stream's exchange and GOAWAY (6.8) those of the streams above its last stream id (every
+ * stream, with an error code other than {@code NO_ERROR}), each with an {@link IOException} naming the error code.
+ * Writes (requests, WINDOW_UPDATEs, acks) are serialised on a lock over a {@link BufferedOutputStream}, flushed per
+ * request and per window update. The request bodies (a few KiB) stay within the windows the server opens and returns,
+ * so the client keeps no count of its own send windows.
  *
  * <p>Request (RFC 9113 8.3.1, RFC 7541): the HTTP/1.1 request it is given ({@link LoopbackClient#request},
  * {@link SszMode#request}), translated once per distinct request into a header block of {@code :method},
@@ -57,15 +57,42 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Reply: the HEADERS block must begin with 0x88, {@code :status 200} as an indexed field (RFC 7541 6.1, static table
  * index 8), as Netty's HPACK encoder writes it; anything else fails the exchange with the block's first bytes. The rest
  * of the block and any CONTINUATION are read and ignored (no dynamic table is kept: nothing else is decoded). DATA
- * frames (PADDED honoured, 6.1) are counted and their payload left in the buffer, or copied for {@link #fetch}; every
- * {@value #WINDOW_UPDATE_THRESHOLD} bytes consumed on a stream, and on the connection, a WINDOW_UPDATE returns them (as
- * a client returning credit as it reads would). END_STREAM ends the exchange, the time to last byte with it.
+ * frames (PADDED honoured, 6.1) are counted and their payload left in the buffer, or copied for {@link #fetch}; once
+ * half a stream's window, or half the connection's, is consumed, a WINDOW_UPDATE returns it (as a client returning
+ * credit as it reads would: the h2 crate's threshold). END_STREAM ends the exchange, the time to last byte with it.
  */
 final class H2cLoopbackClient implements EngineConnection {
-    /** {@code SETTINGS_INITIAL_WINDOW_SIZE} advertised, in bytes: #793's "SHOULD be at least 1 MiB". */
-    static final int INITIAL_WINDOW_SIZE = 1 << 20;
-    /** Bytes consumed on a stream, or on the connection, before a WINDOW_UPDATE returns them. */
-    static final int WINDOW_UPDATE_THRESHOLD = 512 << 10;
+    /**
+     * The receive windows a client advertises (RFC 9113 6.9.2), each returned by a WINDOW_UPDATE once half of it is
+     * consumed, as the h2 crate returns them.
+     *
+     * @param stream {@code SETTINGS_INITIAL_WINDOW_SIZE}, in bytes
+     * @param connection the connection's window, in bytes: opened from HTTP/2's 65,535 by a WINDOW_UPDATE on stream 0
+     */
+    record Windows(int stream, int connection) {
+        /**
+         * hyper's HTTP/2 client, under reqwest in Lighthouse's SSZ-REST client: 2 MiB a stream, 5 MiB the connection
+         * (hyper {@code src/proto/h2/client.rs}, {@code DEFAULT_STREAM_WINDOW}, {@code DEFAULT_CONN_WINDOW}).
+         */
+        static final Windows HYPER = new Windows(2 << 20, 5 << 20);
+
+        Windows {
+            if (stream < DEFAULT_WINDOW || connection < DEFAULT_WINDOW) {
+                throw new IllegalArgumentException(
+                        "windows below HTTP/2's 65,535 bytes: " + stream + ", " + connection);
+            }
+        }
+
+        /** {@code STREAM,CONNECTION} in bytes, e.g. {@code 1048576,4194304}. */
+        static Windows parse(String pair) {
+            String[] bytes = pair.split(",");
+            if (bytes.length != 2) {
+                throw new IllegalArgumentException("h2c windows: STREAM,CONNECTION in bytes, not " + pair);
+            }
+            return new Windows(Integer.parseInt(bytes[0]), Integer.parseInt(bytes[1]));
+        }
+    }
+
     /** {@code SETTINGS_MAX_FRAME_SIZE}: HTTP/2's default, left as is; the largest frame payload either way. */
     static final int MAX_FRAME_SIZE = 1 << 14;
     /** The most the reader asks of the socket at once, in bytes: {@link LoopbackClient}'s sink. */
@@ -125,21 +152,22 @@ final class H2cLoopbackClient implements EngineConnection {
         this.connection = connection;
     }
 
-    /** One client on a connection of its own. */
-    static H2cLoopbackClient connect(InetSocketAddress server) throws IOException {
-        return new H2cLoopbackClient(new Connection(server, 1));
+    /** One client on a connection of its own, advertising {@code windows}. */
+    static H2cLoopbackClient connect(InetSocketAddress server, Windows windows) throws IOException {
+        return new H2cLoopbackClient(new Connection(server, 1, windows));
     }
 
     /**
      * {@code clients} clients of {@code server}: on one connection if {@code shared}, else each on its own. Each is
      * closed on its own; a shared connection closes with its last client.
      */
-    static List<EngineConnection> open(InetSocketAddress server, int clients, boolean shared) throws IOException {
+    static List<EngineConnection> open(InetSocketAddress server, int clients, boolean shared, Windows windows)
+            throws IOException {
         List<EngineConnection> opened = new ArrayList<>(clients);
         try {
-            Connection one = shared ? new Connection(server, clients) : null;
+            Connection one = shared ? new Connection(server, clients, windows) : null;
             for (int c = 0; c < clients; c++) {
-                opened.add(new H2cLoopbackClient(shared ? one : new Connection(server, 1)));
+                opened.add(new H2cLoopbackClient(shared ? one : new Connection(server, 1, windows)));
             }
             return opened;
         } catch (IOException | RuntimeException e) {
@@ -281,6 +309,7 @@ final class H2cLoopbackClient implements EngineConnection {
         private final InputStream in;
         private final OutputStream out;
         private final AtomicInteger clients;
+        private final Windows windows;
         private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
         /**
@@ -297,15 +326,16 @@ final class H2cLoopbackClient implements EngineConnection {
         private volatile IOException failure;
         private volatile boolean closing;
 
-        Connection(InetSocketAddress server, int clients) throws IOException {
+        Connection(InetSocketAddress server, int clients, Windows windows) throws IOException {
             this.clients = new AtomicInteger(clients);
+            this.windows = windows;
             socket = new Socket();
             try {
                 socket.setTcpNoDelay(true);
                 socket.connect(server);
                 in = socket.getInputStream();
                 out = new BufferedOutputStream(socket.getOutputStream(), READ_SIZE);
-                preface(clients);
+                preface();
                 Thread reader = new Thread(this, "h2c-client-" + socket.getLocalPort());
                 reader.setDaemon(true);
                 reader.start();
@@ -318,13 +348,15 @@ final class H2cLoopbackClient implements EngineConnection {
         }
 
         /** The client preface, SETTINGS and the connection's WINDOW_UPDATE (RFC 9113 3.4, 6.5, 6.9.2). */
-        private void preface(int streams) throws IOException {
+        private void preface() throws IOException {
             out.write(PREFACE);
             byte[] settings = new byte[12];
             setting(settings, 0, 0x2, 0); // SETTINGS_ENABLE_PUSH
-            setting(settings, 6, 0x4, INITIAL_WINDOW_SIZE); // SETTINGS_INITIAL_WINDOW_SIZE
+            setting(settings, 6, 0x4, windows.stream()); // SETTINGS_INITIAL_WINDOW_SIZE
             frame(SETTINGS, 0, 0, settings, 0, settings.length);
-            windowUpdate(0, INITIAL_WINDOW_SIZE * streams - DEFAULT_WINDOW);
+            if (windows.connection() > DEFAULT_WINDOW) {
+                windowUpdate(0, windows.connection() - DEFAULT_WINDOW);
+            }
             out.flush();
         }
 
@@ -446,7 +478,7 @@ final class H2cLoopbackClient implements EngineConnection {
             int start = at + (padding > 0 ? 1 : 0);
             Stream stream = streams.get(streamId);
             unreturned += length; // flow control counts the whole payload, padding too (RFC 9113 6.9.1)
-            boolean returnConnection = unreturned >= WINDOW_UPDATE_THRESHOLD;
+            boolean returnConnection = unreturned >= windows.connection() / 2;
             boolean returnStream = false;
             if (stream != null) {
                 int n = length - padding;
@@ -456,7 +488,7 @@ final class H2cLoopbackClient implements EngineConnection {
                     stream.keep.write(buffer, start, n);
                 }
                 stream.unreturned += length;
-                returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= WINDOW_UPDATE_THRESHOLD;
+                returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= windows.stream() / 2;
             }
             if (returnConnection || returnStream) {
                 returnCredit(returnConnection, returnStream ? stream : null, streamId);
