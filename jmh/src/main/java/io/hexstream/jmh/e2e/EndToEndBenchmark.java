@@ -58,7 +58,7 @@ import java.util.concurrent.Future;
  * mvn -B -q -DskipTests package &amp;&amp; java -cp jmh/target/hexstream-jmh.jar \
  *     io.hexstream.jmh.e2e.EndToEndBenchmark
  *     [--out target/jmh-results] [--data-dir target/hexstream-data-e2e] [--seconds 3] [--warmup SECONDS]
- *     [--h2c-windows STREAM,CONNECTION (bytes; hyper's 2097152,5242880)]
+ *     [--h2c-windows STREAM,CONNECTION (bytes; hyper's 2097152,5242880)] [--h2c-max-frame-size BYTES (16384)]
  *     [--connections per-request,keep-alive,ws,ipc,h2c,h2c-shared]
  *     [--servers hexstream-portable,hexstream-vector,hexstream-cache,prerendered,besuStreaming,
  *                hexstream-vector-metrics,hexstream-ssz-v2,hexstream-ssz-v4x8]
@@ -137,7 +137,7 @@ public final class EndToEndBenchmark {
             Path dataDir,
             double seconds,
             double warmup,
-            H2cLoopbackClient.Windows h2Windows,
+            H2cLoopbackClient.Settings h2Settings,
             List<String> servers,
             List<String> connections,
             int[] blobCounts,
@@ -149,7 +149,7 @@ public final class EndToEndBenchmark {
             Path dataDir = DATA_DIR;
             double seconds = 3;
             double warmup = -1;
-            H2cLoopbackClient.Windows h2Windows = H2cLoopbackClient.Windows.HYPER;
+            H2cLoopbackClient.Settings h2Settings = H2cLoopbackClient.Settings.HYPER;
             List<String> servers = List.of(
                     "hexstream-portable",
                     "hexstream-vector",
@@ -169,7 +169,9 @@ public final class EndToEndBenchmark {
                     case "--data-dir" -> dataDir = Path.of(args[++i]);
                     case "--seconds" -> seconds = Double.parseDouble(args[++i]);
                     case "--warmup" -> warmup = Double.parseDouble(args[++i]);
-                    case "--h2c-windows" -> h2Windows = H2cLoopbackClient.Windows.parse(args[++i]);
+                    case "--h2c-windows" -> h2Settings = h2Settings.withWindows(args[++i]);
+                    case "--h2c-max-frame-size" ->
+                        h2Settings = h2Settings.withMaxFrameSize(Integer.parseInt(args[++i]));
                     case "--servers" -> servers = List.of(args[++i].split(","));
                     case "--connections" -> connections = List.of(args[++i].split(","));
                     case "--blobs" -> blobCounts = counts(args[++i]);
@@ -186,7 +188,7 @@ public final class EndToEndBenchmark {
                     dataDir,
                     seconds,
                     warmup < 0 ? defaultWarmup(seconds) : warmup,
-                    h2Windows,
+                    h2Settings,
                     servers,
                     connections,
                     blobCounts,
@@ -281,20 +283,25 @@ public final class EndToEndBenchmark {
             }
         }
         if (options.connections().stream().anyMatch(H2_KINDS::contains) && serves(server, H2_KINDS.get(0))) {
-            checkH2cReply(server.name(), jvm, pool.tokens(), pool.hashes(), shape);
+            checkH2cReply(server.name(), jvm, pool.tokens(), pool.hashes(), shape, options.h2Settings());
         }
     }
 
     /**
-     * Throws unless {@code server} answers the request of {@code hashes} over h2c with the bytes it answers over
-     * HTTP/1.1.
+     * Throws unless {@code server} answers the request of {@code hashes} over h2c, to a client advertising
+     * {@code h2Settings}, with the bytes it answers over HTTP/1.1.
      */
     private static void checkH2cReply(
-            String server, ServerJvm jvm, JwtAuthenticator tokens, List<VersionedHash> hashes, RequestShape shape)
+            String server,
+            ServerJvm jvm,
+            JwtAuthenticator tokens,
+            List<VersionedHash> hashes,
+            RequestShape shape,
+            H2cLoopbackClient.Settings h2Settings)
             throws Exception {
         byte[] request = request(server, "keep-alive", tokens, hashes, shape);
         try (LoopbackClient http = new LoopbackClient(jvm.address(), false);
-                H2cLoopbackClient h2 = H2cLoopbackClient.connect(jvm.address(), H2cLoopbackClient.Windows.HYPER)) {
+                H2cLoopbackClient h2 = H2cLoopbackClient.connect(jvm.address(), h2Settings)) {
             if (!Arrays.equals(h2.fetch(request), http.fetch(request))) {
                 throw new IllegalStateException(server + " answered " + shape.name() + " over h2c with other bytes");
             }
@@ -321,7 +328,7 @@ public final class EndToEndBenchmark {
                                     connection,
                                     options.seconds(),
                                     options.warmup(),
-                                    options.h2Windows(),
+                                    options.h2Settings(),
                                     shape);
                             System.out.println(cell);
                             cells.add(cell);
@@ -414,10 +421,10 @@ public final class EndToEndBenchmark {
      * clients on one HTTP/2 connection.
      */
     static List<EngineConnection> open(
-            String kind, ServerJvm server, JwtAuthenticator tokens, int clients, H2cLoopbackClient.Windows h2Windows)
+            String kind, ServerJvm server, JwtAuthenticator tokens, int clients, H2cLoopbackClient.Settings h2Settings)
             throws IOException {
         if (H2_KINDS.contains(kind)) {
-            return H2cLoopbackClient.open(server.address(), clients, kind.equals("h2c-shared"), h2Windows);
+            return H2cLoopbackClient.open(server.address(), clients, kind.equals("h2c-shared"), h2Settings);
         }
         List<EngineConnection> opened = new ArrayList<>(clients);
         try {
@@ -531,14 +538,14 @@ public final class EndToEndBenchmark {
             String connection,
             double seconds,
             double warmup,
-            H2cLoopbackClient.Windows h2Windows,
+            H2cLoopbackClient.Settings h2Settings,
             RequestShape shape)
             throws Exception {
         byte[] request = request(name, connection, tokens, hashes, shape);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<EngineConnection> connections = new ArrayList<>();
         try {
-            connections.addAll(open(connection, server, tokens, clients, h2Windows));
+            connections.addAll(open(connection, server, tokens, clients, h2Settings));
             drive(pool, connections, request, warmup);
             server.ask("reset");
             long heapBefore = server.ask("heap");

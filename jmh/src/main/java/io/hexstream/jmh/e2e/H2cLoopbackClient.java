@@ -30,20 +30,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * client; {@code h2c-shared}: every client's streams on one connection. One implementation serves both.
  *
  * <p>Connection (RFC 9113 3.4, 6.5, 6.9): the client preface, a SETTINGS frame ({@code SETTINGS_ENABLE_PUSH} 0,
- * {@code SETTINGS_INITIAL_WINDOW_SIZE} the stream's window of its {@link Windows}, by default hyper's 2 MiB: #793 asks
- * for at least 1 MiB) and a WINDOW_UPDATE on stream 0 opening the connection's window, which starts at 65,535 bytes
- * whatever the settings, to the connection's (hyper's 5 MiB, whatever the streams the connection carries, as hyper
- * does). {@code SETTINGS_MAX_FRAME_SIZE} stays at HTTP/2's default, {@value #MAX_FRAME_SIZE} bytes: the server cuts the
- * body into DATA frames of at most that (a 35.2 MB JSON reply is about 2,150 frames), and a larger frame fails the
- * connection. One daemon thread per connection reads the socket at most {@value #READ_SIZE} bytes at a time (as
- * {@link LoopbackClient} reads a body) into a reused {@value #READ_BUFFER}-byte buffer and hands each frame to its
- * stream where it lies, so every byte is copied once, from the socket, as over HTTP/1.1: the server's SETTINGS acked
- * (RFC 9113 6.5.3), a PING answered with a PING ack of its 8 bytes (6.7), PRIORITY and WINDOW_UPDATE ignored,
- * RST_STREAM (6.4) failing its stream's exchange and GOAWAY (6.8) those of the streams above its last stream id (every
- * stream, with an error code other than {@code NO_ERROR}), each with an {@link IOException} naming the error code.
- * Writes (requests, WINDOW_UPDATEs, acks) are serialised on a lock over a {@link BufferedOutputStream}, flushed per
- * request and per window update. The request bodies (a few KiB) stay within the windows the server opens and returns,
- * so the client keeps no count of its own send windows.
+ * {@code SETTINGS_INITIAL_WINDOW_SIZE} the stream's window of its {@link Settings}, by default hyper's 2 MiB: #793 asks
+ * for at least 1 MiB, and {@code SETTINGS_MAX_FRAME_SIZE} where it is not HTTP/2's default) and a WINDOW_UPDATE on
+ * stream 0 opening the connection's window, which starts at 65,535 bytes whatever the settings, to the connection's
+ * (hyper's 5 MiB, whatever the streams the connection carries, as hyper does). The server cuts the body into DATA
+ * frames of at most the frame size (by default HTTP/2's {@value #DEFAULT_MAX_FRAME_SIZE} bytes, as hyper leaves it: a
+ * 35.2 MB JSON reply is about 2,150 frames), and a larger frame fails the connection. One daemon thread per connection
+ * reads the socket at most {@value #READ_SIZE} bytes at a time (as {@link LoopbackClient} reads a body) into a reused
+ * buffer (at least {@value #READ_BUFFER} bytes, room for four of the largest frames) and hands each frame to its stream
+ * where it lies, so every byte is copied once, from the socket, as over HTTP/1.1: the server's SETTINGS acked (RFC 9113
+ * 6.5.3), a PING answered with a PING ack of its 8 bytes (6.7), PRIORITY and WINDOW_UPDATE ignored, RST_STREAM (6.4)
+ * failing its stream's exchange and GOAWAY (6.8) those of the streams above its last stream id (every stream, with an
+ * error code other than {@code NO_ERROR}), each with an {@link IOException} naming the error code. Writes (requests,
+ * WINDOW_UPDATEs, acks) are serialised on a lock over a {@link BufferedOutputStream}, flushed per request and per
+ * window update. The request bodies (a few KiB) stay within the windows the server opens and returns, so the client
+ * keeps no count of its own send windows.
  *
  * <p>Request (RFC 9113 8.3.1, RFC 7541): the HTTP/1.1 request it is given ({@link LoopbackClient#request},
  * {@link SszMode#request}), translated once per distinct request into a header block of {@code :method},
@@ -51,8 +52,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * case, the connection-specific ones dropped ({@code Connection}, {@code Keep-Alive}, {@code Transfer-Encoding},
  * {@code Upgrade}; RFC 9113 8.2.2), each field a literal without indexing with a new name (RFC 7541 6.2.2: 0x00, then
  * name and value as strings without Huffman coding, lengths as 7-bit-prefix integers, 5.1), sent as one HEADERS frame
- * with END_HEADERS on the next odd stream id, then the body as DATA frames of at most {@value #MAX_FRAME_SIZE} bytes,
- * the last with END_STREAM.
+ * with END_HEADERS on the next odd stream id, then the body as DATA frames of at most {@value #DEFAULT_MAX_FRAME_SIZE}
+ * bytes (the server's frame size is not read from its SETTINGS: it is at least that), the last with END_STREAM.
  *
  * <p>Reply: the HEADERS block must begin with 0x88, {@code :status 200} as an indexed field (RFC 7541 6.1, static table
  * index 8), as Netty's HPACK encoder writes it; anything else fails the exchange with the block's first bytes. The rest
@@ -63,45 +64,61 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class H2cLoopbackClient implements EngineConnection {
     /**
-     * The receive windows a client advertises (RFC 9113 6.9.2), each returned by a WINDOW_UPDATE once half of it is
-     * consumed, as the h2 crate returns them.
+     * What a client advertises for the server's DATA: its receive windows (RFC 9113 6.9.2), each returned by a
+     * WINDOW_UPDATE once half of it is consumed, as the h2 crate returns them, and the largest frame it takes (6.5.2).
      *
-     * @param stream {@code SETTINGS_INITIAL_WINDOW_SIZE}, in bytes
-     * @param connection the connection's window, in bytes: opened from HTTP/2's 65,535 by a WINDOW_UPDATE on stream 0
+     * @param streamWindow {@code SETTINGS_INITIAL_WINDOW_SIZE}, in bytes
+     * @param connectionWindow the connection's window, in bytes: opened from HTTP/2's 65,535 by a WINDOW_UPDATE on
+     *     stream 0
+     * @param maxFrameSize {@code SETTINGS_MAX_FRAME_SIZE}, in bytes: from HTTP/2's 16,384 to 16,777,215
      */
-    record Windows(int stream, int connection) {
+    record Settings(int streamWindow, int connectionWindow, int maxFrameSize) {
         /**
-         * hyper's HTTP/2 client, under reqwest in Lighthouse's SSZ-REST client: 2 MiB a stream, 5 MiB the connection
-         * (hyper {@code src/proto/h2/client.rs}, {@code DEFAULT_STREAM_WINDOW}, {@code DEFAULT_CONN_WINDOW}).
+         * hyper's HTTP/2 client, under reqwest in Lighthouse's SSZ-REST client: 2 MiB a stream, 5 MiB the connection,
+         * HTTP/2's 16 KiB frames (hyper {@code src/proto/h2/client.rs}: {@code DEFAULT_STREAM_WINDOW},
+         * {@code DEFAULT_CONN_WINDOW}, {@code DEFAULT_MAX_FRAME_SIZE}).
          */
-        static final Windows HYPER = new Windows(2 << 20, 5 << 20);
+        static final Settings HYPER = new Settings(2 << 20, 5 << 20, DEFAULT_MAX_FRAME_SIZE);
 
-        Windows {
-            if (stream < DEFAULT_WINDOW || connection < DEFAULT_WINDOW) {
+        Settings {
+            if (streamWindow < DEFAULT_WINDOW || connectionWindow < DEFAULT_WINDOW) {
                 throw new IllegalArgumentException(
-                        "windows below HTTP/2's 65,535 bytes: " + stream + ", " + connection);
+                        "windows below HTTP/2's 65,535 bytes: " + streamWindow + ", " + connectionWindow);
+            }
+            if (maxFrameSize < DEFAULT_MAX_FRAME_SIZE || maxFrameSize > MAX_FRAME_SIZE_LIMIT) {
+                throw new IllegalArgumentException("a frame size outside HTTP/2's " + DEFAULT_MAX_FRAME_SIZE + " to "
+                        + MAX_FRAME_SIZE_LIMIT + " bytes: " + maxFrameSize);
             }
         }
 
-        /** {@code STREAM,CONNECTION} in bytes, e.g. {@code 1048576,4194304}. */
-        static Windows parse(String pair) {
+        /** These settings with the windows {@code STREAM,CONNECTION} in bytes, e.g. {@code 1048576,4194304}. */
+        Settings withWindows(String pair) {
             String[] bytes = pair.split(",");
             if (bytes.length != 2) {
                 throw new IllegalArgumentException("h2c windows: STREAM,CONNECTION in bytes, not " + pair);
             }
-            return new Windows(Integer.parseInt(bytes[0]), Integer.parseInt(bytes[1]));
+            return new Settings(Integer.parseInt(bytes[0]), Integer.parseInt(bytes[1]), maxFrameSize);
+        }
+
+        /** These settings with {@code SETTINGS_MAX_FRAME_SIZE} {@code bytes}. */
+        Settings withMaxFrameSize(int bytes) {
+            return new Settings(streamWindow, connectionWindow, bytes);
         }
     }
 
-    /** {@code SETTINGS_MAX_FRAME_SIZE}: HTTP/2's default, left as is; the largest frame payload either way. */
-    static final int MAX_FRAME_SIZE = 1 << 14;
+    /** HTTP/2's {@code SETTINGS_MAX_FRAME_SIZE} until a peer's SETTINGS say more, and the least it may say (6.5.2). */
+    static final int DEFAULT_MAX_FRAME_SIZE = 1 << 14;
+    /** The largest {@code SETTINGS_MAX_FRAME_SIZE} HTTP/2 allows (RFC 9113 6.5.2). */
+    static final int MAX_FRAME_SIZE_LIMIT = (1 << 24) - 1;
     /** The most the reader asks of the socket at once, in bytes: {@link LoopbackClient}'s sink. */
     static final int READ_SIZE = 1 << 16;
     /**
-     * The reader's buffer, in bytes: a whole read beside the largest frame, so that a frame cut by a read is moved to
-     * the front at most once per {@value #READ_SIZE}-byte read (on average half a frame).
+     * The least of the reader's buffer, in bytes: room for a read beside several of the largest frames, so that a frame
+     * cut by a read is moved to the front once every few frames (on average half a frame).
      */
     static final int READ_BUFFER = 1 << 18;
+    /** The largest frames the reader's buffer has room for, beside a read. */
+    private static final int FRAMES_BUFFERED = 4;
     /** How long a reply may take before the exchange fails. */
     static final int REPLY_TIMEOUT_SECONDS = 120;
 
@@ -152,22 +169,22 @@ final class H2cLoopbackClient implements EngineConnection {
         this.connection = connection;
     }
 
-    /** One client on a connection of its own, advertising {@code windows}. */
-    static H2cLoopbackClient connect(InetSocketAddress server, Windows windows) throws IOException {
-        return new H2cLoopbackClient(new Connection(server, 1, windows));
+    /** One client on a connection of its own, advertising {@code settings}. */
+    static H2cLoopbackClient connect(InetSocketAddress server, Settings settings) throws IOException {
+        return new H2cLoopbackClient(new Connection(server, 1, settings));
     }
 
     /**
      * {@code clients} clients of {@code server}: on one connection if {@code shared}, else each on its own. Each is
      * closed on its own; a shared connection closes with its last client.
      */
-    static List<EngineConnection> open(InetSocketAddress server, int clients, boolean shared, Windows windows)
+    static List<EngineConnection> open(InetSocketAddress server, int clients, boolean shared, Settings settings)
             throws IOException {
         List<EngineConnection> opened = new ArrayList<>(clients);
         try {
-            Connection one = shared ? new Connection(server, clients, windows) : null;
+            Connection one = shared ? new Connection(server, clients, settings) : null;
             for (int c = 0; c < clients; c++) {
-                opened.add(new H2cLoopbackClient(shared ? one : new Connection(server, 1, windows)));
+                opened.add(new H2cLoopbackClient(shared ? one : new Connection(server, 1, settings)));
             }
             return opened;
         } catch (IOException | RuntimeException e) {
@@ -241,7 +258,7 @@ final class H2cLoopbackClient implements EngineConnection {
             literal(block, ":authority", authority);
         }
         block.writeBytes(fields.toByteArray());
-        if (block.size() > MAX_FRAME_SIZE) {
+        if (block.size() > DEFAULT_MAX_FRAME_SIZE) {
             throw new IllegalArgumentException("a header block of " + block.size() + " bytes: more than one frame");
         }
         headerBlock = block.toByteArray();
@@ -309,13 +326,13 @@ final class H2cLoopbackClient implements EngineConnection {
         private final InputStream in;
         private final OutputStream out;
         private final AtomicInteger clients;
-        private final Windows windows;
+        private final Settings settings;
         private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
         /**
          * Bytes read from the socket: those not yet handled are {@code [next, end)}; a frame's payload at {@code at}.
          */
-        private final byte[] buffer = new byte[READ_BUFFER];
+        private final byte[] buffer;
 
         private int next;
         private int end;
@@ -326,9 +343,10 @@ final class H2cLoopbackClient implements EngineConnection {
         private volatile IOException failure;
         private volatile boolean closing;
 
-        Connection(InetSocketAddress server, int clients, Windows windows) throws IOException {
+        Connection(InetSocketAddress server, int clients, Settings settings) throws IOException {
             this.clients = new AtomicInteger(clients);
-            this.windows = windows;
+            this.settings = settings;
+            buffer = new byte[Math.max(READ_BUFFER, FRAMES_BUFFERED * (9 + settings.maxFrameSize()) + READ_SIZE)];
             socket = new Socket();
             try {
                 socket.setTcpNoDelay(true);
@@ -350,12 +368,16 @@ final class H2cLoopbackClient implements EngineConnection {
         /** The client preface, SETTINGS and the connection's WINDOW_UPDATE (RFC 9113 3.4, 6.5, 6.9.2). */
         private void preface() throws IOException {
             out.write(PREFACE);
-            byte[] settings = new byte[12];
-            setting(settings, 0, 0x2, 0); // SETTINGS_ENABLE_PUSH
-            setting(settings, 6, 0x4, windows.stream()); // SETTINGS_INITIAL_WINDOW_SIZE
-            frame(SETTINGS, 0, 0, settings, 0, settings.length);
-            if (windows.connection() > DEFAULT_WINDOW) {
-                windowUpdate(0, windows.connection() - DEFAULT_WINDOW);
+            boolean frameSize = settings.maxFrameSize() != DEFAULT_MAX_FRAME_SIZE;
+            byte[] payload = new byte[frameSize ? 18 : 12];
+            setting(payload, 0, 0x2, 0); // SETTINGS_ENABLE_PUSH
+            setting(payload, 6, 0x4, settings.streamWindow()); // SETTINGS_INITIAL_WINDOW_SIZE
+            if (frameSize) {
+                setting(payload, 12, 0x5, settings.maxFrameSize()); // SETTINGS_MAX_FRAME_SIZE
+            }
+            frame(SETTINGS, 0, 0, payload, 0, payload.length);
+            if (settings.connectionWindow() > DEFAULT_WINDOW) {
+                windowUpdate(0, settings.connectionWindow() - DEFAULT_WINDOW);
             }
             out.flush();
         }
@@ -385,8 +407,8 @@ final class H2cLoopbackClient implements EngineConnection {
                             headerBlock,
                             0,
                             headerBlock.length);
-                    for (int at = 0; at < body.length; at += MAX_FRAME_SIZE) {
-                        int n = Math.min(MAX_FRAME_SIZE, body.length - at);
+                    for (int at = 0; at < body.length; at += DEFAULT_MAX_FRAME_SIZE) {
+                        int n = Math.min(DEFAULT_MAX_FRAME_SIZE, body.length - at);
                         frame(DATA, at + n == body.length ? END_STREAM : 0, id, body, at, n);
                     }
                     out.flush();
@@ -440,7 +462,7 @@ final class H2cLoopbackClient implements EngineConnection {
                     buffered(9);
                     int h = next;
                     int length = ((buffer[h] & 0xff) << 16) | ((buffer[h + 1] & 0xff) << 8) | (buffer[h + 2] & 0xff);
-                    if (length > MAX_FRAME_SIZE) {
+                    if (length > settings.maxFrameSize()) {
                         throw new IOException("a frame of " + length + " bytes, more than SETTINGS_MAX_FRAME_SIZE");
                     }
                     buffered(9 + length);
@@ -478,7 +500,7 @@ final class H2cLoopbackClient implements EngineConnection {
             int start = at + (padding > 0 ? 1 : 0);
             Stream stream = streams.get(streamId);
             unreturned += length; // flow control counts the whole payload, padding too (RFC 9113 6.9.1)
-            boolean returnConnection = unreturned >= windows.connection() / 2;
+            boolean returnConnection = unreturned >= settings.connectionWindow() / 2;
             boolean returnStream = false;
             if (stream != null) {
                 int n = length - padding;
@@ -488,7 +510,7 @@ final class H2cLoopbackClient implements EngineConnection {
                     stream.keep.write(buffer, start, n);
                 }
                 stream.unreturned += length;
-                returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= windows.stream() / 2;
+                returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= settings.streamWindow() / 2;
             }
             if (returnConnection || returnStream) {
                 returnCredit(returnConnection, returnStream ? stream : null, streamId);

@@ -173,7 +173,7 @@ public final class VertxEndToEndBenchmark {
                                 connection,
                                 options.seconds(),
                                 EndToEndBenchmark.defaultWarmup(options.seconds()),
-                                H2cLoopbackClient.Windows.HYPER, // HTTP/1.1 only: no HTTP/2 window
+                                H2cLoopbackClient.Settings.HYPER, // HTTP/1.1 only: no HTTP/2 settings
                                 RequestShape.V2);
                         System.out.println(cell);
                         cells.add(cell);
