@@ -231,7 +231,6 @@ public final class EngineApiInitializer extends ChannelInitializer<Channel> {
                 new RequestHeadCheck(routes, authenticator, refusals, throttle, metrics, largeRequests),
                 new RequestSizeLimit(limits.maxRequestBytes(), metrics),
                 responses,
-                new ChunkedWriteHandler(),
                 new IdleTimeoutHandler(limits.idleTimeout(), metrics),
                 new EngineApiHandler(1, largeRequests, metrics, transport));
     }

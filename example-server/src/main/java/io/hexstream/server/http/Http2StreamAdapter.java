@@ -1,12 +1,9 @@
 package io.hexstream.server.http;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2Error;
 
@@ -17,14 +14,12 @@ import io.netty.handler.codec.http2.Http2Error;
  * <ul>
  *   <li>a request without {@code :authority} is given an empty {@code Host}, as HTTP/1.1 gives a request whose target
  *       has no authority (RFC 9112 3.2; RFC 9113 8.3.1: {@code :authority} replaces {@code Host}, and may be absent);
- *   <li>a streamed body's chunks, written as bare buffers, become DATA frames as they are (the buffer handed on, not
- *       copied), which the codec, converting only {@code HttpObject}s, lets pass;
  *   <li>where HTTP/1.1 would linger before closing (a response sent while the request's body is still coming, a
  *       refusal), the stream ends with {@code RST_STREAM} {@code NO_ERROR} (RFC 9113 8.1: the client stops sending and
  *       keeps the response), leaving the connection and its other streams as they are.
  * </ul>
  */
-final class Http2StreamAdapter extends ChannelDuplexHandler {
+final class Http2StreamAdapter extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -32,11 +27,6 @@ final class Http2StreamAdapter extends ChannelDuplexHandler {
             request.headers().set(HttpHeaderNames.HOST, "");
         }
         ctx.fireChannelRead(msg);
-    }
-
-    @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        ctx.write(msg instanceof ByteBuf chunk ? new DefaultHttp2DataFrame(chunk) : msg, promise);
     }
 
     @Override

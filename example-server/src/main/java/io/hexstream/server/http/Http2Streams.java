@@ -14,13 +14,13 @@ import io.netty.handler.codec.http2.WeightedFairQueueByteDistributor;
  * The streams of an HTTP/2 connection (h2c, RFC 9113), each a channel of its own served by the HTTP/1.1 handlers of its
  * port, one request a stream: {@code ReadThrottle → Http2StreamFrameToHttpObjectCodec (HEADERS and DATA as the
  * HttpObjects of HTTP/1.1, :authority as Host) → Http2StreamAdapter → RequestHeadCheck (the route, the JWT of this
- * stream) → RequestSizeLimit → Http2StreamedResponseEncoder → ChunkedWriteHandler → IdleTimeoutHandler →
- * EngineApiHandler}. So a route answers a stream with the status, headers and body it gives HTTP/1.1. A streamed body
- * goes to the connection's flow controller whole ({@link Http2BodyFrames}), which takes a chunk from it only when the
- * stream's window, the connection's and the socket let some of it go, and cuts it there into DATA frames of the
- * client's {@code SETTINGS_MAX_FRAME_SIZE} as slices, not copies: a stream holds at most one chunk whatever window the
- * client advertises, and a stream whose window stays shut holds back no other. Other bodies (small, whole) are Netty's
- * DATA frames, under the same flow control.
+ * stream) → RequestSizeLimit → Http2StreamedResponseEncoder → IdleTimeoutHandler → EngineApiHandler}. So a route
+ * answers a stream with the status, headers and body it gives HTTP/1.1. A streamed body goes to the connection's flow
+ * controller whole ({@link Http2BodyFrames}), which takes a chunk from it only when the stream's window, the
+ * connection's and the socket let some of it go, and cuts it there into DATA frames of the client's
+ * {@code SETTINGS_MAX_FRAME_SIZE} as slices, not copies: a stream holds at most one chunk whatever window the client
+ * advertises, and a stream whose window stays shut holds back no other. Other bodies (small, whole) are Netty's DATA
+ * frames, under the same flow control.
  *
  * <p>The connection's settings and bounds (RFC 9113 6.5.2; CVE-2023-44487, CVE-2024-27316, CVE-2019-9512/9515/9518,
  * CVE-2025-55163) are {@link #frameCodec}'s.
