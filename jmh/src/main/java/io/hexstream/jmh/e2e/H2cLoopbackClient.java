@@ -60,7 +60,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of the block and any CONTINUATION are read and ignored (no dynamic table is kept: nothing else is decoded). DATA
  * frames (PADDED honoured, 6.1) are counted and their payload left in the buffer, or copied for {@link #fetch}; once
  * half a stream's window, or half the connection's, is consumed, a WINDOW_UPDATE returns it (as a client returning
- * credit as it reads would: the h2 crate's threshold). END_STREAM ends the exchange, the time to last byte with it.
+ * credit as it reads would: the h2 crate's threshold), and DATA past a window fails the connection (6.9.1, a
+ * {@code FLOW_CONTROL_ERROR}). END_STREAM ends the exchange, the time to last byte with it.
  */
 final class H2cLoopbackClient implements EngineConnection {
     /**
@@ -500,6 +501,10 @@ final class H2cLoopbackClient implements EngineConnection {
             int start = at + (padding > 0 ? 1 : 0);
             Stream stream = streams.get(streamId);
             unreturned += length; // flow control counts the whole payload, padding too (RFC 9113 6.9.1)
+            if (unreturned > settings.connectionWindow()) {
+                throw new IOException("FLOW_CONTROL_ERROR: " + unreturned + " bytes of DATA past the last"
+                        + " WINDOW_UPDATE on the connection, whose window is " + settings.connectionWindow());
+            }
             boolean returnConnection = unreturned >= settings.connectionWindow() / 2;
             boolean returnStream = false;
             if (stream != null) {
@@ -510,6 +515,10 @@ final class H2cLoopbackClient implements EngineConnection {
                     stream.keep.write(buffer, start, n);
                 }
                 stream.unreturned += length;
+                if (stream.unreturned > settings.streamWindow()) {
+                    throw new IOException("FLOW_CONTROL_ERROR: " + stream.unreturned + " bytes of DATA past the last"
+                            + " WINDOW_UPDATE on stream " + streamId + ", whose window is " + settings.streamWindow());
+                }
                 returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= settings.streamWindow() / 2;
             }
             if (returnConnection || returnStream) {
