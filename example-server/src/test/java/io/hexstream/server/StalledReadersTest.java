@@ -72,6 +72,8 @@ class StalledReadersTest {
                     fetch(connection, server, json);
                 }
             }
+            // their server sides closed, so that the sockets counted below are the stalled readers' and the healthy one
+            assertEquals(1, ServerSockets.awaitAtMost(server.port(), 1, Duration.ofSeconds(10)));
             // Once with the stalled readers, briefly, so that what the server sizes once for that many
             // connections at a time (per-thread caches, selector key sets, recycled objects) is in the
             // heap measured before, not counted as growth after.
