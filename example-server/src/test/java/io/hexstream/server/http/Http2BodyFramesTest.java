@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -20,12 +19,12 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2LifecycleManager;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.stream.ChunkedInput;
+import io.netty.handler.stream.ChunkedStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.ClosedChannelException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -65,16 +64,16 @@ class Http2BodyFramesTest {
         widen(1 << 20, 1 << 20);
         byte[][] chunks = {bytes(50_000, 1), bytes(50_000, 2)};
         Chunks input = new Chunks(chunks);
-        Http2BodyFrames body = queue(stream, input, 100_000);
+        Http2BodyFrames body = queue(stream, input.chunked, 100_000);
 
         flow.writePendingBytes();
         List<Frame> first = frames();
         assertEquals(List.of(16_384, 16_384), lengths(first), "the share, 32 KiB, cutting the first chunk");
-        assertEquals(1, input.taken);
+        assertEquals(1, input.taken());
         flow.writePendingBytes();
         List<Frame> second = frames();
         assertEquals(List.of(16_384, 848, 15_536), lengths(second), "the first chunk's rest, then the second's start");
-        assertEquals(2, input.taken);
+        assertEquals(2, input.taken());
         flow.writePendingBytes();
         List<Frame> third = frames();
         assertEquals(List.of(16_384, 16_384), lengths(third));
@@ -100,7 +99,7 @@ class Http2BodyFramesTest {
     void theStreamWindowCutsAChunkAndItsUpdateLetsTheRestGo() throws Http2Exception {
         widen(20_000, 1 << 20);
         byte[] chunk = bytes(100_000, 3);
-        Http2BodyFrames body = queue(stream, new Chunks(chunk), chunk.length);
+        Http2BodyFrames body = queue(stream, new Chunks(chunk).chunked, chunk.length);
 
         flow.writePendingBytes();
         List<Frame> cut = frames();
@@ -127,7 +126,7 @@ class Http2BodyFramesTest {
     void aTightConnectionWindowIsNeverExceeded() throws Http2Exception {
         widen(1 << 20, 0); // the connection's window stays HTTP/2's 65,535 bytes
         byte[] chunk = bytes(100_000, 4);
-        Http2BodyFrames body = queue(stream, new Chunks(chunk), chunk.length);
+        Http2BodyFrames body = queue(stream, new Chunks(chunk).chunked, chunk.length);
 
         flow.writePendingBytes();
         List<Frame> first = frames();
@@ -151,8 +150,8 @@ class Http2BodyFramesTest {
         Http2Stream other = connection.remote().createStream(STREAM + 2, false);
         byte[] one = bytes(275_000, 5);
         byte[] two = bytes(275_000, 6);
-        Http2BodyFrames first = queue(stream, new Chunks(one), one.length);
-        Http2BodyFrames second = queue(other, new Chunks(two), two.length);
+        Http2BodyFrames first = queue(stream, new Chunks(one).chunked, one.length);
+        Http2BodyFrames second = queue(other, new Chunks(two).chunked, two.length);
 
         ByteArrayOutputStream[] sent = {new ByteArrayOutputStream(), new ByteArrayOutputStream()};
         List<Frame> turn;
@@ -176,7 +175,7 @@ class Http2BodyFramesTest {
         }
     }
 
-    private Http2BodyFrames queue(Http2Stream stream, Chunks input, int length) {
+    private Http2BodyFrames queue(Http2Stream stream, ChunkedInput<ByteBuf> input, int length) {
         Http2BodyFrames body = new Http2BodyFrames(
                 stream,
                 new DefaultHttp2FrameWriter().configuration().frameSizePolicy(),
@@ -228,49 +227,32 @@ class Http2BodyFramesTest {
 
     private record Frame(int stream, int flags, byte[] payload) {}
 
-    /** The given chunks, in order, counting those taken. */
-    private static final class Chunks implements ChunkedInput<ByteBuf> {
-        private final Deque<byte[]> left;
-        int taken;
+    /**
+     * The given chunks, in order, as Netty's {@link ChunkedStream} reads them (into buffers of the allocator it is
+     * given: pooled ones, the leak detector's), and whether the body closed it.
+     */
+    private static final class Chunks {
+        final int chunkSize;
+        final ChunkedStream chunked;
         boolean closed;
 
         Chunks(byte[]... chunks) {
-            left = new ArrayDeque<>(List.of(chunks));
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            Arrays.stream(chunks).forEach(all::writeBytes);
+            chunkSize = chunks[0].length;
+            chunked = new ChunkedStream(
+                    new ByteArrayInputStream(all.toByteArray()) {
+                        @Override
+                        public void close() {
+                            closed = true;
+                        }
+                    },
+                    chunkSize);
         }
 
-        @Override
-        public boolean isEndOfInput() {
-            return left.isEmpty();
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-        }
-
-        @Deprecated
-        @Override
-        public ByteBuf readChunk(ChannelHandlerContext ctx) {
-            return readChunk(ctx.alloc());
-        }
-
-        @Override
-        public ByteBuf readChunk(ByteBufAllocator allocator) {
-            if (left.isEmpty()) {
-                return null;
-            }
-            taken++;
-            return Unpooled.wrappedBuffer(left.poll());
-        }
-
-        @Override
-        public long length() {
-            return -1;
-        }
-
-        @Override
-        public long progress() {
-            return 0;
+        /** The chunks taken so far. */
+        long taken() {
+            return chunked.progress() / chunkSize;
         }
     }
 

@@ -501,10 +501,7 @@ final class H2cLoopbackClient implements EngineConnection {
             int start = at + (padding > 0 ? 1 : 0);
             Stream stream = streams.get(streamId);
             unreturned += length; // flow control counts the whole payload, padding too (RFC 9113 6.9.1)
-            if (unreturned > settings.connectionWindow()) {
-                throw new IOException("FLOW_CONTROL_ERROR: " + unreturned + " bytes of DATA past the last"
-                        + " WINDOW_UPDATE on the connection, whose window is " + settings.connectionWindow());
-            }
+            withinWindow(unreturned, settings.connectionWindow(), 0);
             boolean returnConnection = unreturned >= settings.connectionWindow() / 2;
             boolean returnStream = false;
             if (stream != null) {
@@ -515,10 +512,7 @@ final class H2cLoopbackClient implements EngineConnection {
                     stream.keep.write(buffer, start, n);
                 }
                 stream.unreturned += length;
-                if (stream.unreturned > settings.streamWindow()) {
-                    throw new IOException("FLOW_CONTROL_ERROR: " + stream.unreturned + " bytes of DATA past the last"
-                            + " WINDOW_UPDATE on stream " + streamId + ", whose window is " + settings.streamWindow());
-                }
+                withinWindow(stream.unreturned, settings.streamWindow(), streamId);
                 returnStream = (flags & END_STREAM) == 0 && stream.unreturned >= settings.streamWindow() / 2;
             }
             if (returnConnection || returnStream) {
@@ -527,6 +521,18 @@ final class H2cLoopbackClient implements EngineConnection {
             if ((flags & END_STREAM) != 0 && stream != null) {
                 streams.remove(streamId);
                 stream.done.complete(null);
+            }
+        }
+
+        /**
+         * Fails the connection if {@code unreturned} bytes of DATA overrun the {@code window} of stream
+         * {@code streamId} (0: the connection's; RFC 9113 6.9.1).
+         */
+        private static void withinWindow(int unreturned, int window, int streamId) throws IOException {
+            if (unreturned > window) {
+                throw new IOException("FLOW_CONTROL_ERROR: " + unreturned + " bytes of DATA past the last"
+                        + " WINDOW_UPDATE on " + (streamId == 0 ? "the connection" : "stream " + streamId)
+                        + ", whose window is " + window);
             }
         }
 
